@@ -1,0 +1,36 @@
+# Two commands on a fresh machine:
+#   make demo   build the course and grade the embedded sample class
+#   make test   run every test of the course and of the grader
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test stubs bench clean help
+
+help:
+	@echo "make demo   - install into $(VENV), build the course and grade the sample class"
+	@echo "make test   - install into $(VENV) and run all tests"
+	@echo "make stubs  - regenerate exercises/ from solutions/"
+	@echo "make bench  - run the benchmarks (prints figures)"
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/grader demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+stubs: $(STAMP)
+	$(BIN)/grader stubs
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_grade.py
+
+clean:
+	rm -rf $(VENV) course-build grading-results

@@ -1,0 +1,1 @@
+"""Students' self-check: the visible tests only."""

@@ -1,0 +1,62 @@
+"""The ``grader`` command: one sub-command per verb, each in its own package."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from grader import __version__
+from grader.errors import GraderError
+
+# Each module defines register(subparsers, common) and sets a `func` on its parser.
+COMMANDS = [
+    "grader.stubs.command",
+    "grader.grade.command",
+    "grader.check.command",
+]
+
+DESCRIPTION = """\
+Auto-grader for "Policy gradients: from REINFORCE to PPO".
+
+Students:     grader check                 run the visible tests on exercises/
+Instructors:  grader grade SUBMISSION      grade one submission with the hidden tests
+Course devs:  grader stubs [--check]       regenerate exercises/ from solutions/
+"""
+
+
+def common_options() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--course", metavar="DIR", default=None,
+                        help="course directory holding course.yaml (default: the nearest one above "
+                             "the current directory, or $GRADER_COURSE)")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = common_options()
+    parser = argparse.ArgumentParser(
+        prog="grader", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Run 'grader COMMAND --help' for the options of a command.")
+    parser.add_argument("--version", action="version", version=f"grader {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        importlib.import_module(name).register(sub, common)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except GraderError as exc:
+        print(f"grader: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("grader: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

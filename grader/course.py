@@ -1,0 +1,388 @@
+"""Load and validate course.yaml, the single description of the course.
+
+Validation works on the YAML node tree, so every error names the file, the line
+and the key, e.g. ``course.yaml:23: assignments[0].exercises[1]: unknown key 'pointz'``.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+import yaml
+
+from grader.errors import CourseError
+
+COURSE_FILE = "course.yaml"
+IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+BEGIN_SOLUTION = "### BEGIN SOLUTION"
+END_SOLUTION = "### END SOLUTION"
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    rtol: float
+    atol: float
+
+
+@dataclass(frozen=True)
+class Exercise:
+    function: str
+    module: str
+    points: float
+    time_limit: float
+    tolerance: Tolerance
+    visible: bool
+    assignment: str
+
+
+@dataclass(frozen=True)
+class Assignment:
+    id: str
+    title: str
+    exercises: tuple[Exercise, ...]
+
+    @property
+    def modules(self) -> list[str]:
+        return list(dict.fromkeys(e.module for e in self.exercises))
+
+
+@dataclass(frozen=True)
+class Course:
+    root: Path
+    id: str
+    title: str
+    module_number: int
+    module_title: str
+    time_limit: float
+    tolerance: Tolerance
+    property_examples: int
+    assignments: tuple[Assignment, ...]
+    _references: dict = field(default_factory=dict, repr=False, compare=False)
+
+    # -- paths -----------------------------------------------------------------
+    @property
+    def course_file(self) -> Path:
+        return self.root / COURSE_FILE
+
+    @property
+    def solutions_dir(self) -> Path:
+        return self.root / "solutions"
+
+    @property
+    def exercises_dir(self) -> Path:
+        return self.root / "exercises"
+
+    @property
+    def tests_dir(self) -> Path:
+        return self.root / "autograder-tests"
+
+    @property
+    def hidden_tests_dir(self) -> Path:
+        return self.tests_dir / "hidden"
+
+    @property
+    def visible_tests_dir(self) -> Path:
+        return self.tests_dir / "visible"
+
+    # -- lookups ---------------------------------------------------------------
+    @property
+    def exercises(self) -> list[Exercise]:
+        return [e for a in self.assignments for e in a.exercises]
+
+    @property
+    def functions(self) -> list[str]:
+        return [e.function for e in self.exercises]
+
+    @property
+    def modules(self) -> list[str]:
+        return list(dict.fromkeys(e.module for e in self.exercises))
+
+    def exercise(self, function: str) -> Exercise:
+        for e in self.exercises:
+            if e.function == function:
+                return e
+        raise KeyError(function)
+
+    def assignment(self, assignment_id: str) -> Assignment:
+        for a in self.assignments:
+            if a.id == assignment_id:
+                return a
+        known = ", ".join(a.id for a in self.assignments)
+        raise CourseError(f"unknown assignment {assignment_id!r}; course.yaml defines: {known}")
+
+    def hidden_test_file(self, function: str) -> Path:
+        return self.hidden_tests_dir / f"test_{function}.py"
+
+    def visible_test_file(self, function: str) -> Path:
+        return self.visible_tests_dir / f"test_{function}.py"
+
+    def reference_module(self, module: str) -> ModuleType:
+        """Import ``solutions/<module>.py`` into this (trusted) process, once."""
+        if module not in self._references:
+            path = self.solutions_dir / f"{module}.py"
+            name = f"_reference_solutions.{module}"
+            spec = importlib.util.spec_from_file_location(name, path)
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[name] = mod
+            spec.loader.exec_module(mod)
+            self._references[module] = mod
+        return self._references[module]
+
+    def reference(self, function: str) -> Callable[..., Any]:
+        return getattr(self.reference_module(self.exercise(function).module), function)
+
+
+# -- discovery -----------------------------------------------------------------
+def find_course_root(start: Path | None = None) -> Path:
+    """The nearest directory at or above ``start`` (default: cwd) holding course.yaml.
+
+    ``GRADER_COURSE`` overrides the search.
+    """
+    env = os.environ.get("GRADER_COURSE")
+    if env:
+        root = Path(env).resolve()
+        if not (root / COURSE_FILE).is_file():
+            raise CourseError(f"GRADER_COURSE={env} has no {COURSE_FILE}")
+        return root
+    here = (start or Path.cwd()).resolve()
+    for candidate in [here, *here.parents]:
+        if (candidate / COURSE_FILE).is_file():
+            return candidate
+    raise CourseError(
+        f"no {COURSE_FILE} found in {here} or its parents; run inside the course "
+        "repository or pass --course DIR"
+    )
+
+
+def load_course(root: Path | str | None = None, *, check_files: bool = True,
+                check_tests: bool = True) -> Course:
+    """Load and validate ``<root>/course.yaml``.
+
+    Parameters
+    ----------
+    root : path, optional
+        Course directory; found with :func:`find_course_root` when omitted.
+    check_files : bool
+        Also check that every function exists in ``solutions/`` with a solution region.
+    check_tests : bool
+        With ``check_files``, also check that every function has its hidden (and, when
+        ``visible``, visible) test file.
+
+    Raises
+    ------
+    CourseError
+        With ``file:line: key: problem`` for the first problem found.
+    """
+    root = Path(root).resolve() if root is not None else find_course_root()
+    path = root / COURSE_FILE
+    if not path.is_file():
+        raise CourseError(f"{path}: file not found")
+    text = path.read_text(encoding="utf-8")
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path.name}:{mark.line + 1}" if mark else path.name
+        raise CourseError(f"{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    if node is None:
+        raise CourseError(f"{path.name}:1: the file is empty")
+    course = _Validator(path, root).course(node)
+    if check_files:
+        _check_files(course, path, node, check_tests)
+    return course
+
+
+# -- validation on the node tree -------------------------------------------------
+class _Validator:
+    def __init__(self, path: Path, root: Path):
+        self.path = path
+        self.root = root
+        self._loader = yaml.SafeLoader("")
+
+    def fail(self, node: yaml.Node, key: str, problem: str) -> CourseError:
+        return CourseError(f"{self.path.name}:{node.start_mark.line + 1}: {key}: {problem}")
+
+    def mapping(self, node, key, required, optional=()) -> dict[str, yaml.Node]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.fail(node, key, "must be a mapping")
+        found: dict[str, yaml.Node] = {}
+        allowed = list(required) + list(optional)
+        for k_node, v_node in node.value:
+            k = k_node.value
+            if k not in allowed:
+                raise self.fail(k_node, f"{key}.{k}" if key else k,
+                                f"unknown key {k!r} (allowed: {', '.join(allowed)})")
+            if k in found:
+                raise self.fail(k_node, f"{key}.{k}" if key else k, "duplicate key")
+            found[k] = v_node
+        for k in required:
+            if k not in found:
+                raise self.fail(node, key or "top level", f"missing required key {k!r}")
+        return found
+
+    def scalar(self, node, key, kind):
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.fail(node, key, f"must be a {kind.__name__}")
+        value = self._loader.construct_object(node)
+        is_bool = isinstance(value, bool)
+        if kind is float and isinstance(value, int) and not is_bool:
+            value = float(value)
+        if kind is str and isinstance(value, (int, float)) and not is_bool:
+            value = node.value
+        if not isinstance(value, kind) or (kind is not bool and is_bool):
+            raise self.fail(node, key, f"must be a {kind.__name__}, got {node.value!r}")
+        return value
+
+    def number(self, node, key, *, minimum=None, positive=False) -> float:
+        value = self.scalar(node, key, float)
+        if value != value:  # NaN
+            raise self.fail(node, key, "must be a number")
+        if positive and not value > 0:
+            raise self.fail(node, key, f"must be positive, got {value:g}")
+        if minimum is not None and value < minimum:
+            raise self.fail(node, key, f"must be at least {minimum:g}, got {value:g}")
+        return value
+
+    def identifier(self, node, key) -> str:
+        value = self.scalar(node, key, str)
+        if not IDENTIFIER.match(value):
+            raise self.fail(node, key, f"{value!r} is not a valid Python identifier")
+        return value
+
+    def tolerance(self, node, key, default: Tolerance | None) -> Tolerance:
+        fields = self.mapping(node, key, required=() if default else ("rtol", "atol"),
+                              optional=("rtol", "atol") if default else ())
+        rtol = self.number(fields["rtol"], f"{key}.rtol", minimum=0) if "rtol" in fields else default.rtol
+        atol = self.number(fields["atol"], f"{key}.atol", minimum=0) if "atol" in fields else default.atol
+        return Tolerance(rtol, atol)
+
+    def course(self, node) -> Course:
+        top = self.mapping(node, "", required=("course", "assignments"), optional=("defaults",))
+        meta = self.mapping(top["course"], "course", required=("id", "title", "module", "module_title"))
+        defaults = {}
+        if "defaults" in top:
+            defaults = self.mapping(top["defaults"], "defaults", required=(),
+                                    optional=("time_limit", "tolerance", "property_examples"))
+        time_limit = (self.number(defaults["time_limit"], "defaults.time_limit", positive=True)
+                      if "time_limit" in defaults else 10.0)
+        tolerance = (self.tolerance(defaults["tolerance"], "defaults.tolerance", None)
+                     if "tolerance" in defaults else Tolerance(1e-6, 1e-9))
+        examples = 30
+        if "property_examples" in defaults:
+            examples = self.scalar(defaults["property_examples"], "defaults.property_examples", int)
+            if examples < 1:
+                raise self.fail(defaults["property_examples"], "defaults.property_examples", "must be at least 1")
+
+        assignments_node = top["assignments"]
+        if not isinstance(assignments_node, yaml.SequenceNode) or not assignments_node.value:
+            raise self.fail(assignments_node, "assignments", "must be a non-empty list")
+        assignments = []
+        seen_ids: set[str] = set()
+        seen_functions: set[str] = set()
+        for i, a_node in enumerate(assignments_node.value):
+            key = f"assignments[{i}]"
+            a = self.mapping(a_node, key, required=("id", "title", "exercises"))
+            a_id = self.identifier(a["id"], f"{key}.id")
+            if a_id in seen_ids:
+                raise self.fail(a["id"], f"{key}.id", f"duplicate assignment id {a_id!r}")
+            seen_ids.add(a_id)
+            ex_node = a["exercises"]
+            if not isinstance(ex_node, yaml.SequenceNode) or not ex_node.value:
+                raise self.fail(ex_node, f"{key}.exercises", "must be a non-empty list")
+            exercises = []
+            for j, e_node in enumerate(ex_node.value):
+                ekey = f"{key}.exercises[{j}]"
+                e = self.mapping(e_node, ekey, required=("function", "module", "points"),
+                                 optional=("time_limit", "tolerance", "visible"))
+                function = self.identifier(e["function"], f"{ekey}.function")
+                if function in seen_functions:
+                    raise self.fail(e["function"], f"{ekey}.function", f"function {function!r} appears twice")
+                seen_functions.add(function)
+                exercises.append(Exercise(
+                    function=function,
+                    module=self.identifier(e["module"], f"{ekey}.module"),
+                    points=self.number(e["points"], f"{ekey}.points", minimum=0),
+                    time_limit=(self.number(e["time_limit"], f"{ekey}.time_limit", positive=True)
+                                if "time_limit" in e else time_limit),
+                    tolerance=(self.tolerance(e["tolerance"], f"{ekey}.tolerance", tolerance)
+                               if "tolerance" in e else tolerance),
+                    visible=self.scalar(e["visible"], f"{ekey}.visible", bool) if "visible" in e else True,
+                    assignment=a_id,
+                ))
+            assignments.append(Assignment(a_id, self.scalar(a["title"], f"{key}.title", str), tuple(exercises)))
+        return Course(
+            root=self.root,
+            id=self.scalar(meta["id"], "course.id", str),
+            title=self.scalar(meta["title"], "course.title", str),
+            module_number=self.scalar(meta["module"], "course.module", int),
+            module_title=self.scalar(meta["module_title"], "course.module_title", str),
+            time_limit=time_limit,
+            tolerance=tolerance,
+            property_examples=examples,
+            assignments=tuple(assignments),
+        )
+
+
+def solution_functions(path: Path) -> dict[str, bool]:
+    """Top-level functions of a solutions module, each mapped to 'has a solution region'."""
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source, filename=str(path))
+    lines = source.splitlines()
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            body = lines[node.lineno - 1: node.end_lineno]
+            found[node.name] = any(line.strip() == BEGIN_SOLUTION for line in body)
+    return found
+
+
+def _exercise_nodes(root_node) -> dict[str, yaml.Node]:
+    """function name -> its YAML node, to point errors at the right line."""
+    nodes = {}
+    for k, v in root_node.value:
+        if k.value == "assignments":
+            for a in v.value:
+                for ak, av in a.value:
+                    if ak.value == "exercises":
+                        for e in av.value:
+                            for ek, ev in e.value:
+                                if ek.value == "function":
+                                    nodes[ev.value] = ev
+    return nodes
+
+
+def _check_files(course: Course, path: Path, node, check_tests: bool = True) -> None:
+    nodes = _exercise_nodes(node)
+    cache: dict[str, dict[str, bool]] = {}
+    for i, a in enumerate(course.assignments):
+        for j, e in enumerate(a.exercises):
+            key = f"assignments[{i}].exercises[{j}].function"
+            line = nodes[e.function].start_mark.line + 1
+            where = f"{path.name}:{line}: {key}"
+            module_path = course.solutions_dir / f"{e.module}.py"
+            if e.module not in cache:
+                if not module_path.is_file():
+                    raise CourseError(f"{where}: module {e.module!r} has no file solutions/{e.module}.py")
+                try:
+                    cache[e.module] = solution_functions(module_path)
+                except SyntaxError as exc:
+                    raise CourseError(f"solutions/{e.module}.py:{exc.lineno}: syntax error: {exc.msg}") from None
+            functions = cache[e.module]
+            if e.function not in functions:
+                raise CourseError(f"{where}: function {e.function!r} does not exist in solutions/{e.module}.py")
+            if not functions[e.function]:
+                raise CourseError(f"{where}: solutions/{e.module}.py defines {e.function!r} "
+                                  f"without a {BEGIN_SOLUTION} region")
+            if check_tests and not course.hidden_test_file(e.function).is_file():
+                raise CourseError(f"{where}: no hidden tests at autograder-tests/hidden/test_{e.function}.py")
+            if check_tests and e.visible and not course.visible_test_file(e.function).is_file():
+                raise CourseError(f"{where}: 'visible' is true but autograder-tests/visible/"
+                                  f"test_{e.function}.py does not exist")

@@ -1,0 +1,278 @@
+"""pytest plugin: runs the autograder tests against submissions behind the boundary.
+
+Loaded by ``autograder-tests/conftest.py``. Each test asks for the ``impl``
+fixture; the plugin parametrizes it over the submissions being graded (one worker
+per submission, torn down before the next starts) and turns every test report
+into a :class:`TestOutcome` with a message for people.
+
+Run directly by course developers::
+
+    pytest autograder-tests/hidden                        # against solutions/
+    pytest autograder-tests/hidden --submission exercises # against the stubs
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from grader import testing
+from grader.course import Course, find_course_root, load_course
+from grader.grade.results import SubmissionResult, TestOutcome, score_function
+from grader.grade.submission import (
+    FunctionUnavailable,
+    Implementation,
+    StudentError,
+    Submission,
+    UnsupportedReturn,
+)
+
+
+class Collector:
+    """Holds the submissions of one pytest session and the outcomes of their tests."""
+
+    def __init__(self, course: Course, submissions: dict[str, Path], *, launcher=None,
+                 only: list[str] | None = None,
+                 on_result: Callable[[str, SubmissionResult], None] | None = None):
+        self.course = course
+        self.submissions = {sid: Path(p) for sid, p in submissions.items()}
+        self.launcher = launcher
+        self.only = list(only) if only else None
+        self.on_result = on_result
+        self.outcomes: dict[str, dict[str, list[TestOutcome]]] = {sid: {} for sid in submissions}
+        self.open: dict[str, Submission] = {}
+        self.started: dict[str, float] = {}
+        self.results: dict[str, SubmissionResult] = {}
+        self.collection_errors: list[str] = []
+
+    @property
+    def functions(self) -> list[str]:
+        return [f for f in self.course.functions if self.only is None or f in self.only]
+
+    def open_submission(self, sid: str) -> Submission:
+        submission = Submission(self.submissions[sid], self.course, launcher=self.launcher)
+        self.open[sid] = submission
+        self.started[sid] = time.monotonic()
+        return submission
+
+    def close_submission(self, sid: str) -> None:
+        submission = self.open.pop(sid)
+        submission.close()
+        self.results[sid] = self._result(sid, submission)
+        if self.on_result is not None:
+            self.on_result(sid, self.results[sid])
+
+    def record(self, sid: str, function: str, outcome: TestOutcome) -> None:
+        self.outcomes[sid].setdefault(function, []).append(outcome)
+
+    def _result(self, sid: str, submission: Submission) -> SubmissionResult:
+        functions = {}
+        for function in self.functions:
+            tests = self.outcomes[sid].get(function, [])
+            state = submission.states.get(function)
+            error = None
+            if state is not None and state.unavailable is not None:
+                error = state.unavailable.reason
+            elif state is not None and state.not_implemented and tests and not any(t.passed for t in tests):
+                error = "not implemented"
+            functions[function] = score_function(self.course, function, tests, error)
+        return SubmissionResult(submission=str(self.submissions[sid]), functions=functions,
+                                elapsed=time.monotonic() - self.started.get(sid, time.monotonic()))
+
+    def missing_results(self) -> list[str]:
+        return [sid for sid in self.submissions if sid not in self.results]
+
+    def result_without_tests(self, sid: str) -> SubmissionResult:
+        """For a submission no test ran against (e.g. the session stopped early)."""
+        return self._result(sid, Submission(self.submissions[sid], self.course))
+
+
+def _collector(config) -> Collector:
+    for plugin in config.pluginmanager.get_plugins():
+        if isinstance(plugin, Collector):
+            return plugin
+    raise RuntimeError("grader plugin: no collector registered")
+
+
+def function_of(item) -> str:
+    """Tests of ``test_<function>.py`` belong to ``<function>``."""
+    stem = Path(str(item.path)).stem
+    return stem[len("test_"):] if stem.startswith("test_") else stem
+
+
+def outcome_name(item, sid: str) -> str:
+    """The test's name without the submission parameter."""
+    name = item.name.replace(f"-{sid}]", "]").replace(f"[{sid}-", "[").replace(f"-{sid}-", "-")
+    return name.replace(f"[{sid}]", "")
+
+
+# -- hooks -------------------------------------------------------------------------------
+def pytest_addoption(parser):
+    group = parser.getgroup("grader", "course grader")
+    group.addoption("--submission", action="append", default=[], metavar="PATH",
+                    help="submission to test (a directory shaped like exercises/ or one .py file); "
+                         "repeatable; default: solutions/")
+    group.addoption("--only", action="append", default=[], metavar="FUNCTION",
+                    help="test only this function (repeatable)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "weight(value): share of the function's points this test carries (default 1)")
+    try:
+        collector = _collector(config)
+    except RuntimeError:
+        course = load_course(find_course_root(Path(str(config.rootpath))), check_tests=False)
+        paths = config.getoption("submission") or [str(course.solutions_dir)]
+        collector = Collector(course, {f"@{i}": Path(p).resolve() for i, p in enumerate(paths)},
+                              only=config.getoption("only") or None)
+        config.pluginmanager.register(collector, "grader-collector")
+    testing.CONTEXT.course = collector.course
+
+    from hypothesis import HealthCheck, Phase, settings
+
+    settings.register_profile(
+        "grader",
+        max_examples=collector.course.property_examples,
+        derandomize=True,  # the same cases on every run: grades never change on rerun
+        deadline=None,
+        database=None,
+        phases=(Phase.explicit, Phase.generate),  # no shrinking: students never see the example
+        report_multiple_bugs=False,
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )
+    settings.load_profile("grader")
+
+
+def pytest_generate_tests(metafunc):
+    if "impl" in metafunc.fixturenames:
+        ids = list(_collector(metafunc.config).submissions)
+        metafunc.parametrize("impl", ids, ids=ids, indirect=True, scope="session")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    collector = _collector(config)
+    keep, drop = [], []
+    for item in items:
+        (keep if function_of(item) in collector.functions else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        collector = _CURRENT.get("collector")
+        if collector is not None:
+            collector.collection_errors.append(f"{report.nodeid}: {report.longreprtext}")
+
+
+_CURRENT: dict = {}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    _CURRENT["collector"] = _collector(session.config)
+
+
+@pytest.fixture(scope="session")
+def impl(request):
+    """The submission under test; ``impl.<function>(...)`` runs the student's code remotely."""
+    collector = _collector(request.config)
+    sid = request.param
+    submission = collector.open_submission(sid)
+    try:
+        yield Implementation(submission, label=f"submission {sid}")
+    finally:
+        collector.close_submission(sid)
+
+
+class Reference:
+    """The reference solutions, called directly in the trusted process."""
+
+    def __init__(self, course: Course):
+        self._course = course
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._course.reference(name)
+
+
+@pytest.fixture(scope="session")
+def reference(request):
+    """Reference implementations (trusted), for property tests."""
+    return Reference(_collector(request.config).course)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    testing.CONTEXT.function = function_of(item)
+    try:
+        yield
+    finally:
+        testing.CONTEXT.function = None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    callspec = getattr(item, "callspec", None)
+    sid = callspec.params.get("impl") if callspec is not None else None
+    if sid is None:
+        return
+    if report.when == "call" or (report.when == "setup" and report.failed):
+        collector = _collector(item.config)
+        function = function_of(item)
+        marker = item.get_closest_marker("weight")
+        weight = float(marker.args[0]) if marker is not None else 1.0
+        message = "" if report.passed else explain(call.excinfo, item, function)
+        collector.record(sid, function, TestOutcome(outcome_name(item, sid), report.passed, weight, message))
+
+
+def _exception_chain(exc: BaseException) -> list[BaseException]:
+    chain, stack, seen = [], [exc], set()
+    while stack:
+        e = stack.pop(0)
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        chain.append(e)
+        if isinstance(e, BaseExceptionGroup):
+            stack.extend(e.exceptions)
+        stack.extend([e.__cause__, e.__context__])
+    return chain
+
+
+def explain(excinfo, item, function: str) -> str:
+    """A message for the student: the misconception, never a traceback or hidden value."""
+    if excinfo is None:
+        return "failed"
+    chain = _exception_chain(excinfo.value)
+    for e in chain:
+        if isinstance(e, FunctionUnavailable):
+            return str(e)
+    for e in chain:
+        if isinstance(e, testing.Misconception):
+            return str(e)
+        if isinstance(e, UnsupportedReturn):
+            return str(e)
+        if isinstance(e, StudentError):
+            return e.describe()
+    doc = (getattr(item, "function", None).__doc__ or "").strip().split("\n\n")[0]
+    doc = " ".join(doc.split())
+    if doc:
+        return f"{function} failed a check: {doc}"
+    return f"{function} failed the check '{item.originalname}'"
+
+
+try:  # Python 3.10 has no builtin BaseExceptionGroup
+    BaseExceptionGroup
+except NameError:  # pragma: no cover
+    class BaseExceptionGroup(BaseException):  # type: ignore[no-redef]
+        exceptions: tuple = ()

@@ -1,0 +1,39 @@
+"""Human-readable grade tables."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from grader.course import Course
+from grader.grade.results import SubmissionResult
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}" if x == int(x) else f"{x:.2f}"
+
+
+def grade_table(course: Course, result: SubmissionResult, *, title: str | None = None) -> Table:
+    table = Table(title=title or f"Grades for {result.submission}", show_lines=False, expand=False)
+    table.add_column("assignment", style="dim")
+    table.add_column("function")
+    table.add_column("score", justify="right")
+    table.add_column("what to look at", overflow="fold", max_width=90)
+    for name, f in result.functions.items():
+        score = Text(f"{_fmt(f.score)}/{_fmt(f.max)}",
+                     style="green" if f.score == f.max else ("yellow" if f.score > 0 else "red"))
+        notes = f.error or ""
+        messages = [m for m in f.messages if m != notes]
+        if messages:
+            shown = messages[:3]
+            extra = f" (+{len(messages) - 3} more)" if len(messages) > 3 else ""
+            notes = "; ".join(([notes] if notes else []) + shown) + extra
+        table.add_row(f.assignment, name, score, notes)
+    table.add_section()
+    table.add_row("", Text("total", style="bold"), Text(f"{_fmt(result.total)}/{_fmt(result.max)}", style="bold"), "")
+    return table
+
+
+def print_grades(course: Course, result: SubmissionResult, console: Console | None = None) -> None:
+    (console or Console()).print(grade_table(course, result))

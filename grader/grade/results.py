@@ -1,0 +1,73 @@
+"""Grades: per test, per function, per submission; and their JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from grader.course import Course
+
+
+@dataclass
+class TestOutcome:
+    name: str
+    passed: bool
+    weight: float
+    message: str
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "passed": self.passed, "weight": self.weight, "message": self.message}
+
+
+@dataclass
+class FunctionResult:
+    function: str
+    assignment: str
+    score: float
+    max: float
+    tests: list[TestOutcome]
+    error: str | None
+
+    def to_json(self) -> dict:
+        return {"score": self.score, "max": self.max, "tests": [t.to_json() for t in self.tests],
+                "error": self.error}
+
+    @property
+    def messages(self) -> list[str]:
+        """Distinct failure messages, in test order."""
+        return list(dict.fromkeys(t.message for t in self.tests if not t.passed and t.message))
+
+
+@dataclass
+class SubmissionResult:
+    submission: str
+    functions: dict[str, FunctionResult]
+    elapsed: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> float:
+        return round(sum(f.score for f in self.functions.values()), 6)
+
+    @property
+    def max(self) -> float:
+        return round(sum(f.max for f in self.functions.values()), 6)
+
+    def to_json(self) -> dict:
+        return {"submission": self.submission, "total": self.total, "max": self.max,
+                "functions": {name: f.to_json() for name, f in self.functions.items()}}
+
+
+def score_function(course: Course, function: str, tests: list[TestOutcome], error: str | None) -> FunctionResult:
+    """Points earned: the exercise's points times the passed share of test weight.
+
+    A function that became unavailable (missing, import failure, time limit,
+    crash) scores 0 whatever its earlier tests gave.
+    """
+    exercise = course.exercise(function)
+    total_weight = sum(t.weight for t in tests)
+    if error is not None or total_weight <= 0:
+        score = 0.0
+    else:
+        score = exercise.points * sum(t.weight for t in tests if t.passed) / total_weight
+    return FunctionResult(function=function, assignment=exercise.assignment, score=round(score, 6),
+                          max=exercise.points, tests=tests, error=error)

@@ -1,0 +1,62 @@
+"""Run a test suite (hidden or visible) against submissions in one pytest session."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from grader.course import Course
+from grader.errors import GraderError
+from grader.grade.plugin import Collector
+from grader.grade.results import SubmissionResult
+
+SUITES = ("hidden", "visible")
+
+
+def run_tests(course: Course, submissions: dict[str, Path], *, suite: str = "hidden",
+              only: list[str] | None = None, launcher=None,
+              on_result: Callable[[str, SubmissionResult], None] | None = None) -> dict[str, SubmissionResult]:
+    """Grade every submission with the tests of ``suite``; one result per submission id.
+
+    ``on_result`` is called as each submission finishes (the session grades them one
+    after another, one worker each).
+    """
+    if suite not in SUITES:
+        raise ValueError(f"suite must be one of {SUITES}")
+    tests_dir = course.hidden_tests_dir if suite == "hidden" else course.visible_tests_dir
+    if not tests_dir.is_dir():
+        raise GraderError(f"no {suite} tests at {tests_dir}")
+    if only:
+        unknown = [f for f in only if f not in course.functions]
+        if unknown:
+            raise GraderError(f"not a function of this course: {', '.join(unknown)}")
+    collector = Collector(course, submissions, launcher=launcher, only=only, on_result=on_result)
+    args = [str(tests_dir), "-c", str(course.tests_dir / "pytest.ini"), "--rootdir", str(course.tests_dir),
+            "-p", "no:terminal", "-p", "no:cacheprovider"]
+    # pytest and hypothesis talk on stdout; the grader's own output must stay clean (--json).
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        code = pytest.main(args, plugins=[collector])
+    if collector.collection_errors:
+        raise GraderError(f"the {suite} tests could not be collected:\n" + "\n".join(collector.collection_errors))
+    if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERRUPTED):
+        raise GraderError(f"the {suite} tests did not run (pytest: {code.name}):\n{sink.getvalue()[-3000:]}")
+    for sid in collector.missing_results():
+        collector.results[sid] = collector.result_without_tests(sid)
+    return {sid: collector.results[sid] for sid in submissions}
+
+
+def check_submission_path(path: Path | str) -> Path:
+    """A submission must be a directory or a .py file; say clearly when it is not."""
+    p = Path(path)
+    if not p.exists():
+        raise GraderError(f"submission not found: {p}")
+    if p.is_file() and p.suffix != ".py":
+        raise GraderError(f"a submission is a directory shaped like exercises/ or one .py file, not {p.name}")
+    if not (p.is_file() or p.is_dir()):
+        raise GraderError(f"not a file or directory: {p}")
+    return p.resolve()

@@ -1,0 +1,305 @@
+"""A submission as the tests see it: remote functions behind the trusted boundary.
+
+Tests receive an :class:`Implementation`; ``impl.gae_advantages(...)`` sends the
+arguments to the worker, which runs the student's function, and brings back the
+result as plain data. This module also keeps, per function, the time spent and
+why a function became unavailable (missing, import failure, time limit, crash).
+"""
+
+from __future__ import annotations
+
+import builtins
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from grader.course import Course
+from grader.worker import runtime
+from grader.worker.client import WorkerDied, WorkerProcess, WorkerTimeout
+
+
+# -- what a failing call raises in the trusted process -----------------------------
+class StudentError(Exception):
+    """The student's function raised. Subclasses also derive from the builtin type
+    (``ValueError`` ...), so ``pytest.raises(ValueError)`` works across the boundary."""
+
+    function: str = ""
+    error_type: str = ""
+    where: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        text = f"{self.function} raised {self.error_type}"
+        message = str(self)
+        if message:
+            text += f": {message}"
+        if self.where:
+            text += f" (at {self.where[-1]})"
+        return text
+
+
+class FunctionUnavailable(Exception):
+    """The function cannot be graded any further in this submission.
+
+    ``reason`` is short (it becomes the function's ``error``); ``str()`` is the
+    message for the student.
+    """
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+class UnsupportedReturn(Exception):
+    """The function returned something that is not plain data."""
+
+
+_error_classes: dict[str, type] = {}
+
+
+def _student_error_class(builtin_bases: list[str]) -> type:
+    for name in builtin_bases:
+        base = getattr(builtins, name, None)
+        # Only ordinary exceptions; a remote SystemExit must not stop this process.
+        if not (isinstance(base, type) and issubclass(base, Exception)) or base is Exception:
+            continue
+        if name not in _error_classes:
+            try:
+                _error_classes[name] = type(f"Student{name}", (StudentError, base), {})
+            except TypeError:
+                continue
+        return _error_classes[name]
+    return StudentError
+
+
+@dataclass(frozen=True)
+class Record:
+    """A dataclass instance returned by the student: its type name and fields."""
+
+    type_name: str
+    fields: dict
+
+    def __getattr__(self, name: str) -> Any:
+        fields = object.__getattribute__(self, "fields")
+        if name in fields:
+            return fields[name]
+        raise AttributeError(f"{object.__getattribute__(self, 'type_name')} has no field {name!r}")
+
+
+# -- the submission -----------------------------------------------------------------
+@dataclass
+class FunctionState:
+    spent: float = 0.0
+    calls: int = 0
+    unavailable: FunctionUnavailable | None = None
+    not_implemented: bool = False
+
+
+@dataclass
+class Submission:
+    """One submission (a directory shaped like ``exercises/`` or one ``.py`` file)."""
+
+    path: Path
+    course: Course
+    launcher: Any = None
+    worker: WorkerProcess | None = None
+    states: dict[str, FunctionState] = field(default_factory=dict)
+    broken_modules: dict[str, FunctionUnavailable] = field(default_factory=dict)
+    imported: set = field(default_factory=set)
+    restarts: int = 0
+
+    def state(self, function: str) -> FunctionState:
+        return self.states.setdefault(function, FunctionState())
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.kill()
+            self.worker = None
+
+    def output(self) -> str:
+        return self.worker.output() if self.worker is not None else ""
+
+    def _time_limit(self, function: str) -> float:
+        try:
+            return self.course.exercise(function).time_limit
+        except KeyError:
+            return self.course.time_limit
+
+    def _module_of(self, function: str) -> str:
+        try:
+            return self.course.exercise(function).module
+        except KeyError:
+            raise FunctionUnavailable("unknown function", f"{function} is not part of this course") from None
+
+    def _ensure_worker(self) -> WorkerProcess:
+        if self.worker is None or not self.worker.running:
+            if self.worker is not None:
+                self.worker.kill()
+                self.restarts += 1
+            self.worker = WorkerProcess(self.path, self.launcher)
+            self.imported = set()
+            self.worker.start()
+        return self.worker
+
+    def _lose_worker(self) -> None:
+        if self.worker is not None:
+            self.worker.kill()
+        self.worker = None
+
+    def _import(self, module: str, function: str) -> None:
+        """Import the module in the worker; import trouble disables the whole module."""
+        if module in self.broken_modules:
+            raise self.broken_modules[module]
+        worker = self._ensure_worker()
+        if module in self.imported:
+            return
+        limit = self.course.time_limit
+        try:
+            reply = worker.request({"op": "import", "module": module}, timeout=limit)
+        except WorkerTimeout:
+            self._lose_worker()
+            problem = FunctionUnavailable(
+                f"importing {module}.py timed out",
+                f"importing {module}.py did not finish within {limit:g} s (is there a loop or a "
+                "long computation at module level?)")
+            self.broken_modules[module] = problem
+            raise problem from None
+        except WorkerDied as exc:
+            self._lose_worker()
+            problem = FunctionUnavailable(
+                f"{module}.py ended the process on import",
+                f"importing {module}.py ended the grading process (exit code {exc.returncode}); "
+                "remove module-level code that exits")
+            self.broken_modules[module] = problem
+            raise problem from None
+        if not reply.get("ok"):
+            problem = _import_problem(module, reply)
+            self.broken_modules[module] = problem
+            raise problem
+        self.imported.add(module)
+
+    def call(self, function: str, args: tuple, kwargs: dict, *, return_args: bool = False) -> dict:
+        """Run ``function(*args, **kwargs)`` in the worker; return the decoded reply.
+
+        Raises
+        ------
+        FunctionUnavailable, StudentError, UnsupportedReturn
+        """
+        state = self.state(function)
+        if state.unavailable is not None:
+            raise state.unavailable
+        module = self._module_of(function)
+        try:
+            self._import(module, function)
+        except FunctionUnavailable as problem:
+            state.unavailable = problem
+            raise
+        limit = self._time_limit(function)
+        remaining = limit - state.spent
+        request = {"op": "call", "module": module, "function": function,
+                   "args": runtime.encode(list(args)), "kwargs": runtime.encode(dict(kwargs)),
+                   "return_args": return_args}
+        worker = self._ensure_worker()
+        started = time.monotonic()
+        try:
+            reply = worker.request(request, timeout=remaining)
+        except WorkerTimeout:
+            self._lose_worker()
+            state.unavailable = FunctionUnavailable(
+                f"time limit exceeded ({limit:g} s)",
+                f"{function} used up its time limit of {limit:g} s (an endless loop, or far too slow); "
+                "its remaining tests were not run")
+            raise state.unavailable from None
+        except WorkerDied as exc:
+            self._lose_worker()
+            state.unavailable = FunctionUnavailable(
+                "crashed the grading process",
+                f"{function} ended the grading process (exit code {exc.returncode}); "
+                "do not call sys.exit/os._exit or crash the interpreter")
+            raise state.unavailable from None
+        finally:
+            state.spent += time.monotonic() - started
+            state.calls += 1
+        return self._interpret(function, reply)
+
+    def _interpret(self, function: str, reply: dict) -> dict:
+        state = self.state(function)
+        if reply.get("ok"):
+            try:
+                reply["value"] = runtime.decode(reply.get("value"), Record)
+                if "args_after" in reply:
+                    reply["args_after"] = runtime.decode(reply["args_after"], Record)
+                    reply["kwargs_after"] = runtime.decode(reply.get("kwargs_after", {}), Record)
+            except (runtime.WireError, ValueError, KeyError, TypeError):
+                raise UnsupportedReturn(f"{function} returned a value that could not be read") from None
+            return reply
+        kind = reply.get("kind")
+        if kind == "missing":
+            state.unavailable = FunctionUnavailable(
+                "not defined", f"{function} is not defined in your submission (check its name and module)")
+            raise state.unavailable
+        if kind == "import":
+            raise _import_problem(self._module_of(function), reply)
+        if kind == "unsupported":
+            raise UnsupportedReturn(f"{function} returned unsupported type {reply.get('message', '?')}; "
+                                    "return numbers, arrays, tuples, lists or dicts of them")
+        if kind == "raised":
+            cls = _student_error_class(list(reply.get("builtin_bases", [])))
+            error = cls(str(reply.get("message", "")))
+            error.function = function
+            error.error_type = str(reply.get("error_type", "Exception"))
+            error.where = tuple(str(w) for w in reply.get("where", []))
+            if error.error_type == "NotImplementedError":
+                state.not_implemented = True
+            raise error
+        raise UnsupportedReturn(f"the worker gave an unexpected answer for {function}")
+
+
+def _import_problem(module: str, reply: dict) -> FunctionUnavailable:
+    error_type = reply.get("error_type", "Exception")
+    message = reply.get("message", "")
+    where = reply.get("where") or []
+    location = f" ({where[-1]})" if where else ""
+    if error_type == "ModuleNotFoundError" and "has no file" in message:
+        return FunctionUnavailable("not defined", f"{message}; every function of {module}.py is missing")
+    if error_type == "SystemExit":
+        return FunctionUnavailable(f"{module}.py exits on import",
+                                   f"importing {module}.py called sys.exit(); remove module-level code that exits")
+    return FunctionUnavailable(
+        f"could not import {module}.py: {error_type}",
+        f"could not import {module}.py: {error_type}: {message}{location}")
+
+
+class RemoteFunction:
+    """A student's function, callable from the tests like a local one."""
+
+    def __init__(self, submission: Submission, name: str):
+        self._submission = submission
+        self.__name__ = name
+
+    def __call__(self, *args, **kwargs):
+        return self._submission.call(self.__name__, args, kwargs)["value"]
+
+    def call_returning_inputs(self, *args, **kwargs):
+        """Call, and also return the arguments as the function left them (to detect mutation)."""
+        reply = self._submission.call(self.__name__, args, kwargs, return_args=True)
+        return reply["value"], reply.get("args_after"), reply.get("kwargs_after")
+
+    def __repr__(self) -> str:
+        return f"<student function {self.__name__}>"
+
+
+class Implementation:
+    """What a test receives as ``impl``: attribute access gives the student's functions."""
+
+    def __init__(self, submission: Submission, label: str = "submission"):
+        self._submission = submission
+        self._label = label
+
+    def __getattr__(self, name: str) -> RemoteFunction:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return RemoteFunction(self._submission, name)
+
+    def __repr__(self) -> str:
+        return f"<{self._label}>"

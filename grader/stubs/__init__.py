@@ -1,0 +1,139 @@
+"""Generate the student files of ``exercises/`` from ``solutions/``.
+
+Every ``### BEGIN SOLUTION`` ... ``### END SOLUTION`` region becomes one
+``raise NotImplementedError`` naming its function; everything else (signatures,
+docstrings, constants, course-provided helpers) is kept as it is. Files without a
+solution region are course-provided code and are copied with a note saying so.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from grader.course import BEGIN_SOLUTION, END_SOLUTION, Course
+from grader.errors import CourseError
+
+STUDENT_HEADER = (
+    "# Your file: implement every function that raises NotImplementedError.\n"
+    "# Check your work with `grader check` (visible tests); hidden tests run when it is graded.\n"
+    "# Generated from the course's reference solutions by `grader stubs`.\n"
+)
+PROVIDED_HEADER = (
+    "# Course-provided code: you do not need to change this file.\n"
+    "# Generated from the course's reference solutions by `grader stubs`.\n"
+)
+SKIP_PARTS = {"__pycache__", ".ipynb_checkpoints", ".pytest_cache"}
+
+
+def not_implemented_line(function: str, indent: str) -> str:
+    return f'{indent}raise NotImplementedError("{function} is not implemented yet: replace this line with your code")'
+
+
+def _enclosing_functions(tree: ast.AST) -> list[tuple[int, int, str]]:
+    spans = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            spans.append((node.lineno, node.end_lineno, node.name))
+    return spans
+
+
+def has_solution_regions(source: str) -> bool:
+    return any(line.strip() == BEGIN_SOLUTION for line in source.splitlines())
+
+
+def stub_source(source: str, label: str) -> str:
+    """The student version of one solutions file.
+
+    Raises
+    ------
+    CourseError
+        For unbalanced markers or a region outside any function, naming file and line.
+    """
+    try:
+        tree = ast.parse(source, filename=label)
+    except SyntaxError as exc:
+        raise CourseError(f"{label}:{exc.lineno}: syntax error: {exc.msg}") from None
+    spans = _enclosing_functions(tree)
+    lines = source.splitlines()
+    out: list[str] = []
+    inside: tuple[int, str] | None = None
+    for number, line in enumerate(lines, start=1):
+        marker = line.strip()
+        if marker == BEGIN_SOLUTION:
+            if inside is not None:
+                raise CourseError(f"{label}:{number}: {BEGIN_SOLUTION} inside the region opened at line {inside[0]}")
+            owners = [s for s in spans if s[0] < number <= s[1]]
+            if not owners:
+                raise CourseError(f"{label}:{number}: a solution region must sit inside a function")
+            function = max(owners, key=lambda s: s[0])[2]
+            indent = line[: len(line) - len(line.lstrip())]
+            out.append(not_implemented_line(function, indent))
+            inside = (number, function)
+        elif marker == END_SOLUTION:
+            if inside is None:
+                raise CourseError(f"{label}:{number}: {END_SOLUTION} without a matching {BEGIN_SOLUTION}")
+            inside = None
+        elif inside is None:
+            out.append(line)
+    if inside is not None:
+        raise CourseError(f"{label}:{inside[0]}: {BEGIN_SOLUTION} is never closed")
+    header = STUDENT_HEADER if has_solution_regions(source) else PROVIDED_HEADER
+    return header + "\n".join(out) + "\n"
+
+
+def solution_files(course: Course) -> list[Path]:
+    root = course.solutions_dir
+    return sorted(p for p in root.rglob("*") if p.is_file() and not (SKIP_PARTS & set(p.relative_to(root).parts))
+                  and p.suffix not in (".pyc",))
+
+
+def generate(course: Course) -> dict[Path, bytes]:
+    """Relative path under exercises/ -> content, for every file of solutions/."""
+    files: dict[Path, bytes] = {}
+    for path in solution_files(course):
+        rel = path.relative_to(course.solutions_dir)
+        if path.suffix == ".py":
+            files[rel] = stub_source(path.read_text(encoding="utf-8"), f"solutions/{rel}").encode("utf-8")
+        else:
+            files[rel] = path.read_bytes()
+    return files
+
+
+def stale_files(course: Course) -> list[str]:
+    """Differences between exercises/ and what `grader stubs` would write."""
+    expected = generate(course)
+    problems = []
+    for rel, content in expected.items():
+        target = course.exercises_dir / rel
+        if not target.is_file():
+            problems.append(f"exercises/{rel}: missing")
+        elif target.read_bytes() != content:
+            problems.append(f"exercises/{rel}: out of date")
+    if course.exercises_dir.is_dir():
+        for path in course.exercises_dir.rglob("*"):
+            rel = path.relative_to(course.exercises_dir)
+            if path.is_file() and not (SKIP_PARTS & set(rel.parts)) and rel not in expected and path.suffix != ".pyc":
+                problems.append(f"exercises/{rel}: not generated from solutions/ (remove it)")
+    return sorted(problems)
+
+
+def write_stubs(course: Course) -> list[Path]:
+    """Write exercises/ and remove files that no longer have a source; return written paths."""
+    expected = generate(course)
+    written = []
+    for rel, content in expected.items():
+        target = course.exercises_dir / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.is_file() or target.read_bytes() != content:
+            target.write_bytes(content)
+            written.append(target)
+    for path in sorted(course.exercises_dir.rglob("*"), reverse=True):
+        rel = path.relative_to(course.exercises_dir)
+        if SKIP_PARTS & set(rel.parts):
+            continue
+        if path.is_file() and rel not in expected:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+    return written

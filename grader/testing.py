@@ -1,0 +1,180 @@
+"""Helpers for the autograder tests: checks whose failures speak to students.
+
+A failed check raises :class:`Misconception` with a message that names the likely
+mistake ("the recursion continues across a trace cut"). Messages never contain the
+expected values of a hidden case; shapes and types, which follow from the inputs
+and the contract, may be mentioned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+import yaml
+
+
+class Misconception(AssertionError):
+    """A check failed; the message is shown to the student as it is."""
+
+
+@dataclass
+class _Context:
+    course: Any = None
+    function: str | None = None
+
+
+CONTEXT = _Context()
+
+
+def _course():
+    if CONTEXT.course is None:
+        from grader.course import load_course
+
+        CONTEXT.course = load_course(check_files=False)
+    return CONTEXT.course
+
+
+def tolerance(function: str | None = None):
+    """Tolerance of the exercise under test (course.yaml)."""
+    name = function or CONTEXT.function
+    course = _course()
+    try:
+        return course.exercise(name).tolerance
+    except KeyError:
+        return course.tolerance
+
+
+def property_examples() -> int:
+    return _course().property_examples
+
+
+# -- checks ------------------------------------------------------------------------
+def expect(condition: Any, message: str) -> None:
+    """Fail with ``message`` unless ``condition`` holds."""
+    if not condition:
+        raise Misconception(message)
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        return f"an array of dtype {value.dtype}"
+    return type(value).__name__
+
+
+def as_numeric(value: Any, what: str = "the result") -> np.ndarray:
+    """``value`` as a float array, or a Misconception saying what came back instead."""
+    if isinstance(value, (str, bytes, dict)) or value is None:
+        raise Misconception(f"{what} should be numeric, but it is {_type_name(value)}")
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise Misconception(f"{what} should be numeric, but it is {_type_name(value)}") from None
+    return array
+
+
+def expect_close(actual: Any, expected: Any, message: str, *, rtol: float | None = None,
+                 atol: float | None = None, what: str = "the result") -> None:
+    """Fail with ``message`` unless ``actual`` matches ``expected`` in shape and value.
+
+    NaN must sit where the expected value has NaN; infinities must match exactly.
+    """
+    tol = tolerance()
+    rtol = tol.rtol if rtol is None else rtol
+    atol = tol.atol if atol is None else atol
+    got = as_numeric(actual, what)
+    want = np.asarray(expected, dtype=float)
+    if got.shape != want.shape:
+        raise Misconception(f"{message} ({what} has shape {got.shape}, the contract gives {want.shape})")
+    if not np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True):
+        raise Misconception(message)
+
+
+def expect_shape(actual: Any, shape: tuple, message: str, what: str = "the result") -> np.ndarray:
+    got = as_numeric(actual, what)
+    if got.shape != tuple(shape):
+        raise Misconception(f"{message} ({what} has shape {got.shape}, the contract gives {tuple(shape)})")
+    return got
+
+
+def expect_float(actual: Any, message: str, what: str = "the result") -> float:
+    """A scalar result (Python or numpy number, or a 0-d array) as a float."""
+    got = as_numeric(actual, what)
+    if got.shape != ():
+        raise Misconception(f"{message} ({what} should be a single number, it has shape {got.shape})")
+    return float(got)
+
+
+def expect_raises(exception: type, function: Callable, *args, message: str, **kwargs) -> None:
+    """Call ``function``; fail with ``message`` unless it raises ``exception``."""
+    from grader.grade.submission import StudentError
+
+    try:
+        function(*args, **kwargs)
+    except exception:
+        return
+    except StudentError as error:
+        raise Misconception(f"{message} (it raised {error.error_type} instead of {exception.__name__})") from None
+    raise Misconception(message)
+
+
+def expect_inputs_unchanged(function, *args, message: str | None = None, **kwargs) -> Any:
+    """Call a student function and fail if it modified any of its array arguments."""
+    message = message or f"{function.__name__} modifies its input arrays in place; work on copies"
+    value, args_after, kwargs_after = function.call_returning_inputs(*args, **kwargs)
+    before = list(args) + list(kwargs.values())
+    after = list(args_after or []) + [kwargs_after.get(k) for k in kwargs] if kwargs_after is not None else None
+    if after is None:
+        raise Misconception(message)
+    for old, new in zip(before, after):
+        if isinstance(old, np.ndarray):
+            new_array = np.asarray(new)
+            if new_array.shape != old.shape or not np.array_equal(new_array, old, equal_nan=True):
+                raise Misconception(message)
+    return value
+
+
+# -- worked examples ---------------------------------------------------------------
+@dataclass(frozen=True)
+class WorkedExample:
+    """One worked example of the seeds, with its derivation."""
+
+    function: str
+    name: str
+    source: str
+    derivation: str
+    hint: str
+    args: dict
+    expected: Any
+
+    def __str__(self) -> str:  # used as the pytest id
+        return self.name
+
+
+_examples_cache: dict[str, dict] = {}
+
+
+def worked_examples(function: str) -> list[WorkedExample]:
+    """The worked examples of ``function`` from autograder-tests/worked_examples.yaml."""
+    path = _course().tests_dir / "worked_examples.yaml"
+    key = str(path)
+    if key not in _examples_cache:
+        _examples_cache[key] = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    entries = _examples_cache[key].get(function, [])
+    return [
+        WorkedExample(function=function, name=e["name"], source=e.get("source", ""),
+                      derivation=e.get("derivation", ""), hint=e.get("hint", ""),
+                      args={k: _as_argument(v) for k, v in dict(e.get("args", {})).items()},
+                      expected=e.get("expected"))
+        for e in entries
+    ]
+
+
+def _as_argument(value: Any) -> Any:
+    """YAML lists become numpy arrays (the usual way the functions are called)."""
+    return np.array(value) if isinstance(value, list) else value
+
+
+def example_ids(examples: list[WorkedExample]) -> list[str]:
+    return [e.name for e in examples]

@@ -1,0 +1,203 @@
+"""The trusted side of the boundary: start, talk to and kill a worker process.
+
+A worker runs ``runtime.py`` on one submission in its own process group. Requests
+and replies travel over two private pipes as plain data; the student's own
+stdout/stderr go to a capture file. Every wait has a deadline, and on a timeout or
+a crash the whole process group is killed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from grader.worker import runtime
+
+RUNTIME_PATH = Path(runtime.__file__).resolve()
+STARTUP_TIMEOUT = 60.0
+OUTPUT_LIMIT = 64 * 1024
+
+
+class WorkerTimeout(Exception):
+    """The worker did not answer before the deadline."""
+
+
+class WorkerDied(Exception):
+    """The worker process ended (or broke the protocol) while we waited for it."""
+
+    def __init__(self, message: str, returncode: int | None = None):
+        super().__init__(message)
+        self.returncode = returncode
+
+
+@dataclass
+class Launch:
+    """How to start one worker: the command line and extra ``Popen`` arguments."""
+
+    argv: list[str]
+    env: dict[str, str]
+    cwd: str
+    preexec_fn: Any = None
+    pass_fds: tuple[int, ...] = ()
+    extra: dict = field(default_factory=dict)
+
+
+class LocalLauncher:
+    """Start the worker as a plain child process (no sandbox).
+
+    The sandboxing launcher wraps the same command; see ``grader.sandbox``.
+    """
+
+    name = "local"
+
+    def launch(self, submission: Path, request_fd: int, response_fd: int, scratch: Path) -> Launch:
+        argv = [sys.executable, "-I", str(RUNTIME_PATH), str(submission), str(request_fd), str(response_fd)]
+        return Launch(argv=argv, env=worker_environment(scratch), cwd=str(scratch),
+                      pass_fds=(request_fd, response_fd))
+
+
+def worker_environment(scratch: Path) -> dict[str, str]:
+    """A small, predictable environment: one BLAS thread, no display, a scratch home."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(scratch),
+        "TMPDIR": str(scratch),
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "MPLBACKEND": "Agg",
+    }
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[var] = "1"
+    return env
+
+
+class WorkerProcess:
+    """One running worker for one submission."""
+
+    def __init__(self, submission: Path, launcher=None):
+        self.submission = Path(submission).resolve()
+        self.launcher = launcher or LocalLauncher()
+        self.process: subprocess.Popen | None = None
+        self._scratch: tempfile.TemporaryDirectory | None = None
+        self._output = None
+        self._request_w = self._response_r = None
+
+    # -- lifecycle -------------------------------------------------------------
+    def start(self) -> None:
+        self._scratch = tempfile.TemporaryDirectory(prefix="grader-worker-")
+        scratch = Path(self._scratch.name)
+        request_r, self._request_w = os.pipe()
+        self._response_r, response_w = os.pipe()
+        self._output = tempfile.TemporaryFile(prefix="grader-output-")
+        launch = self.launcher.launch(self.submission, request_r, response_w, scratch)
+        try:
+            self.process = subprocess.Popen(
+                launch.argv, env=launch.env, cwd=launch.cwd, pass_fds=launch.pass_fds,
+                stdin=subprocess.DEVNULL, stdout=self._output, stderr=subprocess.STDOUT,
+                start_new_session=True, preexec_fn=launch.preexec_fn, **launch.extra,
+            )
+        finally:
+            os.close(request_r)
+            os.close(response_w)
+        reply = self._receive(time.monotonic() + STARTUP_TIMEOUT)
+        if not reply.get("ready"):
+            raise WorkerDied("the worker did not start")
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """Kill the worker's whole process group and release everything it held."""
+        if self.process is not None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not ignorable
+                pass
+        for fd in (self._request_w, self._response_r):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._request_w = self._response_r = None
+        if self._output is not None:
+            self._output.close()
+            self._output = None
+        if self._scratch is not None:
+            self._scratch.cleanup()
+            self._scratch = None
+        self.process = None
+
+    def output(self, limit: int = OUTPUT_LIMIT) -> str:
+        """What the submission printed so far (truncated)."""
+        if self._output is None:
+            return ""
+        self._output.flush()
+        self._output.seek(0)
+        data = self._output.read(limit + 1)
+        text = data[:limit].decode("utf-8", "replace")
+        return text + ("\n[output truncated]" if len(data) > limit else "")
+
+    # -- requests --------------------------------------------------------------
+    def request(self, message: dict, timeout: float) -> dict:
+        """Send one request and wait at most ``timeout`` seconds for its reply."""
+        if not self.running:
+            raise WorkerDied("the worker is not running", self._returncode())
+        try:
+            runtime.send(self._request_w, message)
+        except (BrokenPipeError, OSError):
+            raise WorkerDied("the worker stopped reading requests", self._returncode()) from None
+        return self._receive(time.monotonic() + max(timeout, 0.0))
+
+    def _returncode(self) -> int | None:
+        if self.process is None:
+            return None
+        try:
+            return self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def _read_exact(self, n: int, deadline: float) -> bytes:
+        chunks = []
+        while n:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise WorkerTimeout()
+            ready, _, _ = select.select([self._response_r], [], [], remaining)
+            if not ready:
+                raise WorkerTimeout()
+            chunk = os.read(self._response_r, min(n, 1 << 20))
+            if not chunk:
+                code = self._returncode()
+                raise WorkerDied(f"the worker process ended (exit code {code})", code)
+            chunks.append(chunk)
+            n -= len(chunk)
+        return b"".join(chunks)
+
+    def _receive(self, deadline: float) -> dict:
+        (length,) = runtime.HEADER.unpack(self._read_exact(runtime.HEADER.size, deadline))
+        if length > runtime.MAX_MESSAGE_BYTES:
+            raise WorkerDied("the worker sent an oversized message")
+        data = self._read_exact(length, deadline)
+        try:
+            reply = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise WorkerDied("the worker sent a malformed message") from None
+        if not isinstance(reply, dict):
+            raise WorkerDied("the worker sent a malformed message")
+        return reply

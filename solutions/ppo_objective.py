@@ -1,0 +1,126 @@
+"""The PPO clipped surrogate and the diagnostics that tell what clipping did.
+
+With ``epsilon = 0.2`` the clip interval is ``[0.8, 1.2]``. Two fractions answer
+different questions: how many ratios lie outside the interval, and how many rows
+had their pessimistic minimum changed by clipping.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class PPODiagnostics:
+    """Batch diagnostics of one PPO update (course-provided, nothing to implement).
+
+    Attributes
+    ----------
+    ratio_outside_fraction : float
+        Fraction of ratios strictly outside ``[1 - eps, 1 + eps]``.
+    active_clip_fraction : float
+        Fraction of rows where the clipped branch is strictly smaller than the
+        unclipped one, i.e. clipping changed the pessimistic minimum.
+    approx_kl_nonnegative : float
+        Mean of ``(r - 1) - log r``, a non-negative sample estimate of KL(old || new).
+    mean_log_ratio : float
+        Mean of ``log r = new_log_prob - old_log_prob``.
+    """
+
+    ratio_outside_fraction: float
+    active_clip_fraction: float
+    approx_kl_nonnegative: float
+    mean_log_ratio: float
+
+
+def ppo_clipped_terms(ratio, advantage, clip_epsilon=0.2):
+    """Elementwise terms of the PPO clipped surrogate (to be maximised).
+
+    Parameters
+    ----------
+    ratio : array_like
+        Probability ratios ``pi_new / pi_old``, all strictly positive.
+    advantage : array_like
+        Advantages, same shape as ``ratio``.
+    clip_epsilon : float, optional
+        Half-width of the clip interval, ``0 < clip_epsilon < 1``.
+
+    Returns
+    -------
+    unclipped, clipped, pessimistic : numpy.ndarray
+        ``r * A``, ``clip(r, 1 - eps, 1 + eps) * A`` and their elementwise minimum.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ, a ratio is not strictly positive, or ``clip_epsilon``
+        is outside ``(0, 1)``.
+
+    Examples
+    --------
+    >>> [t.tolist() for t in ppo_clipped_terms([2.0], [1.0], clip_epsilon=0.5)]
+    [[2.0], [1.5], [1.5]]
+    """
+    ### BEGIN SOLUTION
+    r = np.asarray(ratio, dtype=float)
+    a = np.asarray(advantage, dtype=float)
+    if r.shape != a.shape:
+        raise ValueError(f"ratio {r.shape} and advantage {a.shape} must have the same shape")
+    if not np.all(r > 0):
+        raise ValueError("ratios must be strictly positive")
+    if not 0.0 < clip_epsilon < 1.0:
+        raise ValueError("clip_epsilon must lie in (0, 1)")
+    unclipped = r * a
+    clipped = np.clip(r, 1.0 - clip_epsilon, 1.0 + clip_epsilon) * a
+    return unclipped, clipped, np.minimum(unclipped, clipped)
+    ### END SOLUTION
+
+
+def ppo_diagnostics(new_log_prob, old_log_prob, advantage, clip_epsilon=0.2):
+    """Diagnostics of a PPO batch from new and old log-probabilities.
+
+    ``active_clip_fraction`` counts rows where clipping changed the pessimistic
+    minimum, which is not the same as the ratio lying outside the interval.
+
+    Parameters
+    ----------
+    new_log_prob, old_log_prob, advantage : array_like
+        Same shape; at least one element.
+    clip_epsilon : float, optional
+        Half-width of the clip interval, ``0 < clip_epsilon < 1``.
+
+    Returns
+    -------
+    PPODiagnostics
+        All four fields as Python floats.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ, the batch is empty, or ``clip_epsilon`` is outside ``(0, 1)``.
+
+    Examples
+    --------
+    >>> ppo_diagnostics([0.0], [0.0], [1.0]).active_clip_fraction
+    0.0
+    """
+    ### BEGIN SOLUTION
+    new = np.asarray(new_log_prob, dtype=float)
+    old = np.asarray(old_log_prob, dtype=float)
+    a = np.asarray(advantage, dtype=float)
+    if not new.shape == old.shape == a.shape:
+        raise ValueError("new_log_prob, old_log_prob and advantage must have the same shape")
+    if new.size == 0:
+        raise ValueError("diagnostics need at least one sample")
+    log_ratio = new - old
+    ratio = np.exp(log_ratio)
+    unclipped, _, pessimistic = ppo_clipped_terms(ratio, a, clip_epsilon)
+    outside = (ratio < 1.0 - clip_epsilon) | (ratio > 1.0 + clip_epsilon)
+    active = pessimistic < unclipped
+    return PPODiagnostics(
+        ratio_outside_fraction=float(np.mean(outside)),
+        active_clip_fraction=float(np.mean(active)),
+        approx_kl_nonnegative=float(np.mean((ratio - 1.0) - log_ratio)),
+        mean_log_ratio=float(np.mean(log_ratio)),
+    )
+    ### END SOLUTION
