@@ -41,6 +41,12 @@ class Exercise:
     tolerance: Tolerance
     visible: bool
     assignment: str
+    kind: str = "function"
+    params: dict = field(default_factory=dict, hash=False, compare=False)
+
+
+EXERCISE_KINDS = ("function", "lab", "answer")
+SANDBOX_KEYS = ("memory_mb", "cpu_seconds", "processes", "file_size_mb", "open_files", "output_kb")
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,7 @@ class Course:
     tolerance: Tolerance
     property_examples: int
     assignments: tuple[Assignment, ...]
+    sandbox: dict = field(default_factory=dict, hash=False, compare=False)
     _references: dict = field(default_factory=dict, repr=False, compare=False)
 
     # -- paths -----------------------------------------------------------------
@@ -265,7 +272,13 @@ class _Validator:
         return Tolerance(rtol, atol)
 
     def course(self, node) -> Course:
-        top = self.mapping(node, "", required=("course", "assignments"), optional=("defaults",))
+        top = self.mapping(node, "", required=("course", "assignments"), optional=("defaults", "sandbox"))
+        sandbox = {}
+        if "sandbox" in top:
+            fields = self.mapping(top["sandbox"], "sandbox", required=(), optional=SANDBOX_KEYS + ("require",))
+            for k, v in fields.items():
+                sandbox[k] = (self.scalar(v, f"sandbox.{k}", bool) if k == "require"
+                              else self.number(v, f"sandbox.{k}", positive=True))
         meta = self.mapping(top["course"], "course", required=("id", "title", "module", "module_title"))
         defaults = {}
         if "defaults" in top:
@@ -301,7 +314,16 @@ class _Validator:
             for j, e_node in enumerate(ex_node.value):
                 ekey = f"{key}.exercises[{j}]"
                 e = self.mapping(e_node, ekey, required=("function", "module", "points"),
-                                 optional=("time_limit", "tolerance", "visible"))
+                                 optional=("time_limit", "tolerance", "visible", "kind", "params"))
+                kind = self.scalar(e["kind"], f"{ekey}.kind", str) if "kind" in e else "function"
+                if kind not in EXERCISE_KINDS:
+                    raise self.fail(e["kind"], f"{ekey}.kind",
+                                    f"unknown kind {kind!r} (one of: {', '.join(EXERCISE_KINDS)})")
+                params = {}
+                if "params" in e:
+                    if not isinstance(e["params"], yaml.MappingNode):
+                        raise self.fail(e["params"], f"{ekey}.params", "must be a mapping")
+                    params = self._loader.construct_mapping(e["params"], deep=True)
                 function = self.identifier(e["function"], f"{ekey}.function")
                 if function in seen_functions:
                     raise self.fail(e["function"], f"{ekey}.function", f"function {function!r} appears twice")
@@ -316,6 +338,8 @@ class _Validator:
                                if "tolerance" in e else tolerance),
                     visible=self.scalar(e["visible"], f"{ekey}.visible", bool) if "visible" in e else True,
                     assignment=a_id,
+                    kind=kind,
+                    params=params,
                 ))
             assignments.append(Assignment(a_id, self.scalar(a["title"], f"{key}.title", str), tuple(exercises)))
         return Course(
@@ -328,19 +352,26 @@ class _Validator:
             tolerance=tolerance,
             property_examples=examples,
             assignments=tuple(assignments),
+            sandbox=sandbox,
         )
 
 
 def solution_functions(path: Path) -> dict[str, bool]:
-    """Top-level functions of a solutions module, each mapped to 'has a solution region'."""
+    """Top-level names of a solutions module (functions, classes, assigned constants),
+    each mapped to 'its definition holds a solution region'."""
     source = path.read_text(encoding="utf-8")
     tree = ast.parse(source, filename=str(path))
     lines = source.splitlines()
     found = {}
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             body = lines[node.lineno - 1: node.end_lineno]
             found[node.name] = any(line.strip() == BEGIN_SOLUTION for line in body)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, False)
     return found
 
 
@@ -378,7 +409,7 @@ def _check_files(course: Course, path: Path, node, check_tests: bool = True) -> 
             functions = cache[e.module]
             if e.function not in functions:
                 raise CourseError(f"{where}: function {e.function!r} does not exist in solutions/{e.module}.py")
-            if not functions[e.function]:
+            if e.kind == "function" and not functions[e.function]:
                 raise CourseError(f"{where}: solutions/{e.module}.py defines {e.function!r} "
                                   f"without a {BEGIN_SOLUTION} region")
             if check_tests and not course.hidden_test_file(e.function).is_file():

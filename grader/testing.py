@@ -46,6 +46,11 @@ def tolerance(function: str | None = None):
         return course.tolerance
 
 
+def exercise_params(function: str | None = None) -> dict:
+    """The ``params`` mapping of the exercise under test (course.yaml), e.g. lab thresholds."""
+    return dict(_course().exercise(function or CONTEXT.function).params)
+
+
 def property_examples() -> int:
     return _course().property_examples
 

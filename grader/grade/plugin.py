@@ -264,6 +264,11 @@ def explain(excinfo, item, function: str) -> str:
             return str(e)
         if isinstance(e, StudentError):
             return e.describe()
+    if "visible" in Path(str(item.path)).parts:
+        # Visible tests are public: their own assertion message is the best explanation.
+        for e in chain:
+            if isinstance(e, AssertionError) and str(e).strip():
+                return f"{function}: {str(e).strip().splitlines()[0]}"
     doc = (getattr(item, "function", None).__doc__ or "").strip().split("\n\n")[0]
     doc = " ".join(doc.split())
     if doc:

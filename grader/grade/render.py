@@ -24,7 +24,7 @@ def grade_table(course: Course, result: SubmissionResult, *, title: str | None =
         score = Text(f"{_fmt(f.score)}/{_fmt(f.max)}",
                      style="green" if f.score == f.max else ("yellow" if f.score > 0 else "red"))
         notes = f.error or ""
-        messages = [m for m in f.messages if m != notes]
+        messages = [] if f.error else f.messages
         if messages:
             shown = messages[:3]
             extra = f" (+{len(messages) - 3} more)" if len(messages) > 3 else ""

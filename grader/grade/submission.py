@@ -222,6 +222,27 @@ class Submission:
             state.calls += 1
         return self._interpret(function, reply)
 
+    def get(self, name: str):
+        """The value of a module-level name of the submission (course.yaml gives its module)."""
+        state = self.state(name)
+        if state.unavailable is not None:
+            raise state.unavailable
+        module = self._module_of(name)
+        try:
+            self._import(module, name)
+        except FunctionUnavailable as problem:
+            state.unavailable = problem
+            raise
+        worker = self._ensure_worker()
+        try:
+            reply = worker.request({"op": "get", "module": module, "name": name}, timeout=self._time_limit(name))
+        except (WorkerTimeout, WorkerDied):
+            self._lose_worker()
+            state.unavailable = FunctionUnavailable("crashed the grading process",
+                                                    f"reading {name} ended the grading process")
+            raise state.unavailable from None
+        return self._interpret(name, reply)["value"]
+
     def _interpret(self, function: str, reply: dict) -> dict:
         state = self.state(function)
         if reply.get("ok"):
@@ -300,6 +321,10 @@ class Implementation:
         if name.startswith("_"):
             raise AttributeError(name)
         return RemoteFunction(self._submission, name)
+
+    def value(self, name: str):
+        """A module-level value of the submission (e.g. an answer constant)."""
+        return self._submission.get(name)
 
     def __repr__(self) -> str:
         return f"<{self._label}>"

@@ -65,6 +65,8 @@ def encode(value, depth=0):
         return {"__tuple__": [encode(v, depth + 1) for v in value]}
     if isinstance(value, list):
         return [encode(v, depth + 1) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return {"__set__": [encode(v, depth + 1) for v in value]}
     if isinstance(value, dict):
         if not all(isinstance(k, str) for k in value):
             raise UnsupportedValue("a dict with non-string keys")
@@ -92,6 +94,8 @@ def decode(obj, record=None):
         return float(text)
     if "__tuple__" in obj:
         return tuple(decode(v, record) for v in obj["__tuple__"])
+    if "__set__" in obj:
+        return frozenset(decode(v, record) for v in obj["__set__"])
     if "__dict__" in obj:
         return {k: decode(v, record) for k, v in obj["__dict__"].items()}
     if "__dataclass__" in obj:
@@ -228,6 +232,18 @@ class Worker:
                 pass
         return reply
 
+    def get(self, request):
+        """The value of a module-level name (answers to concept checks, constants)."""
+        module, problem = self.module(request["module"])
+        if module is None:
+            return dict(problem, ok=False, kind="import")
+        if not hasattr(module, request["name"]):
+            return {"ok": False, "kind": "missing"}
+        try:
+            return {"ok": True, "value": encode(getattr(module, request["name"]))}
+        except UnsupportedValue as exc:
+            return {"ok": False, "kind": "unsupported", "message": _short(exc)}
+
     def handle(self, request):
         op = request.get("op")
         if op == "call":
@@ -235,6 +251,8 @@ class Worker:
         if op == "import":
             module, problem = self.module(request["module"])
             return {"ok": True} if module is not None else dict(problem, ok=False, kind="import")
+        if op == "get":
+            return self.get(request)
         if op == "ping":
             return {"ok": True}
         return {"ok": False, "kind": "protocol", "message": "unknown op %r" % op}
