@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -13,6 +14,7 @@ from grader.course import Course
 from grader.errors import GraderError
 from grader.grade.plugin import Collector
 from grader.grade.results import SubmissionResult
+from grader.grade.staging import stage_submission
 
 SUITES = ("hidden", "visible")
 
@@ -34,7 +36,20 @@ def run_tests(course: Course, submissions: dict[str, Path], *, suite: str = "hid
         unknown = [f for f in only if f not in course.functions]
         if unknown:
             raise GraderError(f"not a function of this course: {', '.join(unknown)}")
-    collector = Collector(course, submissions, launcher=launcher, only=only, on_result=on_result)
+    with tempfile.TemporaryDirectory(prefix="grader-staged-") as staging:
+        staged = {sid: stage_submission(course, Path(path), Path(staging) / sid) for sid, path in submissions.items()}
+        results = _run_session(course, staged, submissions, tests_dir, suite, only, launcher, on_result)
+    return results
+
+
+def _run_session(course, submissions, originals, tests_dir, suite, only, launcher, on_result):
+    def relabel(sid, result):
+        # Results name the submission as the instructor gave it, not the staging copy.
+        result.submission = str(originals[sid])
+        if on_result is not None:
+            on_result(sid, result)
+
+    collector = Collector(course, submissions, launcher=launcher, only=only, on_result=relabel)
     args = [str(tests_dir), "-c", str(course.tests_dir / "pytest.ini"), "--rootdir", str(course.tests_dir),
             "-p", "no:terminal", "-p", "no:cacheprovider"]
     # pytest and hypothesis talk on stdout; the grader's own output must stay clean (--json).
@@ -47,6 +62,7 @@ def run_tests(course: Course, submissions: dict[str, Path], *, suite: str = "hid
         raise GraderError(f"the {suite} tests did not run (pytest: {code.name}):\n{sink.getvalue()[-3000:]}")
     for sid in collector.missing_results():
         collector.results[sid] = collector.result_without_tests(sid)
+        collector.results[sid].submission = str(originals[sid])
     return {sid: collector.results[sid] for sid in submissions}
 
 

@@ -15,7 +15,6 @@ pickled, so the trusted side never runs code chosen by the submission.
 import base64
 import dataclasses
 import importlib
-import importlib.util
 import io
 import json
 import math
@@ -173,38 +172,25 @@ class Worker:
     """Imports the submission's modules on demand and runs the calls it is sent."""
 
     def __init__(self, submission):
-        self.submission = os.path.abspath(submission)
-        if os.path.isdir(self.submission):
-            self.root = self.submission
-            self.single_file = None
-        else:
-            self.root = os.path.dirname(self.submission)
-            self.single_file = self.submission
+        # The grader stages every submission as a directory of modules.
+        self.root = os.path.abspath(submission)
         sys.path.insert(0, self.root)
         self.modules = {}
         self.broken = {}
 
     def module(self, name):
-        key = "__single__" if self.single_file else name
-        if key in self.broken:
-            return None, self.broken[key]
-        if key not in self.modules:
+        if name in self.broken:
+            return None, self.broken[name]
+        if name not in self.modules:
             try:
-                if self.single_file:
-                    stem = os.path.splitext(os.path.basename(self.single_file))[0]
-                    spec = importlib.util.spec_from_file_location(stem, self.single_file)
-                    module = importlib.util.module_from_spec(spec)
-                    sys.modules[stem] = module
-                    spec.loader.exec_module(module)
-                else:
-                    if not os.path.isfile(os.path.join(self.root, name + ".py")):
-                        raise ModuleNotFoundError("the submission has no file %s.py" % name)
-                    module = importlib.import_module(name)
+                if not os.path.isfile(os.path.join(self.root, name + ".py")):
+                    raise ModuleNotFoundError("the submission has no file %s.py" % name)
+                module = importlib.import_module(name)
             except BaseException as exc:  # SystemExit and KeyboardInterrupt included
-                self.broken[key] = _describe(exc, self.root)
-                return None, self.broken[key]
-            self.modules[key] = module
-        return self.modules[key], None
+                self.broken[name] = _describe(exc, self.root)
+                return None, self.broken[name]
+            self.modules[name] = module
+        return self.modules[name], None
 
     def call(self, request):
         module, problem = self.module(request["module"])

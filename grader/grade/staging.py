@@ -1,0 +1,60 @@
+"""Stage a submission for the worker: a private copy in the shape the grader expects.
+
+- A directory submission: its ``.py`` files are copied (other files are ignored).
+- A single ``.py`` file: copied, plus one small module per course module that
+  re-exports it, so ``import gae`` works whatever the file is called.
+- Course-provided files (solutions files without a solution region, e.g. the lab
+  code) are always taken from the course's ``exercises/``, never from the
+  submission: a student cannot change how their functions are driven.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from grader.course import Course
+from grader.errors import GraderError
+from grader.stubs import SKIP_PARTS, has_solution_regions, solution_files
+
+MAX_SUBMISSION_BYTES = 20 * 1024 * 1024
+
+
+def course_provided_files(course: Course) -> list[Path]:
+    """Paths (relative to solutions/) of files students receive ready-made."""
+    provided = []
+    for path in solution_files(course):
+        if path.suffix != ".py" or not has_solution_regions(path.read_text(encoding="utf-8")):
+            provided.append(path.relative_to(course.solutions_dir))
+    return provided
+
+
+def stage_submission(course: Course, submission: Path, dest: Path) -> Path:
+    """Copy ``submission`` into the empty directory ``dest``; return ``dest``."""
+    submission = Path(submission)
+    dest.mkdir(parents=True, exist_ok=True)
+    if submission.is_dir():
+        total = 0
+        for path in sorted(submission.rglob("*.py")):
+            rel = path.relative_to(submission)
+            if SKIP_PARTS & set(rel.parts) or any(part.startswith(".") for part in rel.parts):
+                continue
+            total += path.stat().st_size
+            if total > MAX_SUBMISSION_BYTES:
+                raise GraderError(f"{submission}: more than {MAX_SUBMISSION_BYTES >> 20} MB of Python files")
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest / rel)
+    elif submission.is_file():
+        stem = submission.stem
+        shutil.copyfile(submission, dest / submission.name)
+        for module in course.modules:
+            if module != stem:
+                (dest / f"{module}.py").write_text(f"from {stem} import *  # noqa: F401,F403\n", encoding="utf-8")
+    else:
+        raise GraderError(f"submission not found: {submission}")
+    for rel in course_provided_files(course):
+        source = course.exercises_dir / rel
+        if source.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, dest / rel)
+    return dest
