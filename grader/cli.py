@@ -14,6 +14,7 @@ COMMANDS = [
     "grader.stubs.command",
     "grader.grade.command",
     "grader.check.command",
+    "grader.demo.command",
 ]
 
 DESCRIPTION = """\
@@ -22,6 +23,7 @@ Auto-grader for "Policy gradients: from REINFORCE to PPO".
 Students:     grader check                 run the visible tests on exercises/
 Instructors:  grader grade SUBMISSION      grade one submission with the hidden tests
 Course devs:  grader stubs [--check]       regenerate exercises/ from solutions/
+Try it:       grader demo                  grade the embedded sample class
 """
 
 

@@ -46,12 +46,7 @@ def encode(value, depth=0):
         raise UnsupportedValue("nesting deeper than %d levels" % MAX_DEPTH)
     if value is None or isinstance(value, (bool, str)):
         return value
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        if math.isfinite(value):
-            return value
-        return {"__float__": repr(value)}
+    # numpy scalars first: np.float64 is also a Python float, but keeps its type here.
     if isinstance(value, (np.ndarray, np.generic)):
         array = np.asarray(value)
         if array.dtype.hasobject or array.dtype.kind not in "biufcUS":
@@ -60,6 +55,12 @@ def encode(value, depth=0):
         np.save(buffer, array, allow_pickle=False)
         return {"__ndarray__": base64.b64encode(buffer.getvalue()).decode("ascii"),
                 "scalar": isinstance(value, np.generic)}
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        return {"__float__": repr(value)}
     if isinstance(value, tuple) and not hasattr(value, "_fields"):
         return {"__tuple__": [encode(v, depth + 1) for v in value]}
     if isinstance(value, list):

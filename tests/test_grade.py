@@ -1,0 +1,212 @@
+"""`grader grade` and `grader check` end to end, through the real command line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from grader.course import load_course
+from tests.helpers import ROOT, grade_json, run_grader
+
+COURSE = load_course(ROOT, check_tests=False)
+
+
+@pytest.fixture(scope="module")
+def reference_and_stub_grades():
+    return grade_json(COURSE.solutions_dir, COURSE.exercises_dir)
+
+
+def test_reference_earns_full_marks_on_every_function(reference_and_stub_grades):
+    result = reference_and_stub_grades[0]
+    assert set(result["functions"]) == set(COURSE.functions)
+    assert result["max"] > 0 and result["total"] == result["max"]
+    for name, f in result["functions"].items():
+        assert f["error"] is None and f["tests"], name
+        assert all(t["passed"] for t in f["tests"]), (name, [t for t in f["tests"] if not t["passed"]])
+
+
+def test_stubs_earn_zero_on_every_function(reference_and_stub_grades):
+    result = reference_and_stub_grades[1]
+    assert result["total"] == 0
+    for name, f in result["functions"].items():
+        assert f["score"] == 0, name
+        assert not any(t["passed"] for t in f["tests"]), name
+
+
+def test_json_has_the_documented_shape(reference_and_stub_grades):
+    result = reference_and_stub_grades[1]
+    assert set(result) == {"submission", "total", "max", "functions"}
+    assert isinstance(result["submission"], str)
+    for f in result["functions"].values():
+        assert set(f) == {"score", "max", "tests", "error"}
+        assert isinstance(f["score"], float) and isinstance(f["max"], float)
+        for t in f["tests"]:
+            assert set(t) == {"name", "passed", "weight", "message"}
+            assert isinstance(t["passed"], bool) and isinstance(t["weight"], float)
+            assert not t["passed"] and t["message"], "a failed test says why"
+            assert "Traceback" not in t["message"]
+
+
+def write(path: Path, source: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return path
+
+
+CORRECT_GAE = (ROOT / "solutions" / "gae.py").read_text()
+
+
+def test_partial_submissions_and_broken_modules(tmp_path):
+    only_gae = write(tmp_path / "only_gae" / "gae.py", CORRECT_GAE)
+    broken = tmp_path / "broken"
+    shutil.copytree(COURSE.solutions_dir, broken)
+    write(broken / "ppo_objective.py", "def ppo_clipped_terms(:\n    pass\n")
+    single = write(tmp_path / "mywork.py", CORRECT_GAE)
+    r_only, r_broken, r_single = grade_json(only_gae.parent, broken, single,
+                                            only=["gae_advantages", "ppo_clipped_terms", "ppo_diagnostics"])
+
+    assert r_only["functions"]["gae_advantages"]["score"] == COURSE.exercise("gae_advantages").points
+    assert r_only["functions"]["ppo_clipped_terms"]["error"] == "not defined"
+    assert r_only["functions"]["ppo_clipped_terms"]["score"] == 0
+
+    for name in ("ppo_clipped_terms", "ppo_diagnostics"):
+        f = r_broken["functions"][name]
+        assert f["score"] == 0 and f["error"].startswith("could not import ppo_objective.py: SyntaxError")
+        assert "line 1" in f["tests"][0]["message"]
+    assert r_broken["functions"]["gae_advantages"]["score"] == COURSE.exercise("gae_advantages").points
+
+    assert r_single["submission"].endswith("mywork.py")
+    assert r_single["functions"]["gae_advantages"]["score"] == COURSE.exercise("gae_advantages").points
+    assert r_single["functions"]["ppo_clipped_terms"]["error"] == "not defined"
+
+
+def test_cheats_earn_nothing(tmp_path):
+    """Patching numpy's comparisons or reading the caller's frame happens in the worker only."""
+    patched = tmp_path / "patched"
+    shutil.copytree(COURSE.exercises_dir, patched)
+    write(patched / "gae.py", """
+        import numpy as np
+        import numpy.testing
+        np.allclose = lambda *a, **k: True
+        np.testing.assert_allclose = lambda *a, **k: None
+        numpy.array_equal = lambda *a, **k: True
+
+        def gae_advantages(rewards, values, next_values, terminated, trace_cuts, gamma, gae_lambda):
+            return np.zeros(len(rewards))
+        """)
+    frame = tmp_path / "frame"
+    shutil.copytree(COURSE.exercises_dir, frame)
+    write(frame / "gae.py", """
+        import sys
+        import numpy as np
+
+        def gae_advantages(rewards, values, next_values, terminated, trace_cuts, gamma, gae_lambda):
+            # Look for expected values in the callers' frames: there are none in this process.
+            f = sys._getframe(1)
+            while f is not None:
+                for name in ("expected", "want", "case"):
+                    if name in f.f_locals:
+                        return f.f_locals[name]
+                f = f.f_back
+            return np.zeros(len(rewards))
+        """)
+    for result in grade_json(patched, frame, only=["gae_advantages"]):
+        gae = result["functions"]["gae_advantages"]
+        assert gae["score"] == 0, [t for t in gae["tests"] if t["passed"]]
+
+
+def small_limits_course(tmp_path: Path, limit: float) -> Path:
+    """A copy of the course whose gae_advantages has a short time limit."""
+    course = tmp_path / "course"
+    for name in ("solutions", "exercises", "autograder-tests"):
+        shutil.copytree(ROOT / name, course / name, ignore=shutil.ignore_patterns("__pycache__"))
+    data = yaml.safe_load((ROOT / "course.yaml").read_text())
+    for a in data["assignments"]:
+        for e in a["exercises"]:
+            if e["function"] == "gae_advantages":
+                e["time_limit"] = limit
+    (course / "course.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    return course
+
+
+def test_endless_loop_and_crash_cost_one_function_each(tmp_path):
+    course = small_limits_course(tmp_path, limit=2)
+    looping = tmp_path / "looping"
+    shutil.copytree(COURSE.solutions_dir, looping)
+    with open(looping / "gae.py", "a") as out:
+        out.write("\n\ndef gae_advantages(*args, **kwargs):\n    while True:\n        pass\n")
+    crashing = tmp_path / "crashing"
+    shutil.copytree(COURSE.solutions_dir, crashing)
+    with open(crashing / "ppo_objective.py", "a") as out:
+        out.write("\n\ndef ppo_clipped_terms(*args, **kwargs):\n    import os\n    os._exit(0)\n")
+    started = time.monotonic()
+    proc = run_grader("grade", "--course", str(course), "--json", str(looping), str(crashing),
+                      "--only", "gae_advantages", "--only", "ppo_clipped_terms", "--only", "ppo_diagnostics")
+    elapsed = time.monotonic() - started
+    assert proc.returncode == 0, proc.stderr
+    loop_result, crash_result = [json.loads(line) for line in proc.stdout.splitlines()]
+
+    gae = loop_result["functions"]["gae_advantages"]
+    assert gae["score"] == 0 and gae["error"] == "time limit exceeded (2 s)"
+    assert loop_result["functions"]["ppo_clipped_terms"]["score"] == COURSE.exercise("ppo_clipped_terms").points
+    # One time limit, not one per test: the function is abandoned after the first.
+    assert elapsed < 2 + 30, elapsed
+
+    clipped = crash_result["functions"]["ppo_clipped_terms"]
+    assert clipped["score"] == 0 and clipped["error"] == "crashed the grading process"
+    assert crash_result["functions"]["gae_advantages"]["score"] == COURSE.exercise("gae_advantages").points
+
+
+def test_exit_at_import_and_odd_returns(tmp_path):
+    exiting = tmp_path / "exiting"
+    shutil.copytree(COURSE.solutions_dir, exiting)
+    text = (exiting / "gae.py").read_text()
+    (exiting / "gae.py").write_text("import sys\nsys.exit(0)\n" + text)
+    odd = tmp_path / "odd"
+    shutil.copytree(COURSE.solutions_dir, odd)
+    with open(odd / "gae.py", "a") as out:
+        out.write("\n\ndef gae_advantages(*args, **kwargs):\n    return object()\n")
+    r_exit, r_odd = grade_json(exiting, odd, only=["gae_advantages", "ppo_clipped_terms"])
+    assert r_exit["functions"]["gae_advantages"]["score"] == 0
+    assert "exits on import" in r_exit["functions"]["gae_advantages"]["error"]
+    assert r_exit["functions"]["ppo_clipped_terms"]["score"] == COURSE.exercise("ppo_clipped_terms").points
+    messages = {t["message"] for t in r_odd["functions"]["gae_advantages"]["tests"]}
+    assert any("returned unsupported type object" in m for m in messages), messages
+
+
+def test_bad_paths_are_clear_errors(tmp_path):
+    proc = run_grader("grade", str(tmp_path / "nope"))
+    assert proc.returncode == 2 and "submission not found" in proc.stderr
+    notes = write(tmp_path / "notes.txt", "hello")
+    proc = run_grader("grade", str(notes))
+    assert proc.returncode == 2 and "one .py file" in proc.stderr
+    proc = run_grader("grade", "--only", "no_such_function", str(COURSE.solutions_dir))
+    assert proc.returncode == 2 and "not a function of this course" in proc.stderr
+
+
+def test_human_output_is_a_table_with_a_total():
+    proc = run_grader("grade", str(COURSE.exercises_dir), "--only", "gae_advantages")
+    assert proc.returncode == 0, proc.stderr
+    assert "gae_advantages" in proc.stdout and "total" in proc.stdout and "not implemented" in proc.stdout
+
+
+def test_check_reports_visible_tests_only():
+    ok = run_grader("check", str(COURSE.solutions_dir))
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "visible tests passed; hidden tests will also be run" in ok.stdout
+    assert "all tests passed" not in ok.stdout.lower()
+    stub = run_grader("check", "--only", "gae_advantages")  # default: the course's exercises/
+    assert stub.returncode == 1
+    assert "gae_advantages" in stub.stdout and "not implemented yet" in stub.stdout
+
+
+@pytest.mark.parametrize("command", ["", "grade", "check", "stubs"])
+def test_every_command_has_help(command):
+    proc = run_grader(*([command] if command else []), "--help")
+    assert proc.returncode == 0 and "usage:" in proc.stdout and len(proc.stdout) > 200

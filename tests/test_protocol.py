@@ -1,0 +1,87 @@
+"""The wire format carries plain data only; nothing is ever unpickled."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from grader.grade.submission import Record
+from grader.worker import runtime
+
+
+def roundtrip(value):
+    wire = json.loads(json.dumps(runtime.encode(value), allow_nan=False))
+    return runtime.decode(wire, Record)
+
+
+@given(hnp.arrays(dtype=st.sampled_from([np.float64, np.float32, np.int64, np.bool_]),
+                  shape=hnp.array_shapes(min_dims=0, max_dims=3, max_side=4)))
+def test_arrays_roundtrip_exactly(array):
+    back = roundtrip(array)
+    assert isinstance(back, np.ndarray) and back.dtype == array.dtype and back.shape == array.shape
+    assert np.array_equal(back, array, equal_nan=array.dtype.kind == "f")
+
+
+def test_scalars_containers_and_non_finite_floats():
+    value = {"a": (1, 2.5, None, True, "s"), "b": [np.float64(1.5), float("nan"), float("-inf")],
+             "c": frozenset({1, 2})}
+    back = roundtrip(value)
+    assert back["a"] == (1, 2.5, None, True, "s")
+    assert isinstance(back["b"][0], np.floating) and back["b"][0] == 1.5
+    assert math.isnan(back["b"][1]) and back["b"][2] == float("-inf")
+    assert back["c"] == frozenset({1, 2})
+
+
+def test_dataclasses_become_records():
+    @dataclasses.dataclass(frozen=True)
+    class Diag:
+        x: float
+        y: np.ndarray
+
+    back = roundtrip(Diag(1.0, np.arange(3)))
+    assert back.type_name == "Diag" and back.x == 1.0 and np.array_equal(back.y, np.arange(3))
+    with pytest.raises(AttributeError, match="no field"):
+        back.z
+
+
+@pytest.mark.parametrize("value", [object(), np.array([object()], dtype=object), {1: 2}, lambda: 1,
+                                   type("X", (), {})()])
+def test_unsupported_values_are_refused(value):
+    with pytest.raises(runtime.UnsupportedValue):
+        runtime.encode(value)
+
+
+def test_too_deep_nesting_is_refused():
+    value = []
+    for _ in range(runtime.MAX_DEPTH + 5):
+        value = [value]
+    with pytest.raises(runtime.UnsupportedValue, match="nesting"):
+        runtime.encode(value)
+
+
+def test_pickled_arrays_are_never_loaded():
+    # An object array saved with pickle must not decode: allow_pickle=False.
+    buffer = io.BytesIO()
+    np.save(buffer, np.array([{"evil": 1}], dtype=object), allow_pickle=True)
+    import base64
+
+    forged = {"__ndarray__": base64.b64encode(buffer.getvalue()).decode(), "scalar": False}
+    with pytest.raises(ValueError):
+        runtime.decode(forged, Record)
+
+
+def test_unknown_tags_and_dataclasses_without_factory_are_refused():
+    with pytest.raises(runtime.WireError):
+        runtime.decode({"__float__": "1e400"})
+    with pytest.raises(runtime.WireError):
+        runtime.decode({"__evil__": 1})
+    with pytest.raises(runtime.WireError):
+        runtime.decode({"__dataclass__": "X", "fields": {}})
