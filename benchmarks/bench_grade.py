@@ -1,0 +1,54 @@
+"""Benchmark: wall time of `grader grade` on the reference and on the stubs.
+
+Prints figures (median of several runs) and ratios against a baseline measured in
+the same run: the cost of merely starting Python and importing numpy + pytest.
+Goal: grading the reference submission end to end in under 2 s.
+
+Usage: python benchmarks/bench_grade.py [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def timed(argv: list[str]) -> float:
+    started = time.perf_counter()
+    proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    elapsed = time.perf_counter() - started
+    if proc.returncode != 0:
+        sys.exit(f"command failed: {' '.join(argv)}\n{proc.stderr}")
+    return elapsed
+
+
+def median_time(argv: list[str], repeat: int) -> float:
+    return statistics.median(timed(argv) for _ in range(repeat))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (median reported)")
+    args = parser.parse_args()
+    python = sys.executable
+    baseline = median_time([python, "-c", "import numpy, pytest, hypothesis"], args.repeat)
+    reference = median_time([python, "-m", "grader", "grade", "--json", "solutions"], args.repeat)
+    stubs = median_time([python, "-m", "grader", "grade", "--json", "exercises"], args.repeat)
+    both = median_time([python, "-m", "grader", "grade", "--json", "solutions", "exercises"], args.repeat)
+    print(f"runs per figure: {args.repeat} (median)")
+    print(f"baseline: python + import numpy, pytest, hypothesis   {baseline:6.2f} s")
+    print(f"grader grade solutions   (reference, every function)  {reference:6.2f} s"
+          f"   = {reference / baseline:4.1f} x baseline   goal < 2 s: {'met' if reference < 2 else 'NOT met'}")
+    print(f"grader grade exercises   (untouched stubs)            {stubs:6.2f} s   = {stubs / baseline:4.1f} x baseline")
+    print(f"grader grade solutions exercises (one session, two)   {both:6.2f} s"
+          f"   marginal cost of a second submission {both - reference:5.2f} s")
+
+
+if __name__ == "__main__":
+    main()
