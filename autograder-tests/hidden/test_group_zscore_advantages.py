@@ -1,0 +1,128 @@
+"""Hidden tests of group_zscore_advantages: worked examples, misconception probes, properties, validation."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader.grade.submission import StudentError
+from grader.testing import Misconception, expect_close, expect_inputs_unchanged, expect_raises, worked_examples
+
+EXAMPLES = worked_examples("group_zscore_advantages")
+
+
+@pytest.mark.weight(3)
+@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+def test_worked_example(impl, case):
+    got = impl.group_zscore_advantages(**case.args)
+    expect_close(got, case.expected, f"does not reproduce the module's worked example '{case.name}': {case.hint}")
+
+
+def check(impl, reference, message, rewards, **kwargs):
+    expect_close(impl.group_zscore_advantages(rewards, **kwargs), reference.group_zscore_advantages(rewards, **kwargs),
+                 message)
+
+
+# -- misconception probes: each input makes one mistake show -------------------------------
+@pytest.mark.weight(2)
+def test_population_standard_deviation(impl, reference):
+    check(impl, reference, "the scale is not the population standard deviation: divide the squared deviations by G "
+          "(numpy's default ddof=0), not by G - 1 as the sample standard deviation does",
+          np.array([1.0, 4.0]))
+
+
+@pytest.mark.weight(2)
+def test_eps_is_a_threshold(impl, reference):
+    check(impl, reference, "eps is added to the denominator; it is only a threshold: below it the result is zeros, "
+          "otherwise divide by the standard deviation alone",
+          np.array([0.0, 1.0, 1.0, 0.0]), eps=0.25)
+
+
+@pytest.mark.weight(2)
+def test_constant_group_gives_zeros(impl, reference):
+    check(impl, reference, "a constant group gives nan or inf (0 / 0): with no spread there is no ranking signal, "
+          "and the advantages must all be zero",
+          np.array([-2.5, -2.5, -2.5, -2.5, -2.5]))
+
+
+def test_rounding_noise_counts_as_constant(impl, reference):
+    check(impl, reference, "equal rewards whose computed mean is off by rounding error must still give zeros: "
+          "compare the standard deviation with eps instead of testing for exactly zero",
+          np.array([0.1, 0.1, 0.1]))
+
+
+def test_spread_below_eps_gives_zeros(impl, reference):
+    check(impl, reference, "eps is ignored: a standard deviation below the eps passed in must give zeros",
+          np.array([0.0, 1e-3, 2e-3]), eps=0.01)
+
+
+def test_tiny_genuine_spread_is_normalised(impl, reference):
+    check(impl, reference, "a tiny but genuine spread is treated as constant: the threshold eps applies to the "
+          "standard deviation, not to the variance",
+          np.array([0.0, 2e-6, 1e-6, 3e-6]))
+
+
+@pytest.mark.weight(0.5)
+def test_threshold_is_strict(impl, reference):
+    check(impl, reference, "a standard deviation equal to eps is not below eps: only a strictly smaller one gives "
+          "zeros", np.array([3.0, 1.0]), eps=1.0)
+
+
+def test_large_common_offset(impl, reference):
+    check(impl, reference, "loses precision when all rewards share a large offset: centre the rewards first and "
+          "average the squared deviations (mean(R^2) - mean(R)^2 cancels catastrophically)",
+          1e9 + np.array([0.0, 1.0, 3.0, 2.0]))
+
+
+def test_single_response_gives_zero(impl, reference):
+    message = "a group of one response is valid (G >= 1) and has no spread: its advantage is zero"
+    try:
+        check(impl, reference, message, np.array([4.0]))
+    except StudentError as error:
+        raise Misconception(f"{message} ({error.describe()})") from error
+
+
+# -- properties against the reference ----------------------------------------------------
+@st.composite
+def reward_groups(draw):
+    g = draw(st.integers(min_value=1, max_value=24))
+    kind = draw(st.sampled_from(["spread", "binary", "constant", "offset"]))
+    if kind == "constant":
+        return np.full(g, draw(st.floats(min_value=-100, max_value=100)))
+    if kind == "binary":
+        return np.array(draw(st.lists(st.sampled_from([0.0, 1.0]), min_size=g, max_size=g)))
+    values = np.array(draw(st.lists(st.floats(min_value=-10, max_value=10), min_size=g, max_size=g)))
+    if kind == "offset":
+        return draw(st.sampled_from([1e6, -1e3])) + values
+    return values * draw(st.sampled_from([1e-5, 1.0, 1e8]))
+
+
+@pytest.mark.weight(2)
+@given(reward_groups(), st.sampled_from([1e-8, 1e-4, 0.5]))
+def test_matches_reference_on_random_groups(impl, reference, rewards, eps):
+    expect_close(impl.group_zscore_advantages(rewards, eps=eps), reference.group_zscore_advantages(rewards, eps=eps),
+                 "differs from (R - mean) / population std, with zeros when the std is below eps, on random groups "
+                 "(G = 1 and up, constant, 0/1, large and small rewards)", rtol=1e-5, atol=1e-7)
+
+
+def test_accepts_lists(impl):
+    from_list = impl.group_zscore_advantages([1, 2, 6])  # plain integers, too
+    expect_close(from_list, impl.group_zscore_advantages(np.array([1.0, 2.0, 6.0])),
+                 "plain Python lists (here of integer rewards) must be accepted like arrays of floats; the "
+                 "advantages are floats, never rounded to integers")
+
+
+def test_does_not_modify_inputs(impl):
+    expect_inputs_unchanged(impl.group_zscore_advantages, np.array([2.0, -1.0, 4.0, 0.5]))
+
+
+# -- validation ----------------------------------------------------------------------------
+@pytest.mark.parametrize("rewards", [np.array([]), np.ones((2, 3))], ids=["empty", "two_dimensional"])
+def test_rejects_invalid_groups(impl, rewards):
+    expect_raises(ValueError, impl.group_zscore_advantages, rewards,
+                  message="rewards must be a non-empty vector: an empty array or a 2-D array must raise ValueError")
+
+
+def test_rejects_negative_eps(impl):
+    expect_raises(ValueError, impl.group_zscore_advantages, np.array([1.0, 2.0]), eps=-0.1,
+                  message="a negative eps must raise ValueError (it is a threshold on a standard deviation)")

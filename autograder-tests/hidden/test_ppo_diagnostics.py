@@ -1,0 +1,176 @@
+"""Hidden tests of ppo_diagnostics: worked examples, misconception probes, properties, validation."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader.grade.submission import Record, StudentError
+from grader.testing import (Misconception, expect, expect_close, expect_float, expect_inputs_unchanged,
+                            expect_raises, worked_examples)
+
+EXAMPLES = worked_examples("ppo_diagnostics")
+FIELDS = ("ratio_outside_fraction", "active_clip_fraction", "approx_kl_nonnegative", "mean_log_ratio")
+
+
+def diagnostics(impl, *args, **kwargs) -> dict:
+    """The student's diagnostics as a dict of floats, or a Misconception about the form of the result."""
+    result = impl.ppo_diagnostics(*args, **kwargs)
+    # The values are checked here; the type of the result has a test of its own, so a dict still earns them.
+    fields = result.fields if isinstance(result, Record) else result
+    expect(isinstance(fields, dict), "ppo_diagnostics must return a PPODiagnostics instance (the dataclass "
+                                     "provided in the module)")
+    missing = [f for f in FIELDS if f not in fields]
+    expect(not missing, f"the PPODiagnostics result lacks the field(s) {missing}")
+    return {f: expect_float(fields[f], "every field of PPODiagnostics must be a single float", what=f)
+            for f in FIELDS}
+
+
+def check(impl, reference, message, new_log_prob, old_log_prob, advantage, clip_epsilon=0.2, fields=FIELDS):
+    got = diagnostics(impl, new_log_prob, old_log_prob, advantage, clip_epsilon=clip_epsilon)
+    want = reference.ppo_diagnostics(new_log_prob, old_log_prob, advantage, clip_epsilon=clip_epsilon)
+    for field in fields:
+        expect_close(got[field], getattr(want, field), message, what=field)
+
+
+def from_ratios(ratios, old=0.0):
+    """(new_log_prob, old_log_prob) arrays whose ratios are ``ratios``."""
+    old_log_prob = np.full(len(ratios), old)
+    return old_log_prob + np.log(ratios), old_log_prob
+
+
+@pytest.mark.weight(3)
+@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+def test_worked_example(impl, case):
+    got = diagnostics(impl, **case.args)
+    for field in FIELDS:
+        expect_close(got[field], case.expected[field],
+                     f"{field} does not reproduce the module's worked example '{case.name}' (hint: {case.hint})",
+                     what=field)
+
+
+# -- misconception probes: each input makes one mistake show -------------------------------
+@pytest.mark.weight(2)
+def test_active_clip_is_not_ratio_outside(impl, reference):
+    new, old = from_ratios([0.5, 1.5, 1.5])
+    check(impl, reference, "active_clip_fraction counts ratios outside the interval; it must count only rows where "
+          "the clipped branch is strictly smaller than r * A, i.e. where clipping changed the pessimistic minimum",
+          new, old, np.array([1.0, -1.0, 2.0]), fields=("active_clip_fraction",))
+
+
+@pytest.mark.weight(2)
+def test_inside_ratios_are_not_active(impl, reference):
+    new, old = from_ratios([0.9, 1.1, 1.0, 0.95])
+    check(impl, reference, "rows whose clipped and unclipped terms are equal are counted as clipped; only a strictly "
+          "smaller clipped branch changes the minimum (a ratio inside the interval is never active)",
+          new, old, np.array([1.0, -2.0, 0.5, -1.0]), fields=("ratio_outside_fraction", "active_clip_fraction"))
+
+
+@pytest.mark.weight(2)
+def test_kl_estimator(impl, reference):
+    new, old = from_ratios(np.exp([0.3, 0.1, -0.05]), old=-2.0)
+    check(impl, reference, "approx_kl_nonnegative is not the mean of (r - 1) - log r; the k1 estimate -mean(log r) "
+          "(or a sign slip) can be negative on a batch, this one cannot",
+          new, old, np.array([1.0, 1.0, -1.0]), fields=("approx_kl_nonnegative",))
+
+
+def test_mean_log_ratio(impl, reference):
+    new, old = from_ratios(np.exp([0.2, 0.4, -0.1]), old=-1.5)
+    check(impl, reference, "mean_log_ratio must average log r = new_log_prob - old_log_prob (check the sign)",
+          new, old, np.array([1.0, 0.0, -1.0]), fields=("mean_log_ratio",))
+
+
+@pytest.mark.weight(2)
+def test_ratio_from_log_prob_difference(impl, reference):
+    # Log-probabilities of long responses are very negative: exp of each underflows to 0.
+    new, old = np.array([-1000.5, -1199.6, -950.1]), np.array([-1000.0, -1200.0, -950.0])
+    message = ("the ratio must be computed as exp(new_log_prob - old_log_prob); exp(new_log_prob) / "
+               "exp(old_log_prob) underflows (0 / 0) for very negative log-probabilities")
+    try:
+        check(impl, reference, message, new, old, np.array([-1.0, 1.0, 2.0]), fields=("ratio_outside_fraction",))
+    except StudentError as error:
+        raise Misconception(message) from error
+
+
+def test_outside_bounds_are_strict(impl, reference):
+    # With eps = 0.25 the bounds 0.75 and 1.25 are exact in floating point.
+    new, old = from_ratios([1.25, 0.75, 1.0, 1.1])
+    check(impl, reference, "ratios exactly on the bounds lie inside [1 - eps, 1 + eps]; only ratios strictly outside "
+          "count in ratio_outside_fraction",
+          new, old, np.array([1.0, -1.0, 1.0, 2.0]), clip_epsilon=0.25, fields=("ratio_outside_fraction",))
+
+
+def test_uses_clip_epsilon(impl, reference):
+    new, old = from_ratios([1.15, 0.85, 0.5, 1.3])
+    check(impl, reference, "the diagnostics ignore clip_epsilon: the interval is [1 - clip_epsilon, 1 + clip_epsilon]",
+          new, old, np.array([1.0, -1.0, -1.0, 2.0]), clip_epsilon=0.1,
+          fields=("ratio_outside_fraction", "active_clip_fraction"))
+
+
+# -- properties against the reference ----------------------------------------------------
+@st.composite
+def batches(draw):
+    n = draw(st.integers(min_value=1, max_value=16))
+    eps = draw(st.sampled_from([0.05, 0.1, 0.2, 0.3, 0.5]))
+    bounds = (np.log1p(-eps), np.log1p(eps))
+    # Log-ratios anywhere, or close to a bound, but never within 1e-9 of it (ties are tested on their own).
+    near = st.builds(lambda b, gap: b + gap, st.sampled_from(bounds), st.sampled_from([-1e-3, -1e-6, 1e-6, 1e-3]))
+    log_ratio = st.one_of(st.floats(min_value=-1.5, max_value=1.5), near, st.just(0.0)).filter(
+        lambda x: min(abs(x - bounds[0]), abs(x - bounds[1])) > 1e-9)
+    advantage = st.one_of(st.just(0.0), st.floats(min_value=-5, max_value=5).filter(lambda a: abs(a) > 1e-6))
+    old = np.array(draw(st.lists(st.floats(min_value=-30, max_value=0), min_size=n, max_size=n)))
+    new = old + np.array(draw(st.lists(log_ratio, min_size=n, max_size=n)))
+    return new, old, np.array(draw(st.lists(advantage, min_size=n, max_size=n))), eps
+
+
+@pytest.mark.weight(2)
+@given(batches())
+def test_matches_reference_on_random_batches(impl, reference, batch):
+    new, old, advantage, eps = batch
+    check(impl, reference, "differs from the definitions on random batches (ratios near the clip bounds, zero "
+          "advantages, several epsilons, very negative log-probabilities)", new, old, advantage, eps)
+
+
+def test_returns_ppo_diagnostics_of_floats(impl):
+    result = impl.ppo_diagnostics(np.array([0.1, -0.3]), np.array([0.0, 0.0]), np.array([1.0, -1.0]))
+    expect(isinstance(result, Record) and result.type_name == "PPODiagnostics",
+           "ppo_diagnostics must return a PPODiagnostics instance (the dataclass provided in the module), "
+           "not a dict or a tuple")
+    for field in FIELDS:
+        value = result.fields.get(field)
+        expect(isinstance(value, (float, np.floating)),
+               f"PPODiagnostics.{field} must be a float, not {type(value).__name__}")
+
+
+def test_accepts_lists(impl):
+    lists = ([-0.5, -1.0, -2.0], [-0.7, -0.8, -2.0], [1.0, -1.0, 0.5])
+    from_lists = diagnostics(impl, *lists)
+    from_arrays = diagnostics(impl, *[np.array(x) for x in lists])
+    for field in FIELDS:
+        expect_close(from_lists[field], from_arrays[field], "plain Python lists must be accepted like arrays",
+                     what=field)
+
+
+def test_does_not_modify_inputs(impl):
+    expect_inputs_unchanged(impl.ppo_diagnostics, np.array([-0.5, -1.0, -2.0]), np.array([-0.7, -0.8, -2.0]),
+                            np.array([1.0, -1.0, 0.5]), clip_epsilon=0.2)
+
+
+# -- validation ----------------------------------------------------------------------------
+def test_rejects_mismatched_shapes(impl):
+    expect_raises(ValueError, impl.ppo_diagnostics, np.array([-1.0, -2.0, -0.5]), np.array([-1.0, -2.0, -0.4]),
+                  np.array([1.0]),
+                  message="inputs of different shapes must raise ValueError (no silent broadcasting)")
+
+
+def test_rejects_empty_batch(impl):
+    expect_raises(ValueError, impl.ppo_diagnostics, np.array([]), np.array([]), np.array([]),
+                  message="an empty batch must raise ValueError (its fractions and means are undefined)")
+
+
+@pytest.mark.weight(0.5)
+@pytest.mark.parametrize("clip_epsilon", [0.0, 1.0, -0.2, 1.5], ids=["zero", "one", "negative", "above_one"])
+def test_rejects_epsilon_outside_unit_interval(impl, clip_epsilon):
+    expect_raises(ValueError, impl.ppo_diagnostics, np.array([-1.0, -0.5]), np.array([-1.0, -0.6]),
+                  np.array([1.0, 1.0]), clip_epsilon=clip_epsilon,
+                  message="clip_epsilon outside (0, 1) must raise ValueError")

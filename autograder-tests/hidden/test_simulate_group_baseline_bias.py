@@ -1,0 +1,164 @@
+"""Hidden tests of simulate_group_baseline_bias: worked examples, statistics, the specified draw, validation.
+
+The function specifies its random draw exactly, so a correct result matches the
+reference closely; that is checked, with a modest weight. The statistical facts
+are checked separately and robustly: a scale must lie within a few standard errors
+of its expected value, and the standard errors come from the reference's spreads on
+the same arguments (computed here, never taken from the student's result).
+"""
+
+import numpy as np
+import pytest
+
+from grader.testing import Misconception, expect, expect_close, expect_float, expect_raises, worked_examples
+
+EXAMPLES = worked_examples("simulate_group_baseline_bias")
+KEYS = ("true_gradient", "plain_scale", "same_group_scale", "rloo_scale", "predicted_same_group_scale",
+        "plain_std", "same_group_std", "rloo_std")
+ESTIMATORS = ("plain", "same_group", "rloo")
+STANDARD_ERRORS = 5.0  # how far (in standard errors) a Monte Carlo scale may be from its expectation
+# Small, fast runs that are not the module's examples.
+RUNS = [dict(group_size=3, groups=20000, seed=101), dict(group_size=6, groups=20000, seed=202)]
+STATISTICS = ("plain_scale", "same_group_scale", "rloo_scale", "plain_std", "same_group_std", "rloo_std")
+STDS = ("plain_std", "same_group_std", "rloo_std")
+
+
+def simulate(impl, keys=KEYS, **args) -> dict:
+    """The student's values of ``keys`` as floats, or a Misconception about the form of the result.
+
+    Only the keys a test needs are required, so one missing key costs only the tests that use it.
+    """
+    result = impl.simulate_group_baseline_bias(**args)
+    expect(isinstance(result, dict), "the result must be a dict mapping names to floats")
+    missing = [k for k in keys if k not in result]
+    expect(not missing, f"the result dict is missing the key(s) {missing}")
+    return {k: expect_float(result[k], "every value of the result must be a single float", what=f"result['{k}']")
+            for k in keys}
+
+
+def scale_tolerance(reference, estimator, **args) -> float:
+    """STANDARD_ERRORS standard errors of the reference's `<estimator>_scale` on these arguments."""
+    ref = reference.simulate_group_baseline_bias(**args)
+    return STANDARD_ERRORS * ref[f"{estimator}_std"] / np.sqrt(args["groups"]) / ref["true_gradient"]
+
+
+def expect_scale(got, reference, estimator, expected, message, **args):
+    if not abs(got[f"{estimator}_scale"] - expected) <= scale_tolerance(reference, estimator, **args):
+        raise Misconception(message)
+
+
+@pytest.mark.weight(2)
+@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+def test_worked_example(impl, reference, case):
+    got = simulate(impl, keys=tuple(case.expected), **case.args)
+    for key, expected in case.expected.items():
+        message = f"{key} does not reproduce the module's worked example '{case.name}' (hint: {case.hint})"
+        if key.endswith("_scale") and key != "predicted_same_group_scale":
+            expect_scale(got, reference, key[: -len("_scale")], expected, message, **case.args)
+        else:
+            expect_close(got[key], expected, message)
+
+
+# -- the statistical facts -------------------------------------------------------------
+@pytest.mark.weight(2)
+def test_same_group_scale_is_g_minus_one_over_g(impl, reference):
+    for args in RUNS:
+        g = args["group_size"]
+        expect_scale(simulate(impl, keys=("same_group_scale",), **args), reference, "same_group", (g - 1) / g,
+                     "same_group_scale does not show the predicted shrinkage: centring on the mean of the whole "
+                     "group, which contains R_i, keeps only (G - 1) / G of the expected gradient", **args)
+
+
+@pytest.mark.weight(2)
+def test_rloo_is_unbiased(impl, reference):
+    for args in RUNS:
+        expect_scale(simulate(impl, keys=("rloo_scale",), **args), reference, "rloo", 1.0,
+                     "rloo_scale is not close to 1: the leave-one-out baseline must exclude the response's own "
+                     "reward (mean of the other G - 1 rewards), which keeps the estimator unbiased", **args)
+
+
+def test_plain_is_unbiased(impl, reference):
+    for args in RUNS:
+        expect_scale(simulate(impl, keys=("plain_scale",), **args), reference, "plain", 1.0,
+                     "plain_scale is not close to 1: without a baseline R_i * (Y_i - p) is unbiased; check the "
+                     "score Y - p and that each scale divides by the true gradient", **args)
+
+
+def test_true_gradient(impl):
+    got = simulate(impl, keys=("true_gradient",), group_size=2, groups=50, seed=3)
+    expect_close(got["true_gradient"], 0.3 * (1 - 0.3),
+                 "true_gradient must be d E[R] / d theta = p * (1 - p) for the logit parameterisation")
+
+
+def test_predicted_same_group_scale(impl):
+    for g in (2, 3, 7):
+        got = simulate(impl, keys=("predicted_same_group_scale",), group_size=g, groups=20, seed=g)
+        expect_close(got["predicted_same_group_scale"], (g - 1) / g,
+                     "predicted_same_group_scale must be (G - 1) / G as a float (beware of integer division)")
+
+
+def test_baselines_reduce_spread(impl):
+    for args in RUNS:
+        got = simulate(impl, keys=STDS, **args)
+        expect(got["rloo_std"] < 0.6 * got["plain_std"] and got["same_group_std"] < 0.6 * got["plain_std"],
+               "the reported spreads do not show the variance reduction: with a baseline (same-group or RLOO) the "
+               "per-group estimates vary far less than without one, because the reward offset cancels")
+
+
+def test_spreads_are_std_of_group_estimates(impl, reference):
+    for args in RUNS:
+        got = simulate(impl, keys=STDS, **args)
+        ref = reference.simulate_group_baseline_bias(**args)
+        for name in ESTIMATORS:
+            expect(abs(got[f"{name}_std"] - ref[f"{name}_std"]) <= 0.1 * ref[f"{name}_std"],
+                   f"{name}_std is off: it must be the (population) standard deviation, over the groups, of the "
+                   f"per-group {name} estimates (not a variance, a standard error, or the spread of single "
+                   "responses' terms)")
+
+
+def test_follows_specified_draw(impl, reference):
+    for args in [*RUNS, dict(group_size=2, groups=3000, seed=5)]:
+        got = simulate(impl, **args)
+        want = reference.simulate_group_baseline_bias(**args)
+        for key in KEYS:
+            expect_close(got[key], want[key],
+                         "does not reproduce the specified random draw: use one call "
+                         "np.random.default_rng(seed).random((groups, group_size)) < p, with that shape, and "
+                         "population standard deviations")
+
+
+# -- seeds ----------------------------------------------------------------------------------
+def test_deterministic_for_fixed_seed(impl):
+    first = simulate(impl, keys=STATISTICS, group_size=4, groups=2000, seed=42)
+    second = simulate(impl, keys=STATISTICS, group_size=4, groups=2000, seed=42)
+    expect(first == second, "two calls with the same seed give different results: draw from "
+                            "np.random.default_rng(seed), not from an unseeded or global generator")
+
+
+def test_seed_changes_the_draw(impl):
+    first = simulate(impl, keys=STATISTICS, group_size=4, groups=2000, seed=1)
+    second = simulate(impl, keys=STATISTICS, group_size=4, groups=2000, seed=2)
+    expect(first["plain_scale"] != second["plain_scale"] and first["rloo_std"] != second["rloo_std"],
+           "different seeds give identical results: the seed argument must seed the generator")
+
+
+def test_returns_all_keys_as_floats(impl):
+    result = impl.simulate_group_baseline_bias(group_size=3, groups=100, seed=0)
+    expect(isinstance(result, dict), "the result must be a dict mapping names to floats")
+    missing = [k for k in KEYS if k not in result]
+    expect(not missing, f"the result dict is missing the key(s) {missing}")
+    for key in KEYS:
+        expect(isinstance(result[key], (float, np.floating)) and not isinstance(result[key], bool),
+               f"result['{key}'] must be a float, not {type(result[key]).__name__}")
+
+
+# -- validation ----------------------------------------------------------------------------
+@pytest.mark.weight(0.4)
+@pytest.mark.parametrize("args", [dict(group_size=1, groups=10, seed=0), dict(group_size=0, groups=10, seed=0),
+                                  dict(group_size=3, groups=0, seed=0), dict(group_size=2.5, groups=10, seed=0),
+                                  dict(group_size=3, groups=10.5, seed=0)],
+                         ids=["group_of_one", "group_of_zero", "no_groups", "fractional_group_size",
+                              "fractional_groups"])
+def test_rejects_invalid_arguments(impl, args):
+    expect_raises(ValueError, impl.simulate_group_baseline_bias, **args,
+                  message="group_size below 2, groups below 1, or a non-integer count must raise ValueError")
