@@ -1,0 +1,15 @@
+"""Returns the per-action terms pi(a)|g(a)|^2 Q(a) / sum instead of their sum.
+
+expect: single number for the whole state
+"""
+import numpy as np
+
+
+def optimal_constant_baseline(logits, action_values):
+    z = np.asarray(logits, dtype=float)
+    q = np.asarray(action_values, dtype=float)
+    if z.ndim != 1 or q.shape != z.shape or z.size < 2:
+        raise ValueError("misaligned")
+    p = stable_softmax(z)
+    w = p * np.sum((np.eye(len(p)) - p) ** 2, axis=1)
+    return w * q / np.sum(w)

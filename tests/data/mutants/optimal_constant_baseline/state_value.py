@@ -1,0 +1,14 @@
+"""Returns the state value V = sum pi(a) Q(a) instead of b*.
+
+expect: returns the state value
+"""
+import numpy as np
+
+
+def optimal_constant_baseline(logits, action_values):
+    z = np.asarray(logits, dtype=float)
+    q = np.asarray(action_values, dtype=float)
+    if z.ndim != 1 or q.shape != z.shape or z.size < 2:
+        raise ValueError("misaligned")
+    p = stable_softmax(z)
+    return float(np.sum(p * q))

@@ -1,0 +1,12 @@
+"""Returns exp(z - max z) without dividing by the sum.
+
+expect: do not sum to one
+"""
+import numpy as np
+
+
+def stable_softmax(logits):
+    z = np.asarray(logits, dtype=float)
+    if z.ndim != 1 or z.size == 0:
+        raise ValueError("logits must be a non-empty vector")
+    return np.exp(z - z.max())

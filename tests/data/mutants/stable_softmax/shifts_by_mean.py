@@ -1,0 +1,13 @@
+"""Centres the logits by their mean instead of shifting by the maximum.
+
+expect: masked action (logit -inf)
+"""
+import numpy as np
+
+
+def stable_softmax(logits):
+    z = np.asarray(logits, dtype=float)
+    if z.ndim != 1 or z.size == 0:
+        raise ValueError("logits must be a non-empty vector")
+    e = np.exp(z - z.mean())
+    return e / e.sum()
