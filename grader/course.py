@@ -375,6 +375,25 @@ def solution_functions(path: Path) -> dict[str, bool]:
     return found
 
 
+def answer_names(path: Path) -> set[str]:
+    """Names assigned at module level inside a module-level solution region (answer constants)."""
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source, filename=str(path))
+    regions, begin = [], None
+    for number, line in enumerate(source.splitlines(), start=1):
+        if line.rstrip() == BEGIN_SOLUTION:  # no indentation: a module-level region
+            begin = number
+        elif line.rstrip() == END_SOLUTION and begin is not None:
+            regions.append((begin, number))
+            begin = None
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and any(b < node.lineno < e for b, e in regions):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
+
+
 def _exercise_nodes(root_node) -> dict[str, yaml.Node]:
     """function name -> its YAML node, to point errors at the right line."""
     nodes = {}
@@ -412,6 +431,9 @@ def _check_files(course: Course, path: Path, node, check_tests: bool = True) -> 
             if e.kind == "function" and not functions[e.function]:
                 raise CourseError(f"{where}: solutions/{e.module}.py defines {e.function!r} "
                                   f"without a {BEGIN_SOLUTION} region")
+            if e.kind == "answer" and e.function not in answer_names(module_path):
+                raise CourseError(f"{where}: the answer {e.function!r} must be assigned at module level "
+                                  f"inside a {BEGIN_SOLUTION} region of solutions/{e.module}.py")
             if check_tests and not course.hidden_test_file(e.function).is_file():
                 raise CourseError(f"{where}: no hidden tests at autograder-tests/hidden/test_{e.function}.py")
             if check_tests and e.visible and not course.visible_test_file(e.function).is_file():
