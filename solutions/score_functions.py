@@ -199,8 +199,9 @@ def optimal_constant_baseline(logits, action_values):
     if z.ndim != 1 or q.shape != z.shape or z.size < 2:
         raise ValueError("logits and action_values must be aligned vectors of at least two actions")
     p = stable_softmax(z)
-    # |onehot(a) - p|^2 = 1 - 2 p_a + sum_k p_k^2
-    squared_norms = 1.0 - 2.0 * p + np.sum(p ** 2)
+    # Summing (onehot(a) - p)^2 term by term avoids the cancellation of the closed
+    # form 1 - 2 p_a + sum p^2 when one action is nearly certain.
+    squared_norms = np.sum((np.eye(len(p)) - p) ** 2, axis=1)
     weights = p * squared_norms
     return float(np.sum(weights * q) / np.sum(weights))
     ### END SOLUTION

@@ -3,7 +3,9 @@
 Wrong implementations ("mutants") live in tests/data/mutants/<function>/<name>.py,
 each with a docstring naming its misconception and the phrase a failure message
 must contain. Every mutant must lose points on its function, and every hidden test
-function must fail for at least one mutant.
+function must fail for at least one mutant. (Functions that call a mutated one,
+e.g. grad_log_softmax through stable_softmax, may lose points too; that is how a
+student's own module behaves.)
 """
 
 from __future__ import annotations
@@ -43,9 +45,5 @@ def test_every_hidden_test_fails_on_some_mutant(function, tmp_path):
         assert mutant.expect.lower() in messages.lower(), (
             f"mutant {mutant}: no failure message names the misconception ('{mutant.expect}'); got: {messages}")
         killed |= {base_name(t["name"]) for t in failed}
-        # Only the mutated function may lose points.
-        for other, g in result["functions"].items():
-            if other != function:
-                assert g["score"] == g["max"], f"mutant {mutant} changed the grade of {other}"
     survivors = sorted(all_tests - killed)
     assert not survivors, f"hidden tests of {function} that no mutant fails (they test nothing): {survivors}"
