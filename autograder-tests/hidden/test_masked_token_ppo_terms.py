@@ -1,0 +1,187 @@
+"""Hidden tests of masked_token_ppo_terms: worked example, misconception probes, properties, validation."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from grader.testing import (Misconception, expect, expect_close, expect_inputs_unchanged, expect_raises, expect_shape,
+                            worked_examples)
+
+EXAMPLES = worked_examples("masked_token_ppo_terms")
+NAMES = ("ratio", "unclipped", "clipped", "pessimistic")
+
+LEAK = ("a -inf log-prob at a masked position leaks through multiplication by the mask (0 * inf is nan): masked "
+        "positions must be ignored entirely, e.g. with np.where")
+
+
+def four_arrays(result, shape):
+    """The four returned arrays, each checked to have the contract's shape."""
+    expect(isinstance(result, (tuple, list)) and len(result) == 4,
+           "masked_token_ppo_terms must return four arrays: (ratio, unclipped, clipped, pessimistic)")
+    return [expect_shape(array, shape, f"{name} must have the shape of the log-probs", what=name)
+            for name, array in zip(NAMES, result)]
+
+
+def expect_terms(got, want, message, only=NAMES):
+    """Compare the named arrays of two (ratio, unclipped, clipped, pessimistic) tuples."""
+    got = four_arrays(got, np.shape(want[0]))
+    for name, g, w in zip(NAMES, got, want):
+        if name in only:
+            expect_close(g, w, f"{message} [{name}]", what=name)
+
+
+def terms_args(new, old, advantages, mask, clip_epsilon=0.2):
+    return dict(new_log_probs=np.asarray(new, dtype=float), old_log_probs=np.asarray(old, dtype=float),
+                advantages=np.asarray(advantages, dtype=float), mask=np.asarray(mask, dtype=float),
+                clip_epsilon=clip_epsilon)
+
+
+@pytest.mark.weight(3)
+@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+def test_worked_example(impl, case):
+    got = impl.masked_token_ppo_terms(**case.args)
+    expect_terms(got, [case.expected[name] for name in NAMES],
+                 f"does not reproduce the module's worked example '{case.name}': {case.hint}")
+
+
+# -- misconception probes ------------------------------------------------------------------
+# Ordinary (finite) values sit at masked positions unless a probe is about non-finite ones.
+MASK = [[0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0]]
+NEW = [[-9.0, -0.5, -1.0, 3.0], [-0.3, -0.2, -7.0, -4.0]]
+OLD = [[-1.0, -0.7, -0.8, -2.0], [-0.4, -0.1, -0.5, 1.0]]
+
+
+@pytest.mark.weight(2)
+def test_masked_ratio_is_one(impl):
+    args = terms_args(NEW, OLD, [1.0, -1.0], MASK)
+    ratio = four_arrays(impl.masked_token_ppo_terms(**args), (2, 4))[0]
+    masked = ratio[args["mask"] == 0]
+    if np.allclose(masked, 0.0):
+        message = ("masked ratios are 0 instead of 1: at a masked position the ratio is the multiplicative "
+                   "identity 1, so products of ratios see only response tokens")
+    else:
+        message = ("the ratio at masked positions must be 1 (the multiplicative identity), not exp(new - old) of "
+                   "the values stored there")
+    expect(np.allclose(masked, 1.0), message)
+
+
+@pytest.mark.weight(2)
+def test_masked_terms_are_zero(impl):
+    args = terms_args(NEW, OLD, [1.0, -1.0], MASK)
+    got = four_arrays(impl.masked_token_ppo_terms(**args), (2, 4))
+    masked = args["mask"] == 0
+    expect(all(np.allclose(term[masked], 0.0) for term in got[1:]),
+           "masked positions carry nonzero PPO terms: unclipped, clipped and pessimistic must be 0 wherever the "
+           "mask is 0 (prompt and padding are not actions)")
+
+
+@pytest.mark.weight(2)
+def test_nonfinite_masked_log_probs_do_not_leak(impl):
+    mask = np.array(MASK)
+    clean = terms_args(NEW, OLD, [1.0, -1.0], mask)
+    # Masked positions: both -inf, nan in one of them, a -inf old log-prob (an infinite ratio).
+    poisoned = terms_args(np.where(mask != 0, NEW, [[-np.inf, 0, 0, np.nan], [0, 0, 0.0, -np.inf]]),
+                          np.where(mask != 0, OLD, [[-np.inf, 0, 0, -1.0], [0, 0, -np.inf, -np.inf]]),
+                          [1.0, -1.0], mask)
+    expect_terms(impl.masked_token_ppo_terms(**poisoned), impl.masked_token_ppo_terms(**clean), LEAK)
+
+
+def test_per_token_advantages(impl, reference):
+    # Ratios of 1 and no masked position: each term is just the advantage at its position.
+    log_probs = [[-0.5, -1.0, -0.2], [-0.9, -0.1, -2.0]]
+    args = terms_args(log_probs, log_probs, [[1.0, -2.0, 0.5], [-0.3, 0.8, 1.5]], np.ones((2, 3)))
+    message = ("per-token advantages of shape [B, L] must be accepted and used position by position "
+               "(advantages may be [B] or [B, L])")
+    try:
+        got = impl.masked_token_ppo_terms(**args)
+    except ValueError:
+        raise Misconception(message) from None
+    expect_terms(got, reference.masked_token_ppo_terms(**args), message, only=NAMES[1:])
+
+
+def test_clip_epsilon_is_used(impl, reference):
+    # Ratios about 1.15 and 0.87: inside [0.8, 1.2], outside [0.9, 1.1].
+    args = terms_args([[0.14, -0.14], [0.14, -0.14]], [[0.0, 0.0], [0.0, 0.0]], [2.0, -1.0], np.ones((2, 2)),
+                      clip_epsilon=0.1)
+    expect_terms(impl.masked_token_ppo_terms(**args), reference.masked_token_ppo_terms(**args),
+                 "clip_epsilon is ignored: the clip interval is [1 - clip_epsilon, 1 + clip_epsilon]",
+                 only=("clipped",))
+
+
+@pytest.mark.weight(2)
+def test_pessimistic_is_the_minimum_of_the_terms(impl, reference):
+    # Negative advantages with ratios far outside the clip interval.
+    args = terms_args([[-0.2, -1.6], [-1.2, 0.1]], [[-1.0, -0.9], [-0.2, -0.8]], [-1.5, -0.5], np.ones((2, 2)))
+    expect_terms(impl.masked_token_ppo_terms(**args), reference.masked_token_ppo_terms(**args),
+                 "the pessimistic term must be the elementwise minimum of r*A and clip(r)*A; the minimum of the "
+                 "ratios times A is wrong for negative advantages", only=("pessimistic",))
+
+
+def test_ratio_is_new_over_old(impl, reference):
+    args = terms_args([[-0.2, -1.6], [-1.2, -0.1]], [[-1.0, -0.9], [-0.2, -0.8]], [1.0, 1.0], np.ones((2, 2)))
+    expect_terms(impl.masked_token_ppo_terms(**args), reference.masked_token_ppo_terms(**args),
+                 "the ratio is inverted: it must be exp(new_log_probs - old_log_probs) = pi_new / pi_old",
+                 only=("ratio",))
+
+
+# -- properties against the reference ----------------------------------------------------
+@st.composite
+def terms_cases(draw):
+    batch = draw(st.integers(min_value=1, max_value=4))
+    length = draw(st.integers(min_value=1, max_value=6))
+    shape = (batch, length)
+    log_probs = st.floats(min_value=-4, max_value=0, allow_nan=False)
+    new = draw(arrays(float, shape, elements=log_probs))
+    old = draw(arrays(float, shape, elements=log_probs))
+    mask = draw(arrays(float, shape, elements=st.sampled_from([0.0, 1.0])))
+    per_token = draw(st.booleans())
+    advantages = draw(arrays(float, shape if per_token else (batch,),
+                             elements=st.floats(min_value=-3, max_value=3, allow_nan=False)))
+    poison = draw(st.sampled_from([None, -np.inf, np.nan, 40.0]))
+    if poison is not None:
+        new = np.where(mask != 0, new, poison)
+    return terms_args(new, old, advantages, mask, clip_epsilon=draw(st.sampled_from([0.1, 0.2, 0.3, 0.5])))
+
+
+@pytest.mark.weight(2)
+@given(terms_cases())
+def test_matches_reference_on_random_inputs(impl, reference, case):
+    expect_terms(impl.masked_token_ppo_terms(**case), reference.masked_token_ppo_terms(**case),
+                 "differs from the definition on random inputs (advantages [B] or [B, L], empty rows, several "
+                 "clip_epsilon, -inf or nan at masked positions)")
+
+
+def test_accepts_lists(impl, reference):
+    args = dict(new_log_probs=[[-0.5, -1.0], [-0.2, -0.4]], old_log_probs=[[-0.6, -0.8], [-0.3, -0.4]],
+                advantages=[1.0, -0.5], mask=[[1, 1], [0, 1]])
+    expect_terms(impl.masked_token_ppo_terms(**args), reference.masked_token_ppo_terms(**args),
+                 "plain Python lists must be accepted like arrays")
+
+
+def test_does_not_modify_inputs(impl):
+    args = terms_args(NEW, OLD, [1.0, -1.0], MASK)
+    expect_inputs_unchanged(impl.masked_token_ppo_terms, **args)
+
+
+# -- validation ----------------------------------------------------------------------------
+@pytest.mark.parametrize("change", [
+    dict(old_log_probs=np.zeros((2, 4))),
+    dict(mask=np.ones((1, 3))),
+    dict(advantages=np.ones(3)),
+    dict(advantages=np.ones((2, 1))),
+    dict(new_log_probs=np.zeros(3), old_log_probs=np.zeros(3), mask=np.ones(3), advantages=np.ones(3)),
+], ids=["old_longer", "mask_one_row", "advantages_per_column", "advantages_column", "one_dimensional"])
+def test_rejects_misshaped_inputs(impl, change):
+    args = dict(terms_args(np.zeros((2, 3)), np.zeros((2, 3)), [1.0, 2.0], np.ones((2, 3))), **change)
+    expect_raises(ValueError, impl.masked_token_ppo_terms, **args,
+                  message="new_log_probs, old_log_probs and mask must share one [B, L] shape and advantages be "
+                          "[B] or [B, L]; anything else must raise ValueError (no silent broadcasting)")
+
+
+@pytest.mark.parametrize("clip_epsilon", [0.0, 1.0, -0.2, 1.5])
+def test_rejects_clip_epsilon_outside_the_unit_interval(impl, clip_epsilon):
+    args = terms_args(np.zeros((2, 3)), np.zeros((2, 3)), [1.0, 2.0], np.ones((2, 3)), clip_epsilon=clip_epsilon)
+    expect_raises(ValueError, impl.masked_token_ppo_terms, **args,
+                  message="clip_epsilon outside (0, 1) must raise ValueError")

@@ -1,0 +1,248 @@
+"""Hidden tests of response_token_mask: worked examples, misconception probes, properties, validation."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader.testing import expect, expect_close, expect_inputs_unchanged, expect_raises, worked_examples
+
+EXAMPLES = worked_examples("response_token_mask")
+
+BOS, PAD, EOS = 1, 0, 2
+
+
+def mask_args(input_ids, prompt_lengths, pad_token_id=PAD, eos_token_id=EOS, **extra):
+    return dict(input_ids=np.asarray(input_ids, dtype=np.int64),
+                prompt_lengths=np.asarray(prompt_lengths, dtype=np.int64),
+                pad_token_id=pad_token_id, eos_token_id=eos_token_id, **extra)
+
+
+SHIFT = ("the mask is not shifted: column k must describe input_ids[:, k+1], the label that the logits at "
+         "position k score (the mask has T - 1 columns)")
+BOUNDARY = ("the prompt boundary is off by one: input_ids[b, prompt_lengths[b]] is the first response token, "
+            "i.e. mask column prompt_lengths[b] - 1")
+EOS_LEFT_OUT = ("EOS is excluded from the response: with the default include_eos=True the generated EOS is a policy "
+                "action and counts")
+EOS_LEFT_IN = "the EOS is counted although include_eos=False: it must end the response without being counted"
+NO_EOS = "a row without EOS (a response cut at the length limit) must run to the end of the row"
+
+
+def diagnose(reference, args, got):
+    """Name a mistake that spoils every row when the whole mask equals a known wrong variant of it."""
+    want = reference.response_token_mask(**args)
+    try:
+        got = np.asarray(got, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    if got.shape != want.shape or np.array_equal(got, want):
+        return None
+
+    def matches(variant):
+        return not np.array_equal(variant, want) and np.array_equal(got, variant)
+
+    length = np.shape(args["input_ids"])[-1]
+    shifted = matches(np.hstack([np.zeros((want.shape[0], 1)), want[:, :-1]]))
+    moved = [matches(reference.response_token_mask(**dict(
+        args, prompt_lengths=np.clip(np.asarray(args["prompt_lengths"]) + delta, 1, length)))) for delta in (1, -1)]
+    if shifted and any(moved):  # without EOS or padding the two mistakes look alike
+        return f"{SHIFT}; or else {BOUNDARY}"
+    if shifted:
+        return SHIFT
+    if any(moved):
+        return BOUNDARY
+    ids, lengths = np.asarray(args["input_ids"]), np.asarray(args["prompt_lengths"])
+    unfinished = [not np.any(row[start:] == args["eos_token_id"]) for row, start in zip(ids, lengths)]
+    if matches(np.where(np.array(unfinished)[:, None], 0.0, want)):
+        return NO_EOS
+    include_eos = args.get("include_eos", True)
+    if args["pad_token_id"] != args["eos_token_id"] and matches(
+            reference.response_token_mask(**dict(args, include_eos=not include_eos))):
+        return EOS_LEFT_OUT if include_eos else EOS_LEFT_IN
+    return None
+
+
+def check(impl, reference, message, diagnosis=True, **args):
+    """Compare with the reference; a mistake that spoils every row is named instead of the probe's own."""
+    got = impl.response_token_mask(**args)
+    named = diagnose(reference, args, got) if diagnosis else None
+    expect_close(got, reference.response_token_mask(**args), named or message)
+
+
+@pytest.mark.weight(3)
+@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+def test_worked_example(impl, reference, case):
+    got = impl.response_token_mask(**case.args)
+    diagnosis = diagnose(reference, case.args, got)
+    message = f"{diagnosis} (module's worked example '{case.name}')" if diagnosis else \
+        f"does not reproduce the module's worked example '{case.name}': {case.hint}"
+    expect_close(got, case.expected, message)
+
+
+# -- misconception probes: each input makes one mistake show -------------------------------
+@pytest.mark.weight(2)
+def test_mask_is_shifted_to_the_labels(impl, reference):
+    # The EOS keeps a shifted mask apart from a late prompt boundary.
+    args = mask_args([[BOS, 5, 6, 7, EOS, PAD], [BOS, 4, 6, 7, 3, EOS]], [2, 3])
+    check(impl, reference, SHIFT, **args)
+
+
+@pytest.mark.weight(2)
+def test_eos_counts_by_default(impl, reference):
+    args = mask_args([[BOS, 5, 6, EOS, PAD], [BOS, 4, 7, EOS, PAD]], [2, 2])
+    check(impl, reference, EOS_LEFT_OUT, **args)
+
+
+def test_excluded_eos_still_ends_the_response(impl, reference):
+    # Tokens sampled after the EOS are not padding: only the EOS can stop the response.
+    args = mask_args([[BOS, 5, 6, EOS, 7, 8, PAD], [BOS, 3, 5, EOS, 4, PAD, PAD]], [2, 2], include_eos=False)
+    check(impl, reference, "with include_eos=False the first EOS must still end the response (it is only left "
+                           "uncounted); tokens after it were counted", **args)
+
+
+@pytest.mark.weight(2)
+def test_tokens_after_the_first_eos_are_excluded(impl, reference):
+    args = mask_args([[BOS, 5, EOS, 6, 7, PAD], [BOS, 3, 4, EOS, EOS, 5]], [1, 2])
+    check(impl, reference, "tokens after the first EOS are counted: the first generated EOS ends the response, "
+                           "whatever follows it (another EOS, stray tokens, padding)", **args)
+
+
+@pytest.mark.weight(2)
+def test_prompt_boundary(impl, reference):
+    args = mask_args([[BOS, 5, 6, 7, 8, EOS, PAD], [BOS, 3, 4, 5, 6, 7, EOS], [BOS, 3, 4, 5, 6, EOS, PAD]],
+                     [3, 1, 5])
+    check(impl, reference, BOUNDARY, **args)
+
+
+def test_eos_inside_the_prompt_does_not_end_the_response(impl, reference):
+    # A chat prompt may contain the EOS id (end of an earlier turn).
+    args = mask_args([[BOS, EOS, 5, 6, EOS, PAD], [BOS, 4, EOS, 7, EOS, PAD]], [3, 3])
+    check(impl, reference, "an EOS inside the prompt ends the response: only the first EOS at or after the "
+                           "prompt boundary counts", **args)
+
+
+@pytest.mark.weight(2)
+def test_pad_equal_to_eos(impl, reference):
+    # GPT-2 style: padding reuses the EOS id. The first EOS after the prompt is still generated.
+    args = mask_args([[BOS, 5, 6, 7, 9, 9, 9], [BOS, 4, 5, 9, 9, 9, 9]], [2, 2], pad_token_id=9, eos_token_id=9)
+    check(impl, reference, "pad==eos: the EOS is treated as padding; when pad_token_id == eos_token_id the first "
+                           "EOS after the prompt still ends the response and counts like any generated EOS", **args)
+
+
+def test_padding_is_never_counted(impl, reference):
+    args = mask_args([[BOS, 5, 6, 7, PAD, PAD, PAD], [BOS, 3, PAD, 4, 5, EOS, PAD]], [2, 2])
+    check(impl, reference, "padding is counted as a response token: pad positions never count, neither before "
+                           "the EOS nor in a row without EOS", **args)
+
+
+def test_padding_does_not_end_the_response(impl, reference):
+    args = mask_args([[BOS, 3, 4, PAD, 5, EOS, PAD], [BOS, 6, PAD, PAD, 7, EOS, PAD]], [2, 2])
+    check(impl, reference, "padding before the EOS ends the response: a pad inside the response is skipped and "
+                           "the response goes on to the first EOS", **args)
+
+
+def test_row_without_eos_runs_to_the_end(impl, reference):
+    args = mask_args([[BOS, 5, 6, 7, 8, 3], [BOS, 4, EOS, PAD, PAD, PAD]], [2, 2])
+    check(impl, reference, NO_EOS, **args)
+
+
+def test_eos_in_the_last_column(impl, reference):
+    args = mask_args([[BOS, 5, 6, 7, EOS], [BOS, 4, 5, 6, 7]], [2, 3])
+    check(impl, reference, "the last position of input_ids is never counted: the labels run to input_ids[:, T-1], "
+                           "so an EOS or response token in the last column belongs to the mask", **args)
+
+
+@pytest.mark.parametrize("include_eos", [True, False])
+def test_eos_right_at_the_prompt_boundary(impl, reference, include_eos):
+    args = mask_args([[BOS, 5, EOS, 7, 8, PAD], [BOS, 5, 6, EOS, PAD, PAD]], [2, 3], include_eos=include_eos)
+    # No diagnosis: starting one token late and skipping this EOS give the same mask here.
+    check(impl, reference, "an EOS as the very first generated token (an empty response) is missed: the response "
+                           "ends right there", diagnosis=False, **args)
+
+
+def test_returns_a_float_mask(impl):
+    got = impl.response_token_mask(**mask_args([[BOS, 5, 6, EOS], [BOS, 3, EOS, PAD]], [2, 1]))
+    kind = np.asarray(got).dtype.kind
+    expect(kind == "f", f"the mask must be a float array of 0.0/1.0 (it has dtype kind {kind!r}); "
+                        "boolean or integer masks break code that multiplies or averages with them")
+
+
+# -- properties against the reference ----------------------------------------------------
+@st.composite
+def token_batches(draw):
+    batch = draw(st.integers(min_value=1, max_value=4))
+    length = draw(st.integers(min_value=2, max_value=9))
+    pad = draw(st.sampled_from([PAD, PAD, EOS]))  # sometimes pad == eos
+    rows, lengths = [], []
+    for _ in range(batch):
+        prompt = draw(st.integers(min_value=1, max_value=length))
+        if draw(st.booleans()):  # prompt, response, maybe EOS, padding
+            response = draw(st.integers(min_value=0, max_value=length - prompt))
+            words = st.sampled_from([3, 4, 5, 6])
+            row = [BOS] + draw(st.lists(words, min_size=prompt - 1, max_size=prompt - 1))
+            row += draw(st.lists(words, min_size=response, max_size=response))
+            if len(row) < length and draw(st.booleans()):
+                row.append(EOS)
+            row += [pad] * (length - len(row))
+        else:  # anything anywhere: EOS in the prompt, padding inside, several EOS
+            row = [BOS] + draw(st.lists(st.sampled_from([PAD, EOS, 3, 4]), min_size=length - 1,
+                                        max_size=length - 1))
+        rows.append(row)
+        lengths.append(prompt)
+    return mask_args(rows, lengths, pad_token_id=pad, include_eos=draw(st.booleans()))
+
+
+@pytest.mark.weight(2)
+@given(token_batches())
+def test_matches_reference_on_random_batches(impl, reference, case):
+    check(impl, reference, "differs from the definition on random batches (padding and EOS anywhere, pad == eos, "
+                           "include_eos both ways)", **case)
+
+
+EDGE_CASES = {
+    "T_equals_2_response": (mask_args([[BOS, 5], [BOS, EOS]], [1, 1]), "with T = 2 (one label column)"),
+    "T_equals_2_prompt_only": (mask_args([[BOS, 5], [BOS, EOS]], [2, 2]), "with T = 2 and the prompt filling the row"),
+    "prompt_fills_row": (mask_args([[BOS, 3, 4, 5], [BOS, 3, EOS, PAD]], [4, 4]),
+                         "when the prompt fills the whole row (no response tokens)"),
+    "only_padding_after_prompt": (mask_args([[BOS, 3, PAD, PAD, PAD]], [2]),
+                                  "when the response is all padding (no response tokens)"),
+    "eos_last_excluded": (mask_args([[BOS, 3, 4, EOS], [BOS, 5, 6, 7]], [1, 2], include_eos=False),
+                          "with include_eos=False and an EOS in the last column"),
+    "pad_eq_eos_without_eos": (mask_args([[BOS, 3, 4, 5], [BOS, 6, 7, 8]], [2, 1], pad_token_id=2,
+                                         eos_token_id=2), "with pad == eos and rows that never end"),
+}
+
+
+@pytest.mark.parametrize("name", list(EDGE_CASES))
+def test_edge_cases(impl, reference, name):
+    args, what = EDGE_CASES[name]
+    check(impl, reference, f"wrong {what}", **args)
+
+
+def test_accepts_lists(impl, reference):
+    args = dict(input_ids=[[BOS, 5, 6, EOS, PAD], [BOS, 3, 4, 5, 6]], prompt_lengths=[2, 3],
+                pad_token_id=PAD, eos_token_id=EOS)
+    check(impl, reference, "plain Python lists must be accepted like arrays", **args)
+
+
+def test_does_not_modify_inputs(impl):
+    args = mask_args([[BOS, 5, 6, EOS, PAD], [BOS, 3, 4, 5, 6]], [2, 3])
+    expect_inputs_unchanged(impl.response_token_mask, **args)
+
+
+# -- validation ----------------------------------------------------------------------------
+@pytest.mark.parametrize("input_ids, prompt_lengths", [
+    ([BOS, 5, 6, EOS], [2]),
+    ([[BOS, 5, 6, EOS], [BOS, 3, EOS, PAD]], [2, 2, 2]),
+    ([[BOS, 5, 6, EOS], [BOS, 3, EOS, PAD]], [[2], [2]]),
+], ids=["one_dimensional_ids", "too_many_lengths", "two_dimensional_lengths"])
+def test_rejects_misshaped_inputs(impl, input_ids, prompt_lengths):
+    expect_raises(ValueError, impl.response_token_mask, **mask_args(input_ids, prompt_lengths),
+                  message="input_ids must be [B, T] and prompt_lengths [B]; other shapes must raise ValueError")
+
+
+@pytest.mark.parametrize("bad_length", [0, 5, -1], ids=["zero", "longer_than_row", "negative"])
+def test_rejects_prompt_lengths_outside_the_row(impl, bad_length):
+    args = mask_args([[BOS, 5, 6, EOS], [BOS, 3, EOS, PAD]], [2, bad_length])
+    expect_raises(ValueError, impl.response_token_mask, **args,
+                  message="a prompt length outside [1, T] must raise ValueError")
