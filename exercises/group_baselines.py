@@ -71,9 +71,9 @@ def group_zscore_advantages(rewards, eps=1e-8):
     """Group-normalised advantages: centred rewards divided by the group's standard deviation.
 
     Uses the population standard deviation (denominator ``G``). When that standard
-    deviation is below ``eps`` (a constant group, or a group of one) there is no
-    ranking signal and the result is all zeros; ``eps`` is a threshold, never added
-    to the denominator.
+    deviation is below ``eps``, or zero (a constant group, or a group of one), there
+    is no ranking signal and the result is all zeros; ``eps`` is a threshold, never
+    added to the denominator.
 
     Parameters
     ----------

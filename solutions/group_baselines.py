@@ -78,9 +78,9 @@ def group_zscore_advantages(rewards, eps=1e-8):
     """Group-normalised advantages: centred rewards divided by the group's standard deviation.
 
     Uses the population standard deviation (denominator ``G``). When that standard
-    deviation is below ``eps`` (a constant group, or a group of one) there is no
-    ranking signal and the result is all zeros; ``eps`` is a threshold, never added
-    to the denominator.
+    deviation is below ``eps``, or zero (a constant group, or a group of one), there
+    is no ranking signal and the result is all zeros; ``eps`` is a threshold, never
+    added to the denominator.
 
     Parameters
     ----------
@@ -108,7 +108,7 @@ def group_zscore_advantages(rewards, eps=1e-8):
         raise ValueError("eps must be non-negative")
     centred = group_mean_advantages(rewards)
     scale = float(np.sqrt(np.mean(centred ** 2)))
-    if scale < eps:
+    if scale < eps or scale == 0.0:
         return np.zeros_like(centred)
     return centred / scale
     ### END SOLUTION
