@@ -194,7 +194,9 @@ def masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_
     if not 0.0 < clip_epsilon < 1.0:
         raise ValueError("clip_epsilon must lie in (0, 1)")
     active = m != 0
-    ratio = np.exp(np.where(active, new - old, 0.0))
+    # Subtract only where the mask is on: -inf - -inf at padding would warn.
+    log_ratio = np.subtract(new, old, out=np.zeros_like(new), where=active)
+    ratio = np.exp(log_ratio)
     adv = np.where(active, adv, 0.0)
     unclipped = np.where(active, ratio * adv, 0.0)
     clipped = np.where(active, np.clip(ratio, 1.0 - clip_epsilon, 1.0 + clip_epsilon) * adv, 0.0)
@@ -288,7 +290,7 @@ def sequence_log_probability_ratio(new_log_probs, old_log_probs, mask):
     m = np.asarray(mask, dtype=float)
     if new.ndim != 2 or not new.shape == old.shape == m.shape:
         raise ValueError("new_log_probs, old_log_probs and mask must share one [B, L] shape")
-    return np.sum(np.where(m != 0, new - old, 0.0), axis=1)
+    return np.sum(np.subtract(new, old, out=np.zeros_like(new), where=m != 0), axis=1)
     ### END SOLUTION
 
 
