@@ -68,7 +68,9 @@ def build_submission(dest: Path, replacements: list[Path] = (), course_root: Pat
     """A copy of solutions/ with each replacement file appended to the module of its function.
 
     A later ``def`` replaces the earlier one, so appending a mutant swaps in the wrong
-    implementation while every other function stays correct.
+    implementation while every other function stays correct. A mutant whose docstring
+    has a ``module: <name>`` line goes to that module instead: a lab's mutants are wrong
+    *student* functions (e.g. ``module: gae``), as the lab's own code is course-provided.
     """
     from grader.course import load_course
 
@@ -78,8 +80,12 @@ def build_submission(dest: Path, replacements: list[Path] = (), course_root: Pat
         shutil.copy(path, dest / path.name)
     for replacement in replacements:
         function = Path(replacement).parent.name
-        module = (modules_of or {}).get(function) or course.exercise(function).module
+        text = Path(replacement).read_text(encoding="utf-8")
+        doc = re.match(r'\s*"""(.*?)"""', text, re.S)
+        declared = re.search(r"^module:\s*(\w+)\s*$", doc.group(1), re.M) if doc else None
+        module = ((modules_of or {}).get(function) or (declared.group(1) if declared else None)
+                  or course.exercise(function).module)
         with open(dest / f"{module}.py", "a", encoding="utf-8") as out:
             out.write("\n\n# --- replaced for a test ---\n")
-            out.write(Path(replacement).read_text(encoding="utf-8"))
+            out.write(text)
     return dest
