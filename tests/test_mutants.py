@@ -5,17 +5,23 @@ each with a docstring naming its misconception and the phrase a failure message
 must contain. Every mutant must lose points on its function, and every hidden test
 function must fail for at least one mutant. (Functions that call a mutated one,
 e.g. grad_log_softmax through stable_softmax, may lose points too; that is how a
-student's own module behaves.)
+student's own module behaves, so only the mutated function is graded here.)
+
+All mutants are graded in one session (one pytest collection), each on its own
+function only.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 
 import pytest
 
 from grader.course import load_course
-from tests.helpers import ROOT, build_submission, grade_json, load_mutants
+from tests.helpers import ROOT, build_submission, load_mutants
 
 COURSE = load_course(ROOT, check_tests=False)
 FUNCTIONS = [f for f in COURSE.functions if COURSE.hidden_test_file(f).is_file()]
@@ -25,20 +31,42 @@ def base_name(test_name: str) -> str:
     return re.sub(r"\[.*\]$", "", test_name)
 
 
-@pytest.mark.parametrize("function", FUNCTIONS)
-def test_every_hidden_test_fails_on_some_mutant(function, tmp_path):
-    mutants = load_mutants(function)
-    assert mutants, f"no wrong implementations in tests/data/mutants/{function}/"
-    submissions = [build_submission(tmp_path / m.name, [m.path]) for m in mutants]
-    reference, *graded = grade_json(COURSE.solutions_dir, *submissions, only=[function])
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """Grade the reference (every function) and every mutant (its function) at once."""
+    root = tmp_path_factory.mktemp("mutants")
+    plan = {"@reference": {"path": str(COURSE.solutions_dir), "only": FUNCTIONS}}
+    mutants = {}
+    for mutant in load_mutants():
+        if mutant.function not in FUNCTIONS:
+            continue
+        sid = str(mutant)
+        path = build_submission(root / mutant.function / mutant.name, [mutant.path])
+        plan[sid] = {"path": str(path), "only": [mutant.function]}
+        mutants[sid] = mutant
+    proc = subprocess.run([sys.executable, "-m", "grader.grade.batch"], input=json.dumps({"submissions": plan}),
+                          cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, proc.stderr
+    results = {}
+    for line in proc.stdout.splitlines():
+        record = json.loads(line)
+        results[record["id"]] = record["result"]
+    assert set(results) == set(plan), set(plan) - set(results)
+    return mutants, results
 
-    ref = reference["functions"][function]
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_every_hidden_test_fails_on_some_mutant(function, graded):
+    mutants, results = graded
+    ref = results["@reference"]["functions"][function]
     assert ref["score"] == ref["max"], [t for t in ref["tests"] if not t["passed"]]
     all_tests = {base_name(t["name"]) for t in ref["tests"]}
 
+    mine = {sid: m for sid, m in mutants.items() if m.function == function}
+    assert mine, f"no wrong implementations in tests/data/mutants/{function}/"
     killed: set[str] = set()
-    for mutant, result in zip(mutants, graded):
-        f = result["functions"][function]
+    for sid, mutant in mine.items():
+        f = results[sid]["functions"][function]
         assert f["score"] < f["max"], f"mutant {mutant} earned full marks: the tests miss '{mutant.summary}'"
         failed = [t for t in f["tests"] if not t["passed"]]
         messages = " | ".join(t["message"] for t in failed)

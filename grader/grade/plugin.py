@@ -37,11 +37,14 @@ class Collector:
 
     def __init__(self, course: Course, submissions: dict[str, Path], *, launcher=None,
                  only: list[str] | None = None,
-                 on_result: Callable[[str, SubmissionResult], None] | None = None):
+                 on_result: Callable[[str, SubmissionResult], None] | None = None,
+                 only_for: dict[str, list[str]] | None = None):
         self.course = course
         self.submissions = {sid: Path(p) for sid, p in submissions.items()}
         self.launcher = launcher
         self.only = list(only) if only else None
+        # Per-submission restriction (e.g. a wrong implementation is graded on its function only).
+        self.only_for = {sid: set(fs) for sid, fs in (only_for or {}).items()}
         self.on_result = on_result
         self.outcomes: dict[str, dict[str, list[TestOutcome]]] = {sid: {} for sid in submissions}
         self.open: dict[str, Submission] = {}
@@ -52,6 +55,13 @@ class Collector:
     @property
     def functions(self) -> list[str]:
         return [f for f in self.course.functions if self.only is None or f in self.only]
+
+    def functions_of(self, sid: str) -> list[str]:
+        wanted = self.only_for.get(sid)
+        return [f for f in self.functions if wanted is None or f in wanted]
+
+    def submissions_for(self, function: str) -> list[str]:
+        return [sid for sid in self.submissions if function in self.functions_of(sid)]
 
     def open_submission(self, sid: str) -> Submission:
         submission = Submission(self.submissions[sid], self.course, launcher=self.launcher)
@@ -71,7 +81,7 @@ class Collector:
 
     def _result(self, sid: str, submission: Submission) -> SubmissionResult:
         functions = {}
-        for function in self.functions:
+        for function in self.functions_of(sid):
             tests = self.outcomes[sid].get(function, [])
             state = submission.states.get(function)
             error = None
@@ -150,7 +160,7 @@ def pytest_configure(config):
 
 def pytest_generate_tests(metafunc):
     if "impl" in metafunc.fixturenames:
-        ids = list(_collector(metafunc.config).submissions)
+        ids = _collector(metafunc.config).submissions_for(function_of(metafunc.definition))
         metafunc.parametrize("impl", ids, ids=ids, indirect=True, scope="session")
 
 

@@ -21,8 +21,12 @@ SUITES = ("hidden", "visible")
 
 def run_tests(course: Course, submissions: dict[str, Path], *, suite: str = "hidden",
               only: list[str] | None = None, launcher=None,
-              on_result: Callable[[str, SubmissionResult], None] | None = None) -> dict[str, SubmissionResult]:
+              on_result: Callable[[str, SubmissionResult], None] | None = None,
+              only_for: dict[str, list[str]] | None = None) -> dict[str, SubmissionResult]:
     """Grade every submission with the tests of ``suite``; one result per submission id.
+
+    ``only`` restricts every submission to some functions; ``only_for`` restricts
+    single submissions (submission id -> functions).
 
     ``on_result`` is called as each submission finishes (the session grades them one
     after another, one worker each).
@@ -32,26 +36,30 @@ def run_tests(course: Course, submissions: dict[str, Path], *, suite: str = "hid
     tests_dir = course.hidden_tests_dir if suite == "hidden" else course.visible_tests_dir
     if not tests_dir.is_dir():
         raise GraderError(f"no {suite} tests at {tests_dir}")
-    if only:
-        unknown = [f for f in only if f not in course.functions]
+    if only or only_for:
+        unknown = [f for f in list(only or []) + [g for fs in (only_for or {}).values() for g in fs]
+                   if f not in course.functions]
         if unknown:
             raise GraderError(f"not a function of this course: {', '.join(unknown)}")
     with tempfile.TemporaryDirectory(prefix="grader-staged-") as staging:
         staged = {sid: stage_submission(course, Path(path), Path(staging) / sid) for sid, path in submissions.items()}
-        results = _run_session(course, staged, submissions, tests_dir, suite, only, launcher, on_result)
+        results = _run_session(course, staged, submissions, tests_dir, suite, only, launcher, on_result, only_for)
     return results
 
 
-def _run_session(course, submissions, originals, tests_dir, suite, only, launcher, on_result):
+def _run_session(course, submissions, originals, tests_dir, suite, only, launcher, on_result, only_for=None):
     def relabel(sid, result):
         # Results name the submission as the instructor gave it, not the staging copy.
         result.submission = str(originals[sid])
         if on_result is not None:
             on_result(sid, result)
 
-    collector = Collector(course, submissions, launcher=launcher, only=only, on_result=relabel)
+    collector = Collector(course, submissions, launcher=launcher, only=only, on_result=relabel, only_for=only_for)
     args = [str(tests_dir), "-c", str(course.tests_dir / "pytest.ini"), "--rootdir", str(course.tests_dir),
-            "-p", "no:terminal", "-p", "no:cacheprovider"]
+            "-p", "no:terminal", "-p", "no:cacheprovider",
+            # No fd-level capture: on_result callbacks may report progress on the real stdout
+            # (Python-level output of pytest/hypothesis still goes to the sink below).
+            "--capture=no"]
     # pytest and hypothesis talk on stdout; the grader's own output must stay clean (--json).
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
