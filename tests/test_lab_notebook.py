@@ -1,0 +1,41 @@
+"""The lab notebook runs headless from its jupytext source on the smoke profile.
+
+Its cells check themselves with ``assert``; any failing cell fails this test.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.helpers import ROOT
+
+NOTEBOOK = ROOT / "notebooks" / "lab4_policy_gradients.py"
+
+
+@pytest.mark.slow
+def test_lab_notebook_executes_on_the_smoke_profile(tmp_path, monkeypatch):
+    jupytext = pytest.importorskip("jupytext")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    notebook = jupytext.read(NOTEBOOK)
+    assert [c.cell_type for c in notebook.cells].count("code") >= 8
+    # The kernel inherits the environment: the reference solutions stand in for a student's modules.
+    monkeypatch.setenv("RL_LLM_M4_PROFILE", "smoke")
+    monkeypatch.setenv("RL_LLM_M4_CODE", str(ROOT / "solutions"))
+    monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's inline backend keeps the figures
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.setenv(var, "1")
+    client = nbclient.NotebookClient(notebook, timeout=900, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()  # raises CellExecutionError, with the cell and its traceback, when a cell fails
+    errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])
+              if o.get("output_type") == "error"]
+    assert not errors
+    text = "\n".join(o.get("text", "") for c in notebook.cells if c.cell_type == "code"
+                     for o in c.get("outputs", []) if o.get("output_type") == "stream")
+    assert "profile: smoke" in text and os.fspath(ROOT / "solutions") in text
+    figures = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])
+               if o.get("output_type") == "display_data" and "image/png" in o.get("data", {})]
+    assert len(figures) >= 4  # baselines, PPO curves, PPO diagnostics, the sequence run
