@@ -15,6 +15,9 @@ COMMANDS = [
     "grader.grade.command",
     "grader.check.command",
     "grader.demo.command",
+    "grader.build.command",
+    "grader.build.leak_command",
+    "grader.autograde.command",
 ]
 
 DESCRIPTION = """\
@@ -24,6 +27,7 @@ Students:     grader check                 run the visible tests on exercises/
 Instructors:  grader grade SUBMISSION      grade one submission with the hidden tests
 Course devs:  grader stubs [--check]       regenerate exercises/ from solutions/
 Try it:       grader demo                  grade the embedded sample class
+nbgrader:     grader build / autograde     nbgrader course: release, then grade submitted/
 """
 
 

@@ -8,6 +8,7 @@ import json
 from rich.console import Console
 
 from grader.course import load_course
+from grader.errors import GraderError
 from grader.grade.render import print_grades
 from grader.grade.runner import check_submission_path, run_tests
 
@@ -24,12 +25,17 @@ def register(sub, common) -> None:
                         help="print one JSON object per submission (one line each) instead of tables")
     parser.add_argument("--only", action="append", metavar="FUNCTION",
                         help="grade only this function (repeatable)")
+    parser.add_argument("--gradescope", metavar="OUT", default=None,
+                        help="also write Gradescope's results.json to OUT (a file, or a directory to put it in); "
+                             "one submission only")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     course = load_course(args.course)
     paths = [check_submission_path(p) for p in args.submissions]
+    if args.gradescope and len(paths) != 1:
+        raise GraderError("--gradescope writes the results of one submission (Gradescope grades one per run)")
     ids = {f"s{i}": p for i, p in enumerate(paths)}
     console = Console()
     progress = None
@@ -48,4 +54,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(result.to_json()))
         else:
             print_grades(course, result, console)
+        if args.gradescope:
+            from grader.export.gradescope import write_gradescope
+
+            write_gradescope(result, args.gradescope)
     return 0

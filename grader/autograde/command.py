@@ -1,0 +1,103 @@
+"""grader autograde: grade an nbgrader class with the trusted grader."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from grader.autograde import autograde
+from grader.autograde.grading import default_jobs
+from grader.autograde.records import function_report, scores
+from grader.build.command import course_dir_option, resolve_course_dir
+from grader.course import load_course
+from grader.errors import GraderError
+
+
+def register(sub, common) -> None:
+    parser = sub.add_parser(
+        "autograde", parents=[common], help="grade submitted/<student>/<assignment>/ and record it in nbgrader",
+        description="Grade every submission of ASSIGNMENT in an nbgrader course directory built by `grader build`: "
+                    "the solution cells of each notebook become modules shaped like exercises/ (course code from "
+                    "the course), the hidden tests grade them in separate worker processes, never in a Jupyter "
+                    "kernel, and `nbgrader autograde` records the grades (its Execute step replaced by the trusted "
+                    "grade). Then run `nbgrader generate_feedback` and `nbgrader export` as usual. A broken "
+                    "notebook gets a grade and a message; it never stops the class. Exit status 1 if the gradebook "
+                    "disagrees with the grader.")
+    parser.add_argument("assignment", metavar="ASSIGNMENT", help="assignment id (course.yaml)")
+    course_dir_option(parser)
+    parser.add_argument("--student", action="append", metavar="ID", help="grade only this student (repeatable)")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="grading sessions in parallel (default: one per core, at most 4)")
+    parser.add_argument("--zip", metavar="FILE", default=None,
+                        help="first collect an LMS download (a zip of notebooks named by student) into "
+                             "submitted/ with `nbgrader zip_collect`")
+    parser.add_argument("--name-regexp", metavar="REGEX", default=None,
+                        help="with --zip: how a file name gives the student, e.g. "
+                             r"'(?P<student_id>\w+)_(?P<file_id>.+)' (default: <student>_<anything>.ipynb)")
+    parser.add_argument("--details", action="store_true", help="print every student's messages, not just totals")
+    try:  # the sandbox options, when this grader has a sandbox
+        from grader.sandbox import add_sandbox_options
+    except ImportError:
+        pass
+    else:
+        add_sandbox_options(parser)
+    parser.set_defaults(func=run)
+
+
+def sandbox_choice(args: argparse.Namespace) -> str:
+    try:
+        from grader.sandbox import sandbox_mode
+    except ImportError:
+        return "local"
+    return sandbox_mode(args)
+
+
+def run(args: argparse.Namespace) -> int:
+    console = Console(highlight=False)
+    course = load_course(args.course, check_files=False)
+    course_dir = resolve_course_dir(course, args.course_dir)
+    if args.jobs is not None and args.jobs < 1:
+        raise GraderError("--jobs must be at least 1")
+    if args.name_regexp and not args.zip:
+        raise GraderError("--name-regexp only applies with --zip")
+    jobs = args.jobs or default_jobs(8)
+    state = autograde(course, course_dir, args.assignment, students=args.student, jobs=jobs,
+                      archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
+                      sandbox=sandbox_choice(args), console=console)
+    for warning in state.warnings:
+        console.print(f"[yellow]warning:[/yellow] {warning}")
+    for line in state.restored:
+        console.print(f"[red]tampering undone:[/red] {line}")
+
+    table = Table(title=f"{args.assignment}: {len(state.students)} submission(s)")
+    table.add_column("student")
+    table.add_column("score", justify="right")
+    table.add_column("first thing to look at", overflow="fold", max_width=80)
+    for student in state.students:
+        record = state.records[student]
+        points = scores(record)
+        total = sum(s for s, _ in points.values())
+        most = sum(m for _, m in points.values())
+        issue = ""
+        for function, (score, top) in points.items():
+            if score < top:
+                lines = function_report(record, function).splitlines()[1:]
+                issue = lines[0].lstrip("!\u2717 ") if lines else f"{function}: {score:g}/{top:g}"
+                break
+        flag = " (rescued)" if student in state.rescued else ""
+        table.add_row(student + flag, f"{total:g}/{most:g}", issue)
+        if args.details:
+            for function in points:
+                console.print(function_report(record, function), end="")
+    console.print(table)
+    console.print(f"recorded in {course_dir / 'gradebook.db'}; next: `nbgrader generate_feedback {args.assignment}` "
+                  f"and `nbgrader export` in {course_dir}")
+    if state.mismatches:
+        for line in state.mismatches:
+            console.print(f"[red]mismatch[/red] {line}")
+        console.print("[red]the gradebook does not hold the trusted grades[/red]")
+        return 1
+    return 0

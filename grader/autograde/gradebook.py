@@ -1,0 +1,121 @@
+"""Talk to nbgrader's gradebook directly, for what nbgrader's autograde step cannot do.
+
+- A notebook nbgrader cannot read (invalid JSON) or cannot process makes nbgrader
+  drop that student's autograded folder. :func:`write_placeholder` gives the
+  student an autograded notebook anyway (their readable notebook, or the release
+  with a note on top) and records the trusted grades, so feedback and exports
+  cover everyone.
+- :func:`gradebook_scores` reads back what the gradebook holds, to check it against
+  the trusted records.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+from nbgrader.api import Gradebook, MissingEntry
+
+from grader.autograde.extract import GENERAL, read_notebook
+from grader.autograde.preprocessors import exercise_of, fill_outputs
+from grader.autograde.records import scores
+
+
+def db_url(course_dir: Path) -> str:
+    return f"sqlite:///{Path(course_dir).resolve() / 'gradebook.db'}"
+
+
+def gradebook_scores(course_dir: Path, course_id: str, assignment: str) -> dict[str, dict[str, float | None]]:
+    """student -> {exercise: auto score} for every submission of ``assignment`` in the gradebook."""
+    out: dict[str, dict[str, float | None]] = {}
+    with Gradebook(db_url(course_dir), course_id) as gb:
+        try:
+            submissions = gb.find_assignment(assignment).submissions
+        except MissingEntry:
+            return out
+        for submission in submissions:
+            grades = {}
+            for nb in submission.notebooks:
+                for grade in nb.grades:
+                    if grade.name.startswith("test_"):
+                        grades[grade.name[len("test_"):]] = grade.auto_score
+            out[submission.student.id] = grades
+    return out
+
+
+def manual_state(course_dir: Path, course_id: str, assignment: str) -> dict[tuple, tuple]:
+    """(student, notebook, cell) -> (manual score, extra credit) of every grade of ``assignment``.
+
+    Only people set these; a change while student code was being graded is tampering.
+    """
+    state: dict[tuple, tuple] = {}
+    with Gradebook(db_url(course_dir), course_id) as gb:
+        try:
+            submissions = gb.find_assignment(assignment).submissions
+        except MissingEntry:
+            return state
+        for submission in submissions:
+            for nb in submission.notebooks:
+                for grade in nb.grades:
+                    state[(submission.student.id, nb.name, grade.name)] = (grade.manual_score, grade.extra_credit)
+    return state
+
+
+def restore_manual(course_dir: Path, course_id: str, assignment: str, before: dict[tuple, tuple]) -> list[str]:
+    """Put back manual scores and extra credit that changed since ``before``; say what was restored."""
+    restored = []
+    with Gradebook(db_url(course_dir), course_id) as gb:
+        try:
+            submissions = gb.find_assignment(assignment).submissions
+        except MissingEntry:
+            return restored
+        for submission in submissions:
+            for nb in submission.notebooks:
+                for grade in nb.grades:
+                    key = (submission.student.id, nb.name, grade.name)
+                    manual, extra = before.get(key, (None, None))
+                    if (grade.manual_score, grade.extra_credit) != (manual, extra):
+                        restored.append(f"{key[0]}/{grade.name}: manual score {grade.manual_score}, extra credit "
+                                        f"{grade.extra_credit} -> {manual}, {extra}")
+                        grade.manual_score, grade.extra_credit = manual, extra
+                        grade.needs_manual_grade = grade.auto_score is None
+        gb.db.commit()
+    return restored
+
+
+def write_placeholder(course_dir: Path, course_id: str, assignment: str, notebook: str, student: str,
+                      record: dict) -> Path:
+    """An autograded notebook and gradebook grades for a submission nbgrader could not process."""
+    course_dir = Path(course_dir)
+    release = nbformat.read(course_dir / "release" / assignment / notebook, as_version=4)
+    submitted, problem = read_notebook(course_dir / "submitted" / student / assignment / notebook)
+    base = submitted if submitted is not None else release
+    present = {exercise_of(c) for c in base.cells}
+    for cell in release.cells:  # bring back any autograded cell the student deleted
+        function = exercise_of(cell)
+        if function and function not in present:
+            base.cells.append(cell)
+    notes = record.get("notes", {}).get(GENERAL, []) or ([problem] if problem else [])
+    why = " ".join(notes) or "nbgrader could not process this notebook"
+    note = nbformat.v4.new_markdown_cell(
+        f"**Grading note.** {why} The grades below come from the course grader; "
+        "exercises it could not find score zero.")
+    note.id = "grading-note"
+    base.cells.insert(0, note)
+    fill_outputs(base, record)
+    dest = course_dir / "autograded" / student / assignment / notebook
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(base, dest)
+
+    points = scores(record)
+    with Gradebook(db_url(course_dir), course_id) as gb:
+        gb.update_or_create_student(student)
+        gb.update_or_create_submission(assignment, student)
+        notebook_id = Path(notebook).stem
+        submission = gb.find_submission_notebook(notebook_id, assignment, student)
+        for grade in submission.grades:
+            function = grade.name[len("test_"):] if grade.name.startswith("test_") else None
+            grade.auto_score = float(points[function][0]) if function in points else 0.0
+            grade.needs_manual_grade = False
+        gb.db.commit()
+    return dest

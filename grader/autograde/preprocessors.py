@@ -1,0 +1,128 @@
+"""nbgrader preprocessors of the autograde and feedback steps.
+
+``TrustedGrade`` replaces nbgrader's ``Execute`` in ``Autograde.autograde_preprocessors``:
+no kernel starts and nothing of the submission runs in nbgrader's process. Each
+autograded cell receives the trusted grade as its output: a text report and then a
+plain number, the cell's score, which nbgrader's own ``SaveAutoGrades`` reads as
+partial credit. (A numpy scalar would print as ``np.float64(2.5)``, which nbgrader
+cannot parse and silently turns into full credit; a plain float cannot go wrong.)
+
+``HideHiddenTests`` runs in ``GenerateFeedback``: the feedback shows the visible
+tests, the scores and the messages, and cuts the hidden tests out of every cell.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+from nbgrader import utils
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Unicode
+
+from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END
+from grader.autograde.records import function_report, load_record, scores, suite_digest
+from grader.course import load_course
+
+TEST_PREFIX = "test_"
+
+
+def exercise_of(cell) -> str | None:
+    """The exercise an autograded cell grades (its grade id is ``test_<name>``)."""
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    grade_id = str(meta.get("grade_id", ""))
+    if meta.get("grade") and cell.get("cell_type") == "code" and grade_id.startswith(TEST_PREFIX):
+        return grade_id[len(TEST_PREFIX):]
+    return None
+
+
+def fill_outputs(nb: nbformat.NotebookNode, record: dict) -> nbformat.NotebookNode:
+    """Give every autograded cell its report and its score; clear every other output."""
+    points = scores(record)
+    count = 0
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        cell.outputs = []
+        cell.execution_count = None
+        if not utils.is_grade(cell):
+            continue
+        count += 1
+        cell.execution_count = count
+        function = exercise_of(cell)
+        if function in points:
+            score, most = points[function]
+            text = function_report(record, function)
+        else:  # a grade cell the course does not know gets nothing for free
+            score, most = 0.0, float(cell.metadata["nbgrader"].get("points", 0))
+            text = "this cell is not part of the course's grading\n"
+        score = min(max(float(score), 0.0), float(cell.metadata["nbgrader"].get("points", most)))
+        cell.outputs = [
+            nbformat.v4.new_output("stream", name="stdout", text=text),
+            nbformat.v4.new_output("execute_result", data={"text/plain": repr(float(score))},
+                                   execution_count=count),
+        ]
+    return nb
+
+
+class TrustedGrade(NbGraderPreprocessor):
+    """Fill autograded cells from the trusted grader instead of executing the notebook."""
+
+    course_root = Unicode("", help="Directory holding course.yaml (written by `grader build`).").tag(config=True)
+
+    def _course_dir(self, resources) -> Path:
+        converter = getattr(self.parent, "parent", None)
+        coursedir = getattr(converter, "coursedir", None)
+        if coursedir is not None:
+            return Path(coursedir.root)
+        db_url = resources["nbgrader"]["db_url"]
+        return Path(db_url.split("sqlite:///", 1)[-1]).parent
+
+    def preprocess(self, nb, resources):
+        from grader.autograde.trusted import built_info, extract, grade_extractions, record_key
+
+        student = resources["nbgrader"]["student"]
+        assignment_id = resources["nbgrader"]["assignment"]
+        course = load_course(self.course_root or None, check_files=False)
+        assignment = course.assignment(assignment_id)
+        course_dir = self._course_dir(resources)
+        info = built_info(course_dir, assignment)
+        # The notebook nbgrader hands us is the sanitized submission: locked cells restored,
+        # the student's solution cells as submitted. Extract from it, so what is recorded is
+        # exactly what this notebook holds.
+        extraction = extract(course, course_dir, assignment, info, student, notebooks=[nb])
+        key = record_key(extraction, suite_digest(course, assignment))
+        record = load_record(course_dir, assignment_id, student)
+        if record is None or record.get("key") != key:
+            self.log.info("Grading %s/%s with the trusted grader", student, assignment_id)
+            record = grade_extractions(course, course_dir, assignment, {student: extraction})[student]
+        else:
+            self.log.info("Using the trusted grade of %s/%s", student, assignment_id)
+        return fill_outputs(nb, record), resources
+
+
+def strip_hidden_tests(source: str) -> str:
+    out, inside = [], False
+    for line in source.splitlines():
+        if HIDDEN_BEGIN in line:
+            inside = True
+            out.append("# (the hidden tests are not shown; the output below gives their verdict)")
+        elif HIDDEN_END in line:
+            inside = False
+        elif not inside:
+            out.append(line)
+    return "\n".join(out)
+
+
+class HideHiddenTests(NbGraderPreprocessor):
+    """Feedback shows scores and messages, never the hidden tests."""
+
+    def preprocess_cell(self, cell, resources, index):
+        if cell.cell_type == "code":
+            cell.source = strip_hidden_tests(cell.source)
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if grade_id == "check_helper":
+                cell.source = "# The course's helper for the visible checks (see the assignment notebook)."
+            # Only the course's own report may appear; never a traceback.
+            cell.outputs = [o for o in cell.get("outputs", []) if o.get("output_type") != "error"]
+        return cell, resources

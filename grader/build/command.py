@@ -1,0 +1,60 @@
+"""grader build: write the nbgrader course directory and release it with nbgrader."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+
+from grader.build import DEFAULT_COURSE_DIR, build_course
+from grader.course import load_course
+
+
+def course_dir_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--course-dir", metavar="DIR", default=None,
+                        help=f"the nbgrader course directory (default: {DEFAULT_COURSE_DIR}/ in the course "
+                             "repository; a relative DIR is taken from the current directory)")
+
+
+def resolve_course_dir(course, value: str | None) -> Path:
+    return (course.root / DEFAULT_COURSE_DIR) if value is None else Path(value).resolve()
+
+
+def register(sub, common) -> None:
+    parser = sub.add_parser(
+        "build", parents=[common], help="write the nbgrader course directory and release every assignment",
+        description="Generate an nbgrader course directory from course.yaml, solutions/ and the tests: "
+                    "nbgrader_config.py, source/<assignment>/<assignment>.ipynb (solutions marked, hidden tests in "
+                    "hidden regions, points from course.yaml), then run `nbgrader generate_assignment` to write "
+                    "release/ and check it for leaks. Assignments whose pieces are missing are skipped with the "
+                    "reason. Exit status 1 when the leak check finds something.")
+    course_dir_option(parser)
+    parser.add_argument("--assignment", action="append", metavar="ID",
+                        help="build only this assignment (repeatable; default: all)")
+    parser.add_argument("--no-leak-check", action="store_true", help="skip the leak check (not for releases)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    console = Console()
+    course = load_course(args.course, check_files=False)
+    course_dir = resolve_course_dir(course, args.course_dir)
+    state = build_course(course, course_dir, only=args.assignment, leak_check=not args.no_leak_check,
+                         console=console)
+    for b in state.built:
+        extra = f" + {len(b.student_modules) + len(b.provided_files)} module file(s)" if b.lab else ""
+        console.print(f"[green]built[/green] {b.id}: source/{b.id}/{b.notebook} -> release/{b.id}/{b.notebook}{extra}")
+    for aid, reason in state.skipped.items():
+        console.print(f"[yellow]skipped[/yellow] {aid}: {reason}")
+    for warning in state.warnings:
+        console.print(f"[yellow]warning:[/yellow] {warning}")
+    console.print(f"course directory: {course_dir}")
+    if state.leaks:
+        for leak in state.leaks:
+            console.print(f"[red]leak[/red] {leak}", highlight=False, soft_wrap=True)
+        console.print(f"[red]the leak check found {len(state.leaks)} problem(s): do not hand out release/[/red]")
+        return 1
+    if not args.no_leak_check:
+        console.print("leak check: release/ and exercises/ hold no solution, hidden test or hidden value")
+    return 0

@@ -1,0 +1,38 @@
+"""grader leak-check: fail when what students receive carries a solution or a hidden test."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+
+from grader.build.command import course_dir_option, resolve_course_dir
+from grader.build.leaks import check_leaks
+from grader.course import load_course
+
+
+def register(sub, common) -> None:
+    parser = sub.add_parser(
+        "leak-check", parents=[common], help="check release/ and exercises/ for solutions and hidden tests",
+        description="Look through every file of <course-dir>/release/ and the student files of exercises/ for "
+                    "lines of the solution regions, code of the hidden tests and expected values that only "
+                    "hidden tests use (worked_examples.yaml). Exit status 1 names each leak; 0 means none.")
+    course_dir_option(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    console = Console(highlight=False)
+    course = load_course(args.course, check_files=False)
+    course_dir = resolve_course_dir(course, args.course_dir)
+    if not (course_dir / "release").is_dir():
+        console.print(f"[yellow]note:[/yellow] {course_dir}/release does not exist; checking exercises/ only "
+                      "(run `grader build` first)")
+    leaks = check_leaks(course, course_dir)
+    for leak in leaks:
+        console.print(f"[red]leak[/red] {leak}", soft_wrap=True)
+    if leaks:
+        console.print(f"[red]{len(leaks)} leak(s)[/red]")
+        return 1
+    console.print("no leaks: no solution line, hidden test or hidden expected value in what students receive")
+    return 0

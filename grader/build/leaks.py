@@ -1,0 +1,225 @@
+"""The leak check: nothing students receive may carry a solution, a hidden test or a hidden answer.
+
+Three kinds of leak, each compared line by line with what is public anyway
+(the stubs of ``exercises/``, the visible tests):
+
+- a **solution line**: a line of a solution region of ``solutions/``;
+- **hidden-test code**: a line of ``autograder-tests/hidden/``;
+- a **hidden expected value**: a number of ``autograder-tests/worked_examples.yaml``
+  (``expected``) that no visible test, stub or docstring shows.
+
+Lines are compared by a fingerprint that ignores whitespace, comment markers and
+the contents of string literals, so a reformatted or commented-out copy is still
+found, while a misconception message (a string, meant to be shown) is not code.
+Only fingerprints of at least :data:`MIN_FINGERPRINT` characters count: short
+lines such as ``return result`` prove nothing.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import yaml
+
+from grader.build.coursedir import student_module_files
+from grader.course import BEGIN_SOLUTION, END_SOLUTION, Course
+
+MIN_FINGERPRINT = 20
+STRING = re.compile(r"(?:[rbfuRBFU]{0,2})(\"\"\"|'''|\"|')(?:\\.|(?!\1).)*?\1")
+NUMBER = re.compile(r"(?<![\w.])-?\d+\.\d+(?:[eE][-+]?\d+)?(?!\w|\.\d)")
+IMPORT = re.compile(r"^(import|from)\s")
+KINDS = ("solution", "hidden-test", "hidden-value")
+
+
+@dataclass(frozen=True)
+class Leak:
+    path: str
+    where: str
+    kind: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.where}: {self.kind}: {self.text.strip()[:100]}"
+
+
+def fingerprint(line: str) -> str:
+    """A line without whitespace, comment markers or string contents."""
+    text = line.strip().lstrip("#").strip()
+    text = STRING.sub("S", text)
+    text = text.split("#", 1)[0]
+    return re.sub(r"\s+", "", text)
+
+
+def fingerprints(lines: Iterable[str]) -> set[str]:
+    """Fingerprints worth comparing: long enough, and not imports (every file has those)."""
+    found = set()
+    for line in lines:
+        fp = fingerprint(line)
+        if len(fp) >= MIN_FINGERPRINT and not IMPORT.match(line.strip().lstrip("#").strip()):
+            found.add(fp)
+    return found
+
+
+def solution_region_lines(source: str) -> list[str]:
+    out, inside = [], False
+    for line in source.splitlines():
+        marker = line.strip()
+        if marker == BEGIN_SOLUTION:
+            inside = True
+        elif marker == END_SOLUTION:
+            inside = False
+        elif inside:
+            out.append(line)
+    return out
+
+
+def _numbers(value) -> Iterator[float]:
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, (int, float)):
+        yield float(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _numbers(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _numbers(v)
+
+
+def distinctive(x: float) -> bool:
+    """A value worth looking for: not an integer and not a multiple of one half."""
+    return math.isfinite(x) and x != round(x) and x * 2 != round(x * 2)
+
+
+def literal_matches(literal: str, value: float) -> bool:
+    """Does a number written in a text show ``value`` (exactly, or rounded to 3+ decimals)?"""
+    try:
+        shown = float(literal)
+    except ValueError:
+        return False
+    if shown == value:
+        return True
+    decimals = len(literal.split(".", 1)[1].split("e")[0].split("E")[0]) if "." in literal else 0
+    return decimals >= 3 and abs(shown - value) <= 0.5 * 10 ** -decimals + 1e-15
+
+
+@dataclass
+class Secrets:
+    """What must not leak, as fingerprints and numbers."""
+
+    solution: set[str]
+    hidden: set[str]
+    values: list[float]
+
+
+def course_secrets(course: Course) -> Secrets:
+    """Solution lines, hidden-test lines and hidden values, minus everything public."""
+    public_lines: list[str] = []
+    for content in student_module_files(course).values():
+        try:
+            public_lines += content.decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            continue
+    visible_dir = course.visible_tests_dir
+    for path in sorted(visible_dir.glob("*.py")) if visible_dir.is_dir() else []:
+        public_lines += path.read_text(encoding="utf-8").splitlines()
+    public = fingerprints(public_lines)
+
+    region_lines: list[str] = []
+    for path in sorted(course.solutions_dir.rglob("*.py")):
+        if "__pycache__" not in path.parts:
+            region_lines += solution_region_lines(path.read_text(encoding="utf-8"))
+    hidden_lines: list[str] = []
+    hidden_dir = course.hidden_tests_dir
+    for path in sorted(hidden_dir.glob("*.py")) if hidden_dir.is_dir() else []:
+        hidden_lines += path.read_text(encoding="utf-8").splitlines()
+
+    public_numbers = [float(n) for n in NUMBER.findall("\n".join(public_lines))]
+    values: list[float] = []
+    examples = course.tests_dir / "worked_examples.yaml"
+    if examples.is_file():
+        data = yaml.safe_load(examples.read_text(encoding="utf-8")) or {}
+        for entries in data.values() if isinstance(data, dict) else []:
+            for entry in entries or []:
+                if isinstance(entry, dict):
+                    for x in _numbers(entry.get("expected")):
+                        if distinctive(x) and x not in values and not any(
+                                math.isclose(x, p, rel_tol=1e-9, abs_tol=1e-12) for p in public_numbers):
+                            values.append(x)
+    return Secrets(solution=fingerprints(region_lines) - public, hidden=fingerprints(hidden_lines) - public,
+                   values=values)
+
+
+# -- reading what students receive ------------------------------------------------------
+def text_units(path: Path) -> Iterator[tuple[str, list[str]]]:
+    """(location, lines) of a file: one unit per notebook cell and output, one for other text files."""
+    if path.suffix == ".ipynb":
+        try:
+            nb = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            yield "", path.read_text(encoding="utf-8", errors="replace").splitlines()
+            return
+        for i, cell in enumerate(nb.get("cells", []), start=1):
+            source = cell.get("source", "")
+            source = "".join(source) if isinstance(source, list) else source
+            yield f"cell {i}", source.splitlines()
+            for output in cell.get("outputs", []):
+                texts = [output.get("text", "")] + list((output.get("data") or {}).values()) + output.get("traceback", [])
+                for text in texts:
+                    text = "".join(text) if isinstance(text, list) else str(text)
+                    yield f"cell {i} output", text.splitlines()
+        return
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (UnicodeDecodeError, OSError):
+        return
+    if path.suffix in (".html", ".htm"):
+        text = html.unescape(re.sub(r"<[^>]+>", "", text))
+    yield "", text.splitlines()
+
+
+def scan_file(path: Path, secrets: Secrets, label: str, kinds: tuple[str, ...] = KINDS) -> list[Leak]:
+    leaks = []
+    for unit, lines in text_units(path):
+        for number, line in enumerate(lines, start=1):
+            where = f"{unit} line {number}" if unit else f"{number}"
+            fp = fingerprint(line)
+            if "solution" in kinds and fp in secrets.solution:
+                leaks.append(Leak(label, where, "solution line", line))
+            elif "hidden-test" in kinds and fp in secrets.hidden:
+                leaks.append(Leak(label, where, "hidden-test code", line))
+            if "hidden-value" in kinds:
+                for literal in NUMBER.findall(line):
+                    if any(literal_matches(literal, v) for v in secrets.values):
+                        leaks.append(Leak(label, where, "hidden expected value", line))
+                        break
+    return leaks
+
+
+def scan_tree(root: Path, secrets: Secrets, label_root: Path, kinds: tuple[str, ...] = KINDS,
+              suffixes: tuple[str, ...] | None = None) -> list[Leak]:
+    leaks = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        if "__pycache__" in path.parts or ".ipynb_checkpoints" in path.parts:
+            continue
+        if suffixes is not None and path.suffix not in suffixes:
+            continue
+        leaks += scan_file(path, secrets, path.relative_to(label_root).as_posix(), kinds)
+    return leaks
+
+
+def check_leaks(course: Course, course_dir: Path | None = None) -> list[Leak]:
+    """Leaks in ``<course_dir>/release/`` and in the student files of ``exercises/``."""
+    secrets = course_secrets(course)
+    leaks: list[Leak] = []
+    if course_dir is not None and (Path(course_dir) / "release").is_dir():
+        leaks += scan_tree(Path(course_dir) / "release", secrets, Path(course_dir))
+    if course.exercises_dir.is_dir():
+        leaks += scan_tree(course.exercises_dir, secrets, course.root, suffixes=(".py", ".ipynb", ".md", ".txt"))
+    return leaks

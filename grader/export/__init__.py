@@ -1,0 +1,1 @@
+"""Grades in the formats other platforms read."""

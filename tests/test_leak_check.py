@@ -1,0 +1,104 @@
+"""The leak check finds solutions, hidden tests and hidden answers in what students receive."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from grader.build.leaks import (course_secrets, distinctive, fingerprint, literal_matches, solution_region_lines)
+from grader.course import load_course
+from tests.helpers import ROOT, run_grader
+
+COURSE = load_course(ROOT, check_files=False)
+SECRETS = course_secrets(COURSE)
+
+
+def gae_solution_line() -> str:
+    lines = solution_region_lines((COURSE.solutions_dir / "gae.py").read_text())
+    return max(lines, key=lambda line: len(fingerprint(line)))
+
+
+def hidden_line() -> str:
+    lines = (COURSE.hidden_test_file("gae_advantages")).read_text().splitlines()
+    return next(line for line in lines if fingerprint(line) in SECRETS.hidden)
+
+
+# -- the pieces ---------------------------------------------------------------------------
+def test_fingerprint_ignores_layout_comments_and_string_contents():
+    assert fingerprint("    x = f(a,  'text')  # note") == fingerprint("#x=f(a, \"other\")")
+    assert fingerprint('"only a message, meant to be shown"') == "S"
+
+
+def test_solution_and_hidden_lines_are_secrets_but_stubs_are_not():
+    assert fingerprint(gae_solution_line()) in SECRETS.solution
+    stub = (COURSE.exercises_dir / "gae.py").read_text().splitlines()
+    assert not any(fingerprint(line) in SECRETS.solution | SECRETS.hidden for line in stub)
+
+
+def test_hidden_values_are_distinctive_numbers_nobody_shows():
+    assert 8.2 in SECRETS.values  # the optimal constant baseline of the worked example
+    assert not any(v == round(v) or v * 2 == round(v * 2) for v in SECRETS.values)
+    assert distinctive(2.75) and not distinctive(3.5) and not distinctive(4.0)
+    assert literal_matches("0.6652", 0.6652409557748218) and not literal_matches("0.7", 0.6652409557748218)
+
+
+# -- on real builds ----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def course_dir(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("leaks") / "course"
+    proc = run_grader("build", "--course-dir", str(out), "--assignment", "ps4b")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "leak check:" in proc.stdout
+    return out
+
+
+@pytest.mark.slow
+def test_a_clean_release_passes(course_dir):
+    proc = run_grader("leak-check", "--course-dir", str(course_dir))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.slow
+def test_a_leaky_release_fails_naming_each_leak(course_dir, tmp_path):
+    leaky = tmp_path / "course"
+    shutil.copytree(course_dir, leaky)
+    path = leaky / "release/ps4b/ps4b.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == "gae_advantages":
+            cell.source = cell.source.replace("    raise NotImplementedError(", "    " + gae_solution_line().strip()
+                                              + "\n    raise NotImplementedError(")
+    nb.cells.append(nbformat.v4.new_markdown_cell("Hint: the optimal baseline of the example is b* = 8.2."))
+    nb.cells.append(nbformat.v4.new_code_cell("# " + hidden_line().strip()))
+    nbformat.write(nb, path)
+    proc = run_grader("leak-check", "--course-dir", str(leaky))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    for kind in ("solution line", "hidden-test code", "hidden expected value"):
+        assert kind in proc.stdout, proc.stdout
+    assert "release/ps4b/ps4b.ipynb" in proc.stdout
+
+
+@pytest.mark.slow
+def test_a_build_whose_prose_or_stubs_leak_fails(tmp_path):
+    course = tmp_path / "course"
+    course.mkdir()
+    for part in ("course.yaml", "solutions", "exercises", "autograder-tests", "notebooks"):
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, course / part, ignore=shutil.ignore_patterns("__pycache__"))
+        elif source.is_file():
+            shutil.copy(source, course / part)
+    prose = course / "notebooks/assignments.yaml"
+    prose.write_text(prose.read_text().replace(
+        "    ### What this problem set is about\n\n    **Two masks",
+        "    ### What this problem set is about\n\n    (The worked example ends at G_0 = 2.75.)\n\n    **Two masks", 1))
+    with open(course / "exercises/gae.py", "a") as handle:
+        handle.write("\n# " + gae_solution_line().strip() + "\n")
+    proc = run_grader("build", "--course", str(course), "--course-dir", str(tmp_path / "build"),
+                      "--assignment", "ps4b")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "hidden expected value" in proc.stdout and "release/ps4b/ps4b.ipynb" in proc.stdout
+    assert "solution line" in proc.stdout and "exercises/gae.py" in proc.stdout
