@@ -18,6 +18,10 @@ Three pieces are *your* functions from the problem sets:
   gradient is the gradient of whichever branch the minimum selected.
 - ``ppo_diagnostics`` (ppo_objective.py) reports what each update did.
 
+Speed: run it with one BLAS thread (``OMP_NUM_THREADS=1`` before numpy is
+imported; the grader and the lab notebook do). The matrices are small, and BLAS
+threads cost more than they save on them: several times slower on two cores.
+
 A note on imports: the course's environment and your functions are imported
 inside the functions that use them (``from gae import gae_advantages``). Flat
 imports resolve to the folder on ``sys.path`` (solutions/ for the course, your
@@ -433,7 +437,8 @@ def train_ppo(config):
         ``parameters`` (the final weights, a dict of arrays), ``history`` (a dict of
         per-update lists: ``update``, ``environment_steps``, the losses, ``entropy``,
         ``approx_kl``, ``active_clip_fraction``, ``ratio_outside_fraction``,
-        ``mean_log_ratio``, ``grad_norm``, ``learning_rate``, ``training_return``
+        ``mean_log_ratio``, ``grad_norm`` (losses and norm of the update's last
+        minibatch), ``learning_rate``, ``training_return``
         (mean return of the episodes that ended in the rollout, NaN if none),
         ``evaluation_mean``/``evaluation_std`` (NaN between evaluations),
         ``wall_seconds``), ``final_evaluation_mean``, ``final_evaluation_std``,

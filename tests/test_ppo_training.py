@@ -227,11 +227,25 @@ def test_runs_unchanged_with_the_student_stubs():
     assert "NIE gae_advantages is not implemented" in out.stdout
 
 
+SMOKE_RUN = """
+import sys
+import numpy as np
+sys.path.insert(0, "solutions")
+import ppo_training as ppo
+means = []
+for seed in (11, 37):
+    result = ppo.cartpole_ppo_lab(seed=seed, profile="smoke")
+    means.append(ppo.evaluate_policy(result["weights"], episodes=20, seed=5_000 + seed).mean())
+print(float(np.median(means)), means)
+"""
+
+
 @pytest.mark.slow
 def test_smoke_profile_balances_the_pole():
-    means = []
-    for seed in (11, 37):
-        result = ppo.cartpole_ppo_lab(seed=seed, profile="smoke")
-        returns = ppo.evaluate_policy(result["weights"], episodes=20, seed=5_000 + seed)
-        means.append(returns.mean())
-    assert np.median(means) >= 475, means
+    # In a fresh process with one BLAS thread, as the grader's worker runs it.
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    out = subprocess.run([sys.executable, "-c", SMOKE_RUN], cwd=ROOT, capture_output=True, text=True,
+                         timeout=600, env=env)
+    assert out.returncode == 0, out.stderr
+    median = float(out.stdout.split()[0])
+    assert median >= 475, out.stdout
