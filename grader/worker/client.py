@@ -4,6 +4,14 @@ A worker runs ``runtime.py`` on one submission in its own process group. Request
 and replies travel over two private pipes as plain data; the student's own
 stdout/stderr go to a capture file. Every wait has a deadline, and on a timeout or
 a crash the whole process group is killed.
+
+Two kinds of launcher start workers:
+
+- :class:`LocalLauncher` returns a :class:`Launch` (a command line): a new Python
+  process per worker, no sandbox (``grader check`` on the student's own machine);
+- a launcher with a ``spawn(submission)`` method, such as
+  :class:`grader.sandbox.SandboxLauncher`, forks the worker from a zygote that has
+  numpy imported, inside the sandbox, and kills it (and all it started) after.
 """
 
 from __future__ import annotations
@@ -81,6 +89,28 @@ def worker_environment(scratch: Path) -> dict[str, str]:
     return env
 
 
+def describe_exit(code: int | None) -> str:
+    """A worker's exit code in words (negative codes are signals)."""
+    if code is None:
+        return "it did not exit"
+    if code >= 0:
+        return f"exit code {code}"
+    number = -code
+    reasons = {
+        signal.SIGXCPU: "CPU time limit reached (SIGXCPU)",
+        signal.SIGXFSZ: "file size limit reached (SIGXFSZ)",
+        signal.SIGKILL: "killed (SIGKILL)",
+        signal.SIGSEGV: "crashed with a segmentation fault (SIGSEGV)",
+        signal.SIGABRT: "aborted (SIGABRT)",
+    }
+    if number in reasons:
+        return reasons[number]
+    try:
+        return f"killed by signal {signal.Signals(number).name}"
+    except ValueError:
+        return f"killed by signal {number}"
+
+
 class WorkerProcess:
     """One running worker for one submission."""
 
@@ -88,12 +118,30 @@ class WorkerProcess:
         self.submission = Path(submission).resolve()
         self.launcher = launcher or LocalLauncher()
         self.process: subprocess.Popen | None = None
+        self._forked = None  # the handle of a worker forked by a zygote launcher
         self._scratch: tempfile.TemporaryDirectory | None = None
         self._output = None
         self._request_w = self._response_r = None
+        self.exit_code: int | None = None
+
+    @property
+    def output_limit(self) -> int:
+        limits = getattr(self.launcher, "limits", None)
+        return int(getattr(limits, "output_bytes", OUTPUT_LIMIT))
 
     # -- lifecycle -------------------------------------------------------------
     def start(self) -> None:
+        if hasattr(self.launcher, "spawn"):
+            self._forked = self.launcher.spawn(self.submission)
+            self._request_w, self._response_r = self._forked.request_w, self._forked.response_r
+            self._output = self._forked.output
+            try:
+                reply = self._receive(time.monotonic() + STARTUP_TIMEOUT)
+            except WorkerTimeout:
+                raise WorkerDied("the worker did not start in time") from None
+            if not reply.get("ready"):
+                raise WorkerDied("the worker did not start")
+            return
         self._scratch = tempfile.TemporaryDirectory(prefix="grader-worker-")
         scratch = Path(self._scratch.name)
         request_r, self._request_w = os.pipe()
@@ -115,10 +163,14 @@ class WorkerProcess:
 
     @property
     def running(self) -> bool:
+        if self._forked is not None:
+            return self._forked.alive
         return self.process is not None and self.process.poll() is None
 
     def kill(self) -> None:
         """Kill the worker's whole process group and release everything it held."""
+        if self._forked is not None:
+            self.exit_code = self._forked.kill(self.output_limit).code
         if self.process is not None:
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
@@ -128,6 +180,7 @@ class WorkerProcess:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not ignorable
                 pass
+            self.exit_code = self.process.returncode
         for fd in (self._request_w, self._response_r):
             if fd is not None:
                 try:
@@ -142,9 +195,11 @@ class WorkerProcess:
             self._scratch.cleanup()
             self._scratch = None
         self.process = None
+        self._forked = None
 
-    def output(self, limit: int = OUTPUT_LIMIT) -> str:
+    def output(self, limit: int | None = None) -> str:
         """What the submission printed so far (truncated)."""
+        limit = self.output_limit if limit is None else limit
         if self._output is None:
             return ""
         self._output.flush()
@@ -165,6 +220,8 @@ class WorkerProcess:
         return self._receive(time.monotonic() + max(timeout, 0.0))
 
     def _returncode(self) -> int | None:
+        if self._forked is not None:
+            return self._forked.returncode(wait=1.0)
         if self.process is None:
             return None
         try:

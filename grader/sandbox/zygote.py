@@ -1,0 +1,440 @@
+"""The zygote: a process with numpy already imported that forks one worker per submission.
+
+Starting Python and importing numpy costs 0.1-0.3 s; forking a process that has
+done so costs a few milliseconds. The trusted grader starts one zygote (inside
+the sandbox when bubblewrap is available) and asks it for a fresh worker for each
+submission. Isolation stays per submission: every worker gets a new private
+copy of its files, new pipes, new resource limits, and when it is done the
+zygote kills every other process it can see and wipes the scratch filesystem.
+
+This file is standalone (standard library, numpy and ``runtime.py``): inside the
+sandbox nothing else of the grader is visible.
+
+usage: python zygote.py RUNTIME_PY CONTROL_FD [--uid UID --gid GID] [--root DIR] [--tag TEXT]
+
+(``--tag`` is only there to be seen in ``ps``: every worker inherits it.)
+
+Control protocol (an AF_UNIX stream socket, ``runtime``'s framing; file
+descriptors travel as SCM_RIGHTS with the message header)::
+
+    <- {"ready": true, "pid": ..., "pid1": ...}
+    -> {"op": "spawn", "files": {relpath: base64}, "limits": {...}, "env": {...}}
+       + fds [request_read, response_write, output]
+    <- {"ok": true, "pid": ...}
+    -> {"op": "status", "wait": seconds}        <- {"ok": true, "exited": bool, "code": int|null}
+    -> {"op": "kill"}                           <- {"ok": true, "code": ..., "clean": bool}
+"""
+
+import base64
+import ctypes
+import importlib.util
+import os
+import signal
+import socket
+import stat
+import sys
+import time
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+MAX_FDS = 8
+REAP_DEADLINE = 5.0
+
+
+def _prctl(option, value):
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(option, value, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(%d) failed" % option)
+
+
+def _load_runtime(path):
+    spec = importlib.util.spec_from_file_location("runtime", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["runtime"] = module
+    spec.loader.exec_module(module)  # imports numpy: the point of the zygote
+    return module
+
+
+class Zygote:
+    def __init__(self, runtime, control_fd, root):
+        self.runtime = runtime
+        self.sock = socket.socket(fileno=control_fd)
+        self.root = root
+        self.pid1 = os.getpid() == 1
+        self.child = None
+        self.child_code = None
+        self.device = os.stat(root).st_dev
+        self.skeleton = _scan(root)
+
+    # -- control messages -------------------------------------------------------
+    def receive(self):
+        """Next message and the descriptors sent with it, or (None, []) at end of stream."""
+        header, fds, _, _ = socket.recv_fds(self.sock, self.runtime.HEADER.size, MAX_FDS)
+        if not header:
+            return None, fds
+        while len(header) < self.runtime.HEADER.size:
+            more = self.sock.recv(self.runtime.HEADER.size - len(header))
+            if not more:
+                return None, fds
+            header += more
+        (length,) = self.runtime.HEADER.unpack(header)
+        chunks, left = [], length
+        while left:
+            chunk = self.sock.recv(min(left, 1 << 20))
+            if not chunk:
+                return None, fds
+            chunks.append(chunk)
+            left -= len(chunk)
+        import json
+
+        return json.loads(b"".join(chunks).decode("utf-8")), fds
+
+    def reply(self, message):
+        self.runtime.send(self.sock.fileno(), message)
+
+    def serve(self):
+        import numpy
+
+        self.reply({"ok": True, "ready": True, "pid": os.getpid(), "pid1": self.pid1, "uid": os.getuid(),
+                    "numpy": numpy.__version__})
+        while True:
+            message, fds = self.receive()
+            if message is None:
+                for fd in fds:
+                    os.close(fd)
+                self.cleanup()
+                return
+            op = message.get("op")
+            try:
+                if op == "spawn":
+                    self.reply(self.spawn(message, fds))
+                    continue
+                for fd in fds:
+                    os.close(fd)
+                if op == "kill":
+                    code, clean = self.cleanup()
+                    self.reply({"ok": True, "code": code, "clean": clean})
+                elif op == "status":
+                    self.reply(self.status(float(message.get("wait", 0.0))))
+                elif op == "ping":
+                    self.reply({"ok": True})
+                else:
+                    self.reply({"ok": False, "message": "unknown op %r" % op})
+            except OSError as exc:
+                self.reply({"ok": False, "message": "%s: %s" % (type(exc).__name__, exc)})
+
+    # -- one worker -------------------------------------------------------------
+    def spawn(self, message, fds):
+        if len(fds) != 3:
+            for fd in fds:
+                os.close(fd)
+            return {"ok": False, "message": "spawn needs 3 descriptors, got %d" % len(fds)}
+        try:
+            return self._spawn(message, fds)
+        finally:
+            for fd in fds:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+    def _spawn(self, message, fds):
+        self.cleanup()
+        request_r, response_w, output = fds
+        base = os.path.join(self.root, "grader")
+        submission = os.path.join(base, "submission")
+        work = os.path.join(base, "work")
+        for path in (base, submission, work):
+            os.makedirs(path, mode=0o700, exist_ok=True)
+        for rel, data in message.get("files", {}).items():
+            parts = rel.split("/")
+            if rel.startswith("/") or any(p in ("", ".", "..") for p in parts):
+                raise OSError("bad file name %r" % rel)
+            path = os.path.join(submission, *parts)
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+            with open(path, "wb") as out:
+                out.write(base64.b64decode(data))
+        env = dict(message.get("env", {}))
+        env["HOME"] = env["TMPDIR"] = work
+        pid = os.fork()
+        if pid == 0:
+            self._child(request_r, response_w, output, submission, work, message.get("limits", {}), env)
+        self.child, self.child_code = pid, None
+        return {"ok": True, "pid": pid}
+
+    def _child(self, request_r, response_w, output, submission, work, limits, env):
+        """Runs in the forked worker; never returns."""
+        code = 1
+        try:
+            os.setsid()
+            # The control socket must not reach the student; detach so a later GC
+            # cannot close whatever descriptor reuses its number.
+            os.close(self.sock.detach())
+            os.dup2(output, 1)
+            os.dup2(output, 2)
+            null = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(null, 0)
+            keep = {0, 1, 2, request_r, response_w}
+            for fd in _open_fds():
+                if fd not in keep:
+                    try:
+                        os.close(fd)
+                    except OSError:
+                        pass
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.environ.clear()
+            os.environ.update(env)
+            os.chdir(work)
+            import resource
+
+            for name, (soft, hard) in sorted(limits.items()):
+                resource.setrlimit(getattr(resource, name), (soft, hard))
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.reconfigure(line_buffering=True)
+                except (AttributeError, ValueError):
+                    pass
+            self.runtime.serve(submission, request_r, response_w)
+            code = 0
+        except BaseException:  # the worker must never fall back into the zygote's loop
+            try:
+                import traceback
+
+                traceback.print_exc()
+            except BaseException:
+                pass
+        finally:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except BaseException:
+                    pass
+            os._exit(code)
+
+    def status(self, wait):
+        deadline = time.monotonic() + max(wait, 0.0)
+        while True:
+            self._reap()
+            if self.child is None or self.child_code is not None:
+                return {"ok": True, "exited": True, "code": self.child_code}
+            if time.monotonic() >= deadline:
+                return {"ok": True, "exited": False, "code": None}
+            time.sleep(0.005)
+
+    def _reap(self):
+        """Collect every exited child; remember the worker's exit code."""
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return False
+            if pid == 0:
+                return True
+            if pid == self.child:
+                self.child_code = os.waitstatus_to_exitcode(status)
+
+    def cleanup(self):
+        """Kill every process but this one, wipe the scratch space; (worker exit code, clean)."""
+        deadline = time.monotonic() + REAP_DEADLINE
+        clean = True
+        while True:
+            victims = self._kill_all()
+            alive = self._reap()
+            if not alive and not victims:
+                break
+            if time.monotonic() > deadline:
+                clean = False
+                break
+            time.sleep(0.002)
+        code = self.child_code
+        if self.child is not None and code is None:
+            code = -signal.SIGKILL
+        self.child, self.child_code = None, None
+        if not _wipe(self.root, self.device, self.skeleton) or not _intact(self.skeleton):
+            clean = False
+        if self.pid1:
+            if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+                if not _wipe("/dev/shm", os.stat("/dev/shm").st_dev, {}):
+                    clean = False
+            # System V IPC objects outlive processes; a zygote holding any is replaced.
+            for kind in ("shm", "sem", "msg"):
+                try:
+                    with open("/proc/sysvipc/" + kind) as table:
+                        if len(table.read().strip().splitlines()) > 1:
+                            clean = False
+                except OSError:
+                    pass
+        return code, clean
+
+    def _kill_all(self):
+        """SIGKILL every other process; True if there was any."""
+        if self.pid1:
+            # PID 1 of the sandbox's PID namespace: -1 means everyone else in it.
+            try:
+                os.kill(-1, signal.SIGKILL)
+                return True
+            except ProcessLookupError:
+                return False
+        # Without a PID namespace: the zygote is a child subreaper, so every
+        # descendant that was orphaned (double fork, setsid) became its child.
+        victims = _children(os.getpid())
+        for pid in victims:
+            for kill in (os.killpg, os.kill):
+                try:
+                    kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+        return bool(victims)
+
+
+def _open_fds():
+    try:
+        return [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        return list(range(3, 1024))
+
+
+def _children(pid):
+    """PIDs whose parent is ``pid`` (from /proc)."""
+    found = []
+    task_dir = "/proc/%d/task" % pid
+    try:
+        for tid in os.listdir(task_dir):
+            with open("%s/%s/children" % (task_dir, tid)) as f:
+                found.extend(int(p) for p in f.read().split())
+        return found
+    except OSError:  # a kernel without /proc/<pid>/task/<tid>/children: scan /proc
+        found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(name))
+    return found
+
+
+def _scan(top):
+    """The entries under ``top`` on its filesystem: {path: (is_dir, link target)}.
+
+    Taken when the zygote starts, it is the skeleton bubblewrap made (parents of
+    the read-only binds, symlinks): everything else on the scratch filesystem was
+    written by a worker and is wiped after it.
+    """
+    device = os.stat(top).st_dev
+    found = {}
+    for current, dirs, files in os.walk(top):
+        for name in list(dirs):
+            path = os.path.join(current, name)
+            info = os.lstat(path)
+            if info.st_dev != device:
+                dirs.remove(name)  # a mount point: not ours to look into
+                continue
+            if stat.S_ISLNK(info.st_mode):
+                found[path] = (False, os.readlink(path))
+                dirs.remove(name)
+            else:
+                found[path] = (True, None)
+        for name in files:
+            path = os.path.join(current, name)
+            info = os.lstat(path)
+            found[path] = (False, os.readlink(path) if stat.S_ISLNK(info.st_mode) else None)
+    return found
+
+
+def _wipe(path, device, keep):
+    """Delete everything under ``path`` on ``device`` that is not in ``keep``; True if all went."""
+    ok = True
+    try:
+        entries = list(os.scandir(path))
+    except OSError:
+        return False
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if info.st_dev != device:
+            continue  # a read-only bind mount (e.g. the Python installation)
+        is_dir = stat.S_ISDIR(info.st_mode)
+        if is_dir:
+            try:
+                os.chmod(entry.path, 0o700 if entry.path not in keep else stat.S_IMODE(info.st_mode) | 0o700)
+            except OSError:
+                pass  # not ours (bubblewrap's, as root): then a worker could not write there either
+            if not _wipe(entry.path, device, keep):
+                ok = False
+        if entry.path in keep:
+            continue
+        try:
+            if is_dir:
+                os.rmdir(entry.path)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            ok = False
+    return ok
+
+
+def _intact(keep):
+    """Is the skeleton as it was (a worker may have replaced a symlink)?"""
+    for path, (is_dir, target) in keep.items():
+        try:
+            if is_dir and not os.path.isdir(path) or os.path.islink(path) and os.readlink(path) != target:
+                return False
+            if not is_dir and not os.path.lexists(path):
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def main(argv):
+    args = list(argv)
+    if len(args) < 2:
+        sys.stderr.write(__doc__)
+        return 2
+    runtime_path, control_fd = args[0], int(args[1])
+    options = dict(zip(args[2::2], args[3::2]))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if "--uid" in options:
+        # Inside the sandbox, started as root: give up root for a user id of our own,
+        # so RLIMIT_NPROC counts only this sandbox's processes.
+        gid, uid = int(options.get("--gid", options["--uid"])), int(options["--uid"])
+        os.setgroups([])
+        os.setresgid(gid, gid, gid)
+        os.setresuid(uid, uid, uid)
+    parent = os.getppid()
+    _prctl(PR_SET_DUMPABLE, 0)  # no ptrace or /proc/<pid>/mem from the workers
+    if os.getpid() != 1:
+        _prctl(PR_SET_CHILD_SUBREAPER, 1)
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:
+            return 1
+    root = options.get("--root")
+    if root is None:
+        import tempfile
+
+        root = tempfile.mkdtemp(prefix="grader-zygote-")
+    runtime = _load_runtime(runtime_path)
+    zygote = Zygote(runtime, control_fd, root)
+    try:
+        zygote.serve()
+    finally:
+        if os.getpid() != 1 and "--root" not in options:
+            _wipe(root, os.stat(root).st_dev, {})
+            try:
+                os.rmdir(root)
+            except OSError:
+                pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

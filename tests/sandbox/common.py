@@ -1,0 +1,49 @@
+"""Shared pieces of the sandbox tests."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from grader.sandbox import probe
+
+SETUP, WHY_NOT = probe()
+needs_bwrap = pytest.mark.skipif(SETUP is None, reason=f"no working bubblewrap sandbox: {WHY_NOT}")
+
+
+def _parent(pid: str) -> int:
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])
+
+
+def leftover_processes(launcher) -> list[str]:
+    """Host processes the launcher's workers left behind: its tag on the command line,
+    or (when the grader runs as root) the sandbox's own user id. The zygote itself
+    (and bubblewrap around it) is the launcher's, not a leftover."""
+    zygote = getattr(launcher, "_zygote", None)
+    own = {zygote.process.pid} if zygote is not None else set()
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid() or int(name) in own:
+            continue
+        try:
+            if own and _parent(name) in own:
+                continue  # the zygote (bubblewrap's child)
+        except (OSError, ValueError, IndexError):
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+            with open(f"/proc/{name}/status") as f:
+                status = f.read()
+        except OSError:
+            continue
+        uid_line = next((line for line in status.splitlines() if line.startswith("Uid:")), "")
+        uids = {int(x) for x in uid_line.split()[1:]} if uid_line else set()
+        state = next((line for line in status.splitlines() if line.startswith("State:")), "")
+        if " Z " in state or "zombie" in state:
+            continue
+        if launcher.tag in cmdline or (launcher.uid is not None and launcher.uid in uids):
+            found.append(f"{name}: {cmdline.strip()[:120]}")
+    return found

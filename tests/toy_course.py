@@ -1,0 +1,203 @@
+"""A tiny course for the grader's own tests of sandboxing and class grading.
+
+Three functions over two modules, short time limits and small sandbox limits, so
+hostile submissions and whole-class runs finish in seconds, independently of the
+real course as it evolves. Written into a temporary directory by :func:`make_toy_course`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+from tests.helpers import ROOT
+
+TIME_LIMIT = 3.0
+
+COURSE_YAML = """\
+course: {id: toy, title: Toy course, module: 0, module_title: Arithmetic for the grader's tests}
+defaults:
+  time_limit: %(time_limit)s
+  property_examples: 5
+sandbox:
+  memory_mb: 512
+  cpu_seconds: 30
+  processes: 16
+  file_size_mb: 2
+  open_files: 64
+  output_kb: 8
+assignments:
+  - id: a1
+    title: Doubling and adding
+    exercises:
+      - {function: double, module: toy, points: 2, visible: false}
+      - {function: add, module: toy, points: 1, visible: false}
+  - id: a2
+    title: Scaling
+    exercises:
+      - {function: scale, module: other, points: 1, visible: false}
+"""
+
+SOLUTIONS = {
+    "toy.py": '''
+        """Doubling and adding."""
+
+        import numpy as np
+
+
+        def double(x):
+            """Twice ``x``, as a float array."""
+            ### BEGIN SOLUTION
+            return 2.0 * np.asarray(x, dtype=float)
+            ### END SOLUTION
+
+
+        def add(a, b):
+            """``a + b`` for two numbers."""
+            ### BEGIN SOLUTION
+            return float(a) + float(b)
+            ### END SOLUTION
+        ''',
+    "other.py": '''
+        """Scaling."""
+
+        import numpy as np
+
+
+        def scale(x, factor):
+            """``x`` times ``factor``, as a float array."""
+            ### BEGIN SOLUTION
+            return np.asarray(x, dtype=float) * factor
+            ### END SOLUTION
+        ''',
+}
+
+HIDDEN_TESTS = {
+    "test_double.py": '''
+        import numpy as np
+
+        from grader.testing import expect_close
+
+
+        def test_small(impl, reference):
+            x = np.array([1.0, -2.5, 3.0])
+            expect_close(impl.double(x), reference.double(x), "double does not return twice its input")
+
+
+        def test_zero(impl, reference):
+            expect_close(impl.double(np.zeros(4)), np.zeros(4), "double of zeros is not zeros")
+
+
+        def test_many(impl, reference):
+            for n in range(1, 6):
+                x = np.linspace(-1.0, 1.0, n)
+                expect_close(impl.double(x), reference.double(x), "double is wrong on longer inputs")
+        ''',
+    "test_add.py": '''
+        from grader.testing import expect_close
+
+
+        def test_add(impl, reference):
+            expect_close(impl.add(2.0, 3.5), 5.5, "add does not add")
+
+
+        def test_add_negative(impl, reference):
+            expect_close(impl.add(-2.0, 1.0), reference.add(-2.0, 1.0), "add is wrong for negative numbers")
+        ''',
+    "test_scale.py": '''
+        import numpy as np
+
+        from grader.testing import expect_close
+
+
+        def test_scale(impl, reference):
+            x = np.arange(4.0)
+            expect_close(impl.scale(x, 3.0), reference.scale(x, 3.0), "scale does not multiply by the factor")
+        ''',
+}
+
+STUBS = {
+    "toy.py": '''
+        """Doubling and adding."""
+
+        import numpy as np
+
+
+        def double(x):
+            """Twice ``x``, as a float array."""
+            raise NotImplementedError("double is not implemented yet")
+
+
+        def add(a, b):
+            """``a + b`` for two numbers."""
+            raise NotImplementedError("add is not implemented yet")
+        ''',
+    "other.py": '''
+        """Scaling."""
+
+        import numpy as np
+
+
+        def scale(x, factor):
+            """``x`` times ``factor``, as a float array."""
+            raise NotImplementedError("scale is not implemented yet")
+        ''',
+}
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+
+
+def make_toy_course(root: Path, *, time_limit: float = TIME_LIMIT) -> Path:
+    """Write the toy course into ``root`` (created) and return it."""
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "course.yaml").write_text(COURSE_YAML % {"time_limit": time_limit}, encoding="utf-8")
+    for name, text in SOLUTIONS.items():
+        _write(root / "solutions" / name, text)
+    for name, text in STUBS.items():
+        _write(root / "exercises" / name, text)
+    for name, text in HIDDEN_TESTS.items():
+        _write(root / "autograder-tests" / "hidden" / name, text)
+    (root / "autograder-tests" / "visible").mkdir(parents=True, exist_ok=True)
+    for name in ("conftest.py", "pytest.ini"):
+        shutil.copy(ROOT / "autograder-tests" / name, root / "autograder-tests" / name)
+    return root
+
+
+def solution_source() -> str:
+    """One file holding every reference function: a correct single-file submission."""
+    parts = []
+    for text in SOLUTIONS.values():
+        lines = textwrap.dedent(text).splitlines()
+        parts.append("\n".join(line for line in lines if "### " not in line))
+    return "\n\n".join(parts) + "\n"
+
+
+def wrong_source() -> str:
+    """A single-file submission: double is wrong (adds instead), the rest correct."""
+    return solution_source().replace("return 2.0 * np.asarray(x, dtype=float)", "return np.asarray(x, dtype=float) + 2.0")
+
+
+def looping_source() -> str:
+    """A single-file submission whose double never returns; the rest correct."""
+    return solution_source().replace("return 2.0 * np.asarray(x, dtype=float)", "while True:\n        pass")
+
+
+SAMPLE_CLASS = {"ada": "correct", "ben": "correct", "chloe": "wrong", "dev": "correct", "emma": "half",
+                "farid": "wrong", "gus": "correct", "hana": "looping", "ivan": "correct", "jo": "half",
+                "kai": "correct", "lena": "wrong"}
+
+
+def write_sample_class(directory: Path) -> Path:
+    """Twelve single-file submissions of the toy course: correct, wrong, half right, one endless loop."""
+    variants = {"correct": solution_source(), "wrong": wrong_source(), "looping": looping_source(),
+                "half": wrong_source().replace("return float(a) + float(b)", "return float(a) - float(b)")}
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, kind in SAMPLE_CLASS.items():
+        (directory / f"{name}.py").write_text(variants[kind])
+    return directory
