@@ -18,6 +18,8 @@ COMMANDS = [
     "grader.build.command",
     "grader.build.leak_command",
     "grader.autograde.command",
+    "grader.classgrade.command",
+    "grader.report.command",
 ]
 
 DESCRIPTION = """\
@@ -25,6 +27,8 @@ Auto-grader for "Policy gradients: from REINFORCE to PPO".
 
 Students:     grader check                 run the visible tests on exercises/
 Instructors:  grader grade SUBMISSION      grade one submission with the hidden tests
+              grader grade-class DIR -j N  grade a class in parallel, sandboxed, resumable
+              grader report RESULTS_DIR    an HTML report of a graded class
 Course devs:  grader stubs [--check]       regenerate exercises/ from solutions/
 Try it:       grader demo                  grade the embedded sample class
 nbgrader:     grader build / autograde     nbgrader course: release, then grade submitted/

@@ -1,0 +1,74 @@
+"""Fingerprints that decide whether a stored grade is still valid.
+
+A grade depends on the submission's Python files and on everything of the course
+that grades: course.yaml, the reference solutions, the course-provided files in
+exercises/, the autograder tests, the grader's own grading code and the
+numpy/Python versions. A result file records both fingerprints; when either changes, the
+submission is graded again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+from pathlib import Path
+
+import numpy as np
+
+import grader
+from grader.course import Course
+from grader.stubs import SKIP_PARTS
+
+
+# The parts of the grader that decide a grade (not the notebook builder, the CLI, ...).
+GRADING_CODE = {"grade", "worker", "sandbox", "classgrade", "testing.py", "answers.py", "course.py", "stubs"}
+
+
+def _digest_files(digest, root: Path, paths) -> None:
+    for path in sorted(paths):
+        rel = path.relative_to(root).as_posix()
+        digest.update(rel.encode("utf-8") + b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+
+
+def _tree(root: Path, pattern: str = "*") -> list[Path]:
+    if not root.is_dir():
+        return []
+    return [p for p in root.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts
+            and not any(part.startswith(".") for part in p.relative_to(root).parts) and p.suffix != ".pyc"]
+
+
+def submission_files(submission: Path) -> list[Path]:
+    """The files of a submission that grading reads (as staging selects them)."""
+    submission = Path(submission)
+    if submission.is_file():
+        return [submission]
+    found = []
+    for path in sorted(submission.rglob("*.py")):
+        rel = path.relative_to(submission)
+        if SKIP_PARTS & set(rel.parts) or any(part.startswith(".") for part in rel.parts):
+            continue
+        found.append(path)
+    return found
+
+
+def submission_fingerprint(submission: Path) -> str:
+    submission = Path(submission)
+    digest = hashlib.sha256(b"submission v1\0")
+    root = submission.parent if submission.is_file() else submission
+    _digest_files(digest, root, submission_files(submission))
+    return digest.hexdigest()
+
+
+def course_fingerprint(course: Course) -> str:
+    digest = hashlib.sha256(b"course v1\0")
+    digest.update(f"python {platform.python_version()} numpy {np.__version__}\0".encode())
+    root = course.root
+    paths = [course.course_file, *_tree(course.solutions_dir, "*.py"), *_tree(course.exercises_dir),
+             *_tree(course.tests_dir)]
+    _digest_files(digest, root, [p for p in paths if p.is_file()])
+    package = Path(grader.__file__).resolve().parent
+    code = [p for p in _tree(package, "*.py") if p.relative_to(package).parts[0] in GRADING_CODE]
+    _digest_files(digest, package, code)
+    return digest.hexdigest()

@@ -1,0 +1,366 @@
+"""The instructor's report: one self-contained HTML page about a graded class.
+
+Everything comes from a results directory written by ``grader grade-class``
+(:mod:`grader.classgrade.store`). Plots are drawn with matplotlib and embedded
+as base64 PNG, so the page can be mailed or archived as one file.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import html
+import io
+import statistics
+import textwrap
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.classgrade.store import ResultStore
+from grader.errors import GraderError
+
+EXAMPLES = 3
+TOP_MESSAGES = 15
+PALETTE = {"full": "#2e7d32", "partial": "#f9a825", "zero": "#c62828", "bar": "#3f6fb5"}
+
+
+@dataclass
+class ClassData:
+    """A graded class, as the report needs it."""
+
+    title: str
+    subtitle: str
+    manifest: dict
+    records: list[dict]
+    assignments: list[dict]  # {"id", "title", "functions"}
+    missing: list[str] = field(default_factory=list)
+
+    @property
+    def functions(self) -> list[str]:
+        return [f for a in self.assignments for f in a["functions"]]
+
+
+def load_class(results_dir: Path) -> ClassData:
+    """Read a results directory; GraderError if it is not one."""
+    results_dir = Path(results_dir)
+    store = ResultStore(results_dir)
+    manifest = store.manifest()
+    if manifest is None:
+        raise GraderError(f"{results_dir} is not a results directory of `grader grade-class` (no class.json)")
+    students = manifest.get("students") or None
+    records = store.all_records(students)
+    if not records:
+        raise GraderError(f"{results_dir} holds no graded submissions yet; run `grader grade-class` first")
+    missing = sorted(set(students or []) - {r["student"] for r in records})
+    assignments = manifest.get("assignments") or [{"id": "all", "title": "all functions",
+                                                   "functions": list(records[0]["result"]["functions"])}]
+    title = f"{manifest.get('course_title', manifest.get('course', 'Course'))}"
+    subtitle = f"Module {manifest.get('module', '')}: {manifest.get('module_title', '')}".strip(": ")
+    return ClassData(title, subtitle, manifest, records, assignments, missing)
+
+
+# -- plots ---------------------------------------------------------------------------
+def _png(fig) -> str:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _pyplot():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - matplotlib is an instructor dependency
+        raise GraderError("the report needs matplotlib: pip install 'rl-llm-m4-grader[instructor]'") from None
+    plt.rcParams.update({"font.size": 9, "axes.spines.top": False, "axes.spines.right": False})
+    return plt
+
+
+def histogram_plot(data: ClassData) -> str:
+    """One histogram of scores per assignment (and of the total)."""
+    plt = _pyplot()
+    panels = [(a["title"], a["id"]) for a in data.assignments] + [("Total", None)]
+    columns = min(len(panels), 4)
+    rows = (len(panels) + columns - 1) // columns
+    fig, axes = plt.subplots(rows, columns, figsize=(3.1 * columns, 2.4 * rows), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (title, assignment) in zip(axes.flat, panels):
+        if assignment is None:
+            scores = [r["result"]["total"] for r in data.records]
+            most = max((r["result"]["max"] for r in data.records), default=0)
+        else:
+            scores = [r.get("assignments", {}).get(assignment, {}).get("score", 0.0) for r in data.records]
+            most = max((r.get("assignments", {}).get(assignment, {}).get("max", 0.0) for r in data.records), default=0)
+        bins = min(20, max(5, int(most) + 1)) if most else 5
+        ax.hist(scores, bins=bins, range=(0, most or 1), color=PALETTE["bar"], edgecolor="white")
+        if scores:
+            ax.axvline(statistics.fmean(scores), color="#1d2330", linestyle="--", linewidth=1)
+        label = f"{assignment}: {title}" if assignment else "Total (dashed: mean)"
+        ax.set_title(textwrap.fill(label, 34), fontsize=9, loc="left")
+        ax.set_xlabel(f"points (of {most:g})")
+        ax.set_ylabel("students")
+        ax.yaxis.get_major_locator().set_params(integer=True)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def function_stats(data: ClassData) -> list[dict]:
+    stats = []
+    for assignment in data.assignments:
+        for function in assignment["functions"]:
+            full = partial = zero = 0
+            scores = []
+            for r in data.records:
+                f = r["result"]["functions"].get(function)
+                if f is None:
+                    continue
+                scores.append(f["score"])
+                if f["max"] and f["score"] >= f["max"]:
+                    full += 1
+                elif f["score"] > 0:
+                    partial += 1
+                else:
+                    zero += 1
+            n = full + partial + zero
+            most = next((r["result"]["functions"][function]["max"] for r in data.records
+                         if function in r["result"]["functions"]), 0.0)
+            stats.append({"function": function, "assignment": assignment["id"], "full": full, "partial": partial,
+                          "zero": zero, "n": n, "max": most,
+                          "mean": statistics.fmean(scores) if scores else 0.0,
+                          "pass_rate": full / n if n else 0.0})
+    return stats
+
+
+def pass_rate_plot(stats: list[dict]) -> str:
+    """Per function: the share of students with full marks, partial credit, nothing."""
+    plt = _pyplot()
+    names = [f"{s['function']}  ({s['assignment']})" for s in stats]
+    height = max(2.0, 0.24 * len(stats) + 0.8)
+    fig, ax = plt.subplots(figsize=(8.5, height))
+    y = list(range(len(stats)))[::-1]
+    left = [0.0] * len(stats)
+    for key, label in (("full", "full marks"), ("partial", "partial credit"), ("zero", "no points")):
+        widths = [s[key] / s["n"] if s["n"] else 0 for s in stats]
+        ax.barh(y, widths, left=left, color=PALETTE[key], label=label, height=0.72)
+        left = [a + b for a, b in zip(left, widths)]
+    ax.set_yticks(y)
+    ax.set_yticklabels(names, fontsize=8)
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+    ax.set_xlabel("share of students")
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False, fontsize=8)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def time_plot(data: ClassData) -> str:
+    plt = _pyplot()
+    times = [r.get("elapsed", 0.0) for r in data.records]
+    fig, ax = plt.subplots(figsize=(5.5, 2.3))
+    ax.hist(times, bins=min(30, max(5, len(times) // 3)), color=PALETTE["bar"], edgecolor="white")
+    ax.set_xlabel("seconds to grade one submission")
+    ax.set_ylabel("submissions")
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    fig.tight_layout()
+    return _png(fig)
+
+
+# -- tables --------------------------------------------------------------------------
+def misconceptions(data: ClassData) -> list[dict]:
+    """Failure messages, counted once per student and function, most frequent first."""
+    counts: Counter = Counter()
+    examples: dict[tuple, list[str]] = defaultdict(list)
+    for r in data.records:
+        for function, f in r["result"]["functions"].items():
+            if f.get("error"):
+                continue  # missing, not implemented, time limit: listed elsewhere
+            seen = set()
+            for t in f["tests"]:
+                if t["passed"] or not t["message"] or t["message"] in seen or _unattempted(t["message"]):
+                    continue
+                seen.add(t["message"])
+                key = (function, t["message"])
+                counts[key] += 1
+                if len(examples[key]) < EXAMPLES:
+                    examples[key].append(r["student"])
+    return [{"function": k[0], "message": k[1], "count": n, "examples": examples[k]}
+            for k, n in counts.most_common(TOP_MESSAGES)]
+
+
+UNATTEMPTED = ("not implemented", "not answered yet")
+
+
+def _unattempted(message: str) -> bool:
+    return any(phrase in message for phrase in UNATTEMPTED)
+
+
+def function_errors(data: ClassData) -> list[tuple[str, int]]:
+    """Why functions scored nothing without a misconception (missing, not implemented, ...)."""
+    counts: Counter = Counter()
+    for r in data.records:
+        for f in r["result"]["functions"].values():
+            if f.get("error"):
+                counts[f["error"].split(":")[0]] += 1
+            elif f["tests"] and not any(t["passed"] for t in f["tests"]) and all(
+                    _unattempted(t["message"]) for t in f["tests"] if t["message"]):
+                counts["not attempted"] += 1
+    return counts.most_common()
+
+
+def limit_rows(data: ClassData) -> list[dict]:
+    rows = []
+    for r in data.records:
+        for event in r.get("limits", []):
+            rows.append({"student": r["student"], **event})
+    return rows
+
+
+# -- the page -------------------------------------------------------------------------
+CSS = """
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1d2330;
+       margin: 0; background: #f5f6f8; }
+main { max-width: 1060px; margin: 0 auto; padding: 28px 32px 60px; background: #fff; min-height: 100vh; }
+h1 { font-size: 26px; margin: 0 0 2px; }
+h2 { font-size: 19px; margin: 34px 0 10px; padding-bottom: 4px; border-bottom: 2px solid #e3e6ec; }
+.subtitle { color: #5a6273; margin: 0 0 18px; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 12px; }
+.card { background: #f3f5f9; border-radius: 8px; padding: 10px 14px; }
+.card .value { font-size: 22px; font-weight: 650; }
+.card .label { color: #5a6273; font-size: 13px; }
+table { border-collapse: collapse; width: 100%; font-size: 13.5px; }
+th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid #e6e8ee; vertical-align: top; }
+th { background: #f3f5f9; font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+code { font: 12.5px ui-monospace, SFMono-Regular, Menlo, monospace; background: #f1f3f7; padding: 1px 4px;
+       border-radius: 4px; }
+img { max-width: 100%; display: block; margin: 6px 0; }
+.note { color: #5a6273; font-size: 13px; }
+.bad { color: #b42318; font-weight: 600; }
+details summary { cursor: pointer; color: #3f6fb5; margin: 8px 0; }
+"""
+
+
+def _e(text) -> str:
+    return html.escape(str(text))
+
+
+def _n(x: float) -> str:
+    return f"{x:g}" if float(x) == int(x) else f"{x:.2f}"
+
+
+def render(data: ClassData) -> str:
+    """The whole page as one HTML string."""
+    records = data.records
+    totals = [r["result"]["total"] for r in records]
+    most = max((r["result"]["max"] for r in records), default=0.0)
+    times = [r.get("elapsed", 0.0) for r in records]
+    stats = function_stats(data)
+    limits = limit_rows(data)
+    wall = data.manifest.get("wall_time")
+    generated = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    sandbox = records[0].get("sandbox", "") if records else ""
+    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+             f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
+             f"<title>{_e(data.title)}: class report</title><style>{CSS}</style></head><body><main>",
+             f"<h1>{_e(data.title)}: class report</h1>",
+             f"<p class='subtitle'>{_e(data.subtitle)} &middot; {len(records)} graded submissions "
+             f"&middot; generated {generated}</p>"]
+    full = sum(1 for t in totals if most and t >= most)
+    cards = [
+        (f"{len(records)}", "submissions graded" + (f" ({len(data.missing)} missing)" if data.missing else "")),
+        (f"{statistics.fmean(totals):.1f} / {_n(most)}", "mean total"),
+        (f"{statistics.median(totals):.1f}", "median total"),
+        (f"{full}", "full marks"),
+        (f"{len({row['student'] for row in limits})}", "hit a limit"),
+        (f"{statistics.median(times):.2f} s", "median grading time"),
+    ]
+    parts.append("<div class='cards'>" + "".join(
+        f"<div class='card'><div class='value'>{_e(v)}</div><div class='label'>{_e(label)}</div></div>"
+        for v, label in cards) + "</div>")
+
+    parts.append("<h2>Scores per assignment</h2>")
+    parts.append(f"<img alt='score histograms' src='data:image/png;base64,{histogram_plot(data)}'>")
+
+    parts.append("<h2>Pass rate per function</h2>")
+    parts.append("<p class='note'>Full marks, partial credit and no points, as shares of the class.</p>")
+    parts.append(f"<img alt='pass rate per function' src='data:image/png;base64,{pass_rate_plot(stats)}'>")
+    rows = "".join(
+        f"<tr><td><code>{_e(s['function'])}</code></td><td>{_e(s['assignment'])}</td>"
+        f"<td class='num'>{s['pass_rate']:.0%}</td><td class='num'>{s['full']}</td><td class='num'>{s['partial']}"
+        f"</td><td class='num'>{s['zero']}</td><td class='num'>{s['mean']:.2f} / {_n(s['max'])}</td></tr>"
+        for s in stats)
+    parts.append("<details><summary>as a table</summary><table><tr><th>function</th><th>assignment</th>"
+                 "<th class='num'>full marks</th><th class='num'>full</th><th class='num'>partial</th>"
+                 "<th class='num'>zero</th><th class='num'>mean points</th></tr>" + rows + "</table></details>")
+
+    parts.append("<h2>Most frequent misconceptions</h2>")
+    found = misconceptions(data)
+    if found:
+        parts.append("<p class='note'>Failure messages of the hidden tests, counted once per student. "
+                     "Functions that were missing, not attempted or stopped by a limit are counted below.</p>")
+        parts.append("<table><tr><th class='num'>students</th><th>function</th><th>message</th>"
+                     "<th>for example</th></tr>" + "".join(
+                         f"<tr><td class='num'>{m['count']}</td><td><code>{_e(m['function'])}</code></td>"
+                         f"<td>{_e(m['message'])}</td><td>{_e(', '.join(m['examples']))}</td></tr>"
+                         for m in found) + "</table>")
+    else:
+        parts.append("<p>No test failed with a message.</p>")
+    errors = function_errors(data)
+    if errors:
+        parts.append("<p class='note'>Functions without points for another reason: " + "; ".join(
+            f"{_e(reason)} &times;{n}" for reason, n in errors) + ".</p>")
+
+    parts.append("<h2>Submissions that hit a limit</h2>")
+    if limits:
+        parts.append("<table><tr><th>student</th><th>function</th><th>limit</th><th>detail</th></tr>" + "".join(
+            f"<tr><td>{_e(row['student'])}</td><td><code>{_e(row['function'] or '(whole submission)')}</code></td>"
+            f"<td class='bad'>{_e(row['kind'])}</td><td>{_e(row['detail'])}</td></tr>" for row in limits)
+            + "</table>")
+    else:
+        parts.append("<p>None: no time-out, crash, memory or output limit.</p>")
+
+    parts.append("<h2>Grading time</h2>")
+    slowest = sorted(records, key=lambda r: -r.get("elapsed", 0.0))[:5]
+    summary = [f"total {sum(times):.1f} s of grading"]
+    if wall:
+        summary.append(f"last run's wall time {wall:.1f} s with {data.manifest.get('jobs', 1)} parallel "
+                       f"process{'es' if data.manifest.get('jobs', 1) != 1 else ''}")
+    summary.append(f"median {statistics.median(times):.2f} s, slowest {max(times):.1f} s per submission")
+    parts.append(f"<p>{_e('; '.join(summary))}.</p>")
+    parts.append(f"<img alt='grading time histogram' src='data:image/png;base64,{time_plot(data)}'>")
+    parts.append("<p class='note'>Slowest: " + ", ".join(
+        f"{_e(r['student'])} ({r.get('elapsed', 0.0):.2f} s)" for r in slowest) + "</p>")
+    if sandbox:
+        parts.append(f"<p class='note'>Student code ran in: {_e(sandbox)}.</p>")
+
+    parts.append("<h2>All students</h2>")
+    head = "".join(f"<th class='num'>{_e(a['id'])}</th>" for a in data.assignments)
+    body = "".join(
+        f"<tr><td>{_e(r['student'])}</td>" + "".join(
+            f"<td class='num'>{_n(r.get('assignments', {}).get(a['id'], {}).get('score', 0.0))}</td>"
+            for a in data.assignments)
+        + f"<td class='num'><b>{_n(r['result']['total'])}</b> / {_n(r['result']['max'])}</td>"
+          f"<td class='num'>{r.get('elapsed', 0.0):.2f} s</td></tr>" for r in records)
+    parts.append(f"<details><summary>{len(records)} students</summary><table><tr><th>student</th>{head}"
+                 f"<th class='num'>total</th><th class='num'>grading</th></tr>{body}</table></details>")
+    if data.missing:
+        parts.append(f"<p class='note'>Not graded yet: {_e(', '.join(data.missing))}.</p>")
+    parts.append("</main></body></html>")
+    return "\n".join(parts)
+
+
+def write_report(results_dir: Path, out: Path | None = None) -> Path:
+    """Write the report of ``results_dir`` (default: ``results_dir/report.html``); its path."""
+    data = load_class(results_dir)
+    out = Path(out) if out is not None else Path(results_dir) / "report.html"
+    from grader.classgrade.store import atomic_write
+
+    atomic_write(out, render(data))
+    return out

@@ -1,0 +1,191 @@
+"""grader grade-class: parallel, resumable, the same grades whatever N."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.classgrade.run import discover_submissions
+from grader.errors import GraderError
+from tests.toy_course import make_toy_course, solution_source, wrong_source
+
+LOOPING = solution_source().replace("return 2.0 * np.asarray(x, dtype=float)", "while True:\n        pass")
+
+
+def grader(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture()
+def toy_class(tmp_path):
+    course = make_toy_course(tmp_path / "course")
+    submissions = tmp_path / "class"
+    submissions.mkdir()
+    (submissions / "alice.py").write_text(solution_source())
+    (submissions / "bob.py").write_text(wrong_source())
+    carol = submissions / "carol"
+    carol.mkdir()
+    for module in ("toy", "other"):
+        (carol / f"{module}.py").write_text((course / "exercises" / f"{module}.py").read_text())
+    dave = submissions / "dave"
+    dave.mkdir()
+    for module in ("toy", "other"):
+        (dave / f"{module}.py").write_text((course / "solutions" / f"{module}.py").read_text())
+    (submissions / "erin.py").write_text(LOOPING)
+    (submissions / ".hidden").mkdir()
+    (submissions / "notes.txt").write_text("not a submission")
+    return course, submissions
+
+
+def run_class(course: Path, submissions: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
+    proc = grader("grade-class", str(submissions), "--out", str(out), "--course", str(course), *extra,
+                  cwd=course.parent)
+    return proc
+
+
+def grades(out: Path) -> dict[str, dict]:
+    """Per student: total and per-function score and messages (no timing)."""
+    found = {}
+    for path in sorted((out / "results").glob("*.json")):
+        record = json.loads(path.read_text())
+        result = record["result"]
+        found[record["student"]] = {
+            "total": result["total"],
+            "functions": {name: (f["score"], f["error"], [t["message"] for t in f["tests"]])
+                          for name, f in result["functions"].items()},
+        }
+    return found
+
+
+def test_a_class_is_graded_in_parallel_with_one_file_per_student(toy_class, tmp_path):
+    course, submissions = toy_class
+    out = tmp_path / "results"
+    proc = run_class(course, submissions, out, "-j", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "5 to grade" in proc.stderr
+    got = grades(out)
+    assert sorted(got) == ["alice", "bob", "carol", "dave", "erin"]
+    assert got["alice"]["total"] == 4 and got["dave"]["total"] == 4
+    assert got["bob"]["functions"]["double"][0] == 0 and got["bob"]["total"] == 2
+    assert got["carol"]["total"] == 0
+    assert got["erin"]["functions"]["double"][1].startswith("time limit")
+    assert got["erin"]["total"] == 2  # the loop costs double only
+    record = json.loads((out / "results" / "erin.json").read_text())
+    assert record["limits"] and record["limits"][0]["kind"] == "time limit"
+    with open(out / "summary.csv", newline="") as f:
+        rows = {row["student"]: row for row in csv.DictReader(f)}
+    assert rows["alice"]["total"] == "4" and rows["alice"]["a1"] == "3" and rows["alice"]["a2"] == "1"
+    assert rows["erin"]["limits"] == "double: time limit"
+    manifest = json.loads((out / "class.json").read_text())
+    assert manifest["students"] == ["alice", "bob", "carol", "dave", "erin"] and manifest["finished_at"]
+    assert not [p for p in out.rglob(".*tmp*")], "temporary files left behind"
+
+
+def test_a_rerun_grades_only_what_changed(toy_class, tmp_path):
+    course, submissions = toy_class
+    (submissions / "erin.py").unlink()  # keep it quick
+    out = tmp_path / "results"
+    assert run_class(course, submissions, out, "-j", "2").returncode == 0
+    before = {p.name: p.read_bytes() for p in (out / "results").glob("*.json")}
+
+    again = run_class(course, submissions, out, "-j", "2")
+    assert again.returncode == 0, again.stderr
+    assert "4 already graded and unchanged, 0 to grade" in again.stderr
+    assert {p.name: p.read_bytes() for p in (out / "results").glob("*.json")} == before
+
+    (submissions / "bob.py").write_text(solution_source())  # bob resubmits, fixed
+    third = run_class(course, submissions, out, "-j", "2")
+    assert "3 already graded and unchanged, 1 to grade" in third.stderr
+    assert grades(out)["bob"]["total"] == 4
+    for name in ("alice.json", "carol.json", "dave.json"):
+        assert (out / "results" / name).read_bytes() == before[name]
+
+    # A change to the course (here a hidden test) invalidates every grade.
+    test_file = course / "autograder-tests" / "hidden" / "test_add.py"
+    test_file.write_text(test_file.read_text() + "\n# reviewed\n")
+    fourth = run_class(course, submissions, out, "-j", "2")
+    assert "0 already graded and unchanged, 4 to grade" in fourth.stderr
+
+
+def test_grades_do_not_depend_on_the_number_of_processes(toy_class, tmp_path):
+    course, submissions = toy_class
+    one = run_class(course, submissions, tmp_path / "one", "-j", "1")
+    three = run_class(course, submissions, tmp_path / "three", "-j", "3")
+    assert one.returncode == 0 and three.returncode == 0, one.stderr + three.stderr
+    assert grades(tmp_path / "one") == grades(tmp_path / "three")
+    forced = run_class(course, submissions, tmp_path / "one", "-j", "2", "--force")
+    assert "5 to grade" in forced.stderr
+    assert grades(tmp_path / "one") == grades(tmp_path / "three")
+
+
+def test_an_interrupted_run_resumes_where_it_stopped(toy_class, tmp_path):
+    course, submissions = toy_class
+    for i in range(4):  # slow students after the quick ones: time to interrupt
+        (submissions / f"zz{i}.py").write_text(LOOPING)
+    out = tmp_path / "results"
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
+                             "--course", str(course), "-j", "1"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and len(list((out / "results").glob("*.json"))) < 2:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr
+    saved = {p.name: p.read_bytes() for p in (out / "results").glob("*.json")}
+    assert 2 <= len(saved) < 9
+    for data in saved.values():
+        json.loads(data)  # every file is whole
+    manifest = json.loads((out / "class.json").read_text())
+    assert manifest["interrupted"] is True and manifest["finished_at"] is None
+
+    resumed = run_class(course, submissions, out, "-j", "2")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{len(saved)} already graded and unchanged, {9 - len(saved)} to grade" in resumed.stderr
+    for name, data in saved.items():
+        assert (out / "results" / name).read_bytes() == data
+    assert len(list((out / "results").glob("*.json"))) == 9
+
+
+def test_results_of_another_class_are_not_mixed_in(toy_class, tmp_path):
+    course, submissions = toy_class
+    out = tmp_path / "results"
+    (submissions / "erin.py").unlink()
+    assert run_class(course, submissions, out).returncode == 0
+    other = tmp_path / "other-class"
+    other.mkdir()
+    (other / "zed.py").write_text(solution_source())
+    proc = run_class(course, other, out)
+    assert proc.returncode == 2 and "choose another --out" in proc.stderr
+
+
+def test_submission_discovery(tmp_path):
+    (tmp_path / "alice").mkdir()
+    (tmp_path / "bob.py").write_text("")
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "readme.md").write_text("")
+    assert list(discover_submissions(tmp_path)) == ["alice", "bob"]
+    (tmp_path / "alice.py").write_text("")
+    with pytest.raises(GraderError, match="two submissions for 'alice'"):
+        discover_submissions(tmp_path)
+    with pytest.raises(GraderError, match="holds no submissions"):
+        discover_submissions(tmp_path / "alice")
+    with pytest.raises(GraderError, match="not a directory"):
+        discover_submissions(tmp_path / "missing")
+
+
+def test_help_describes_the_command():
+    proc = grader("grade-class", "--help", cwd=Path(os.getcwd()))
+    assert proc.returncode == 0
+    for option in ("-j N", "--out DIR", "--force", "--require-sandbox", "--no-sandbox"):
+        assert option in proc.stdout
