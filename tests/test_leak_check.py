@@ -39,8 +39,9 @@ def test_solution_and_hidden_lines_are_secrets_but_stubs_are_not():
 
 
 def test_hidden_values_are_distinctive_numbers_nobody_shows():
-    assert 8.2 in SECRETS.values  # the optimal constant baseline of the worked example
-    assert not any(v == round(v) or v * 2 == round(v * 2) for v in SECRETS.values)
+    values = {v.value: v for v in SECRETS.values}
+    assert values[8.2].strong  # the optimal constant baseline of the worked example, its only number
+    assert not any(v == round(v) or v * 2 == round(v * 2) for v in values)
     assert distinctive(2.75) and not distinctive(3.5) and not distinctive(4.0)
     assert literal_matches("0.6652", 0.6652409557748218) and not literal_matches("0.7", 0.6652409557748218)
 

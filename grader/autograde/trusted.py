@@ -86,7 +86,9 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
             result_json = unreadable_result(course, assignment, extraction).to_json()
             if on_done:
                 on_done(student)
-        record = make_record(student, assignment.id, extraction, SubmissionResult("", {}), record_key(extraction, suite))
+        labs = [e.function for e in assignment.exercises if e.kind == "lab"]
+        record = make_record(student, assignment.id, extraction, SubmissionResult("", {}),
+                             record_key(extraction, suite), labs)
         record["result"] = result_json
         save_record(course_dir, record)
         records[student] = record

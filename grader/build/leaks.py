@@ -97,6 +97,22 @@ def distinctive(x: float) -> bool:
     return math.isfinite(x) and x != round(x) and x * 2 != round(x * 2)
 
 
+def decimals(x: float) -> int:
+    text = repr(float(x))
+    return 0 if "e" in text or "." not in text else len(text.split(".")[1].rstrip("0"))
+
+
+@dataclass(frozen=True)
+class HiddenValue:
+    """An expected number of a worked example. A *strong* one (two or more decimals, or the
+    example's only number) is a leak on its own; a weak one (a short number such as -1.2 also
+    turns up by coincidence) only together with another number of the same example."""
+
+    value: float
+    example: str
+    strong: bool
+
+
 def literal_matches(literal: str, value: float) -> bool:
     """Does a number written in a text show ``value`` (exactly, or rounded to 3+ decimals)?"""
     try:
@@ -115,7 +131,7 @@ class Secrets:
 
     solution: set[str]
     hidden: set[str]
-    values: list[float]
+    values: list[HiddenValue]
 
 
 def course_secrets(course: Course) -> Secrets:
@@ -129,6 +145,9 @@ def course_secrets(course: Course) -> Secrets:
     visible_dir = course.visible_tests_dir
     for path in sorted(visible_dir.glob("*.py")) if visible_dir.is_dir() else []:
         public_lines += path.read_text(encoding="utf-8").splitlines()
+    from grader.build.cells import helper_source
+
+    public_lines += helper_source().splitlines()  # the notebooks' course-provided helper
     public = fingerprints(public_lines)
 
     region_lines: list[str] = []
@@ -141,17 +160,21 @@ def course_secrets(course: Course) -> Secrets:
         hidden_lines += path.read_text(encoding="utf-8").splitlines()
 
     public_numbers = [float(n) for n in NUMBER.findall("\n".join(public_lines))]
-    values: list[float] = []
+    values: list[HiddenValue] = []
     examples = course.tests_dir / "worked_examples.yaml"
     if examples.is_file():
         data = yaml.safe_load(examples.read_text(encoding="utf-8")) or {}
-        for entries in data.values() if isinstance(data, dict) else []:
+        for function, entries in (data.items() if isinstance(data, dict) else []):
             for entry in entries or []:
-                if isinstance(entry, dict):
-                    for x in _numbers(entry.get("expected")):
-                        if distinctive(x) and x not in values and not any(
-                                math.isclose(x, p, rel_tol=1e-9, abs_tol=1e-12) for p in public_numbers):
-                            values.append(x)
+                if not isinstance(entry, dict):
+                    continue
+                # A number the example also takes as input reveals nothing about the answer.
+                shown = public_numbers + list(_numbers(entry.get("args")))
+                expected = list(_numbers(entry.get("expected")))
+                label = f"{function}/{entry.get('name', '?')}"
+                for x in dict.fromkeys(expected):
+                    if distinctive(x) and not any(math.isclose(x, p, rel_tol=1e-9, abs_tol=1e-12) for p in shown):
+                        values.append(HiddenValue(x, label, decimals(x) >= 2 or len(expected) == 1))
     return Secrets(solution=fingerprints(region_lines) - public, hidden=fingerprints(hidden_lines) - public,
                    values=values)
 
@@ -184,6 +207,18 @@ def text_units(path: Path) -> Iterator[tuple[str, list[str]]]:
     yield "", text.splitlines()
 
 
+def hidden_values_in(line: str, values: list[HiddenValue]) -> bool:
+    """Does ``line`` show a strong hidden value, or two values of the same example?"""
+    weak: dict[str, set[float]] = {}
+    for literal in NUMBER.findall(line):
+        for v in values:
+            if literal_matches(literal, v.value):
+                if v.strong:
+                    return True
+                weak.setdefault(v.example, set()).add(v.value)
+    return any(len(found) >= 2 for found in weak.values())
+
+
 def scan_file(path: Path, secrets: Secrets, label: str, kinds: tuple[str, ...] = KINDS) -> list[Leak]:
     leaks = []
     for unit, lines in text_units(path):
@@ -194,11 +229,8 @@ def scan_file(path: Path, secrets: Secrets, label: str, kinds: tuple[str, ...] =
                 leaks.append(Leak(label, where, "solution line", line))
             elif "hidden-test" in kinds and fp in secrets.hidden:
                 leaks.append(Leak(label, where, "hidden-test code", line))
-            if "hidden-value" in kinds:
-                for literal in NUMBER.findall(line):
-                    if any(literal_matches(literal, v) for v in secrets.values):
-                        leaks.append(Leak(label, where, "hidden expected value", line))
-                        break
+            if "hidden-value" in kinds and hidden_values_in(line, secrets.values):
+                leaks.append(Leak(label, where, "hidden expected value", line))
     return leaks
 
 

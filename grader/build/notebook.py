@@ -115,13 +115,20 @@ class Instructions:
 - Before you submit: *Kernel > Restart & Run All*, check that no cell still raises
   `NotImplementedError`, save, and hand in this notebook."""
 
-    LAB_EXTRA = """
-- In this lab the graded work lives in the `.py` files next to the notebook (your modules from the
-  problem sets). Hand them in together with the notebook; the course's own modules are always taken
-  from the course, so changes to them are not graded."""
+    LAB_TEXT = """\
+### How to work in this lab
+
+- The graded work lives in the `.py` files next to this notebook: your modules from the problem sets
+  (`gae.py`, `ppo_objective.py`, `response_tokens.py`, ...). Put your finished functions into them.
+- The other modules (the environment, the training loops) belong to the course. You may read them, but
+  grading always uses the course's own copies, so changing them changes nothing.
+- Run the notebook from top to bottom: each section calls your modules and checks itself.
+- The cells under *Graded runs* at the end call the graded lab functions the way the grader does (with
+  the smoke budget this takes a few minutes). The hidden tests then judge what your training produced.
+- Hand in this notebook together with your `.py` modules."""
 
     def cells(self, ctx: Context) -> list:
-        text = self.TEXT + (self.LAB_EXTRA if is_lab(ctx.assignment) else "")
+        text = self.LAB_TEXT if is_lab(ctx.assignment) else self.TEXT
         return [C.markdown(text, "instructions")]
 
 

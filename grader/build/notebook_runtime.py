@@ -60,6 +60,11 @@ def _cases(tests):
 def run_visible_tests(name, tests):
     """Run the visible tests of ``name`` against this notebook and say what failed."""
     impl = _ThisNotebook(globals())
+    try:  # checks written with the course's grader helpers look up their exercise by name
+        from grader import testing as _testing
+        _testing.CONTEXT.function = name
+    except ImportError:
+        pass
     cases = list(_cases(tests))
     if not cases:
         print(f"{name} has no visible checks; the hidden checks run when your notebook is graded.")

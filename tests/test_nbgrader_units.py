@@ -1,0 +1,189 @@
+"""The pieces of the nbgrader pipeline that need no nbgrader run: notebooks, extraction, reports, exports."""
+
+from __future__ import annotations
+
+import ast
+import json
+
+import nbformat
+import pytest
+
+from grader.autograde.extract import GENERAL, extract_submission, read_notebook, solution_cells
+from grader.autograde.records import function_report, make_record
+from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END
+from grader.build.notebook import build_notebook
+from grader.build.percent import read_percent
+from grader.build.segments import course_modules, student_segments
+from grader.course import load_course
+from grader.export.gradescope import gradescope_results
+from grader.grade.results import SubmissionResult, score_function
+from grader.grade.results import TestOutcome as Outcome
+from tests.helpers import ROOT, run_grader
+
+COURSE = load_course(ROOT, check_files=False)
+PS4B = COURSE.assignment("ps4b")
+
+
+def grade_id(cell) -> str | None:
+    return cell.metadata.get("nbgrader", {}).get("grade_id")
+
+
+# -- the generated notebook ---------------------------------------------------------------
+@pytest.fixture(scope="module")
+def ps4b_notebook():
+    return build_notebook(COURSE, PS4B)
+
+
+def test_notebook_has_a_solution_and_an_autograded_cell_per_exercise(ps4b_notebook):
+    cells = {grade_id(c): c for c in ps4b_notebook.cells if grade_id(c)}
+    for e in PS4B.exercises:
+        solution, tests = cells[e.function], cells[f"test_{e.function}"]
+        assert solution.metadata.nbgrader["solution"] and not solution.metadata.nbgrader["grade"]
+        assert "### BEGIN SOLUTION" in solution.source
+        assert tests.metadata.nbgrader["grade"] and tests.metadata.nbgrader["locked"]
+        assert tests.metadata.nbgrader["points"] == e.points
+        assert HIDDEN_BEGIN in tests.source and HIDDEN_END in tests.source
+        ast.parse(tests.source)  # the hidden region is inert text (comments)
+    # Course-provided code (PPODiagnostics) sits in a read-only cell, not in a student's cell.
+    provided = cells["provided_code"]
+    assert provided.metadata.nbgrader["locked"] and "class PPODiagnostics" in provided.source
+
+
+def test_building_twice_gives_the_same_notebook():
+    first, second = build_notebook(COURSE, PS4B), build_notebook(COURSE, PS4B)
+    assert nbformat.writes(first) == nbformat.writes(second)
+
+
+def test_release_stubs_are_the_stubs_of_exercises():
+    segments = student_segments(COURSE)
+    stub = (COURSE.exercises_dir / "gae.py").read_text()
+    assert segments["gae_advantages"] in stub
+    assert 'raise NotImplementedError("gae_advantages is not implemented yet' in segments["gae_advantages"]
+
+
+def test_answer_questions_keep_their_key_out_of_the_prose():
+    answers = [a for a in COURSE.assignments if any(e.kind == "answer" for e in a.exercises)]
+    if not answers:
+        pytest.skip("no concept-check assignment in this course")
+    nb = build_notebook(COURSE, answers[0])
+    segments = course_modules(COURSE, {e.function for e in answers[0].exercises})
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            assert "### BEGIN SOLUTION" not in cell.source
+    first = answers[0].exercises[0]
+    solution = segments[first.module].exercises[first.function]
+    key = [line for line in solution.splitlines() if line.startswith(first.function)][0]
+    assert all(key not in c.source for c in nb.cells if c.cell_type == "markdown")
+
+
+def test_percent_reader(tmp_path):
+    path = tmp_path / "lab.py"
+    path.write_text("# ---\n# jupyter: {}\n# ---\n\n# %% [markdown]\n# # Title\n#\n# text\n\n# %%\nx = 1\n\n"
+                    "# %% tags=['a']\nprint(x)\n")
+    cells = read_percent(path)
+    assert [c.cell_type for c in cells] == ["markdown", "code", "code"]
+    assert cells[0].source == "# Title\n\ntext" and cells[1].source == "x = 1"
+
+
+# -- extraction ---------------------------------------------------------------------------
+def notebook_with(cells: dict[str, str], extra: list | None = None):
+    nb = build_notebook(COURSE, PS4B)
+    for cell in nb.cells:
+        if grade_id(cell) in cells and cell.metadata.nbgrader.get("solution"):
+            cell.source = cells[grade_id(cell)]
+    nb.cells.extend(extra or [])
+    return nbformat.from_dict(json.loads(nbformat.writes(nb)))
+
+
+def test_extraction_isolates_a_syntax_error_and_comments_out_magics(tmp_path):
+    nb = notebook_with({"gae_advantages": "def gae_advantages(:\n    pass\n",
+                        "ppo_clipped_terms": "%timeit 1\n!ls\ndef ppo_clipped_terms(r, a, clip_epsilon=0.2):\n"
+                                             "    return r, a, a\n"})
+    ex = extract_submission(COURSE, PS4B, [nb], [], None, tmp_path / "out")
+    gae = (tmp_path / "out/gae.py").read_text()
+    assert "def gae_advantages" not in gae and "import numpy as np" in gae  # course code, not the cell
+    assert any("syntax error" in n for n in ex.notes["gae_advantages"])
+    ppo = (tmp_path / "out/ppo_objective.py").read_text()
+    ast.parse(ppo)
+    assert "class PPODiagnostics" in ppo and "def ppo_clipped_terms(r, a" in ppo
+    assert any("magic" in n for n in ex.notes["ppo_clipped_terms"])
+    span = ex.spans["ppo_clipped_terms"]
+    assert ppo.splitlines()[span.first - 1].strip().startswith("pass  # notebook-only line")
+
+
+def test_extraction_takes_only_solution_cells_and_the_last_duplicate(tmp_path):
+    cheat = nbformat.v4.new_code_cell("import numpy\nnumpy.allclose = lambda *a, **k: True")
+    duplicate = nbformat.v4.new_code_cell("def gae_advantages(*args, **kwargs):\n    return 'last'\n")
+    duplicate.metadata["nbgrader"] = {"grade_id": "gae_advantages", "solution": True, "grade": False,
+                                      "locked": False, "schema_version": 3}
+    nb = notebook_with({}, extra=[cheat, duplicate])
+    assert solution_cells(nb)["gae_advantages"].endswith("return 'last'\n")
+    extract_submission(COURSE, PS4B, [nb], [], None, tmp_path / "out")
+    text = (tmp_path / "out/gae.py").read_text()
+    assert "numpy.allclose" not in text and "return 'last'" in text
+
+
+def test_an_unreadable_notebook_is_a_note_not_a_crash(tmp_path):
+    bad = tmp_path / "ps4b.ipynb"
+    bad.write_text('{"cells": [')
+    nb, problem = read_notebook(bad)
+    assert nb is None and "not valid notebook JSON" in problem
+    ex = extract_submission(COURSE, PS4B, [], [problem], None, tmp_path / "out")
+    assert not ex.readable and ex.notes[GENERAL] == [problem]
+
+
+def test_lab_modules_come_from_the_submission_and_course_code_from_the_course(tmp_path):
+    lab = next((a for a in COURSE.assignments if any(e.kind == "lab" for e in a.exercises)), None)
+    if lab is None:
+        pytest.skip("no lab in this course")
+    submitted = tmp_path / "submitted"
+    submitted.mkdir()
+    (submitted / "gae.py").write_text("def gae_advantages(*a, **k):\n    return 'mine'\n")
+    (submitted / "ppo_training.py").write_text("raise SystemExit('a student copy of course code')\n")
+    extract_submission(COURSE, lab, [], [], submitted, tmp_path / "out", student_modules=["gae.py"])
+    assert (tmp_path / "out/gae.py").read_text().endswith("'mine'\n")
+    assert not (tmp_path / "out/ppo_training.py").exists()  # staging adds the course's own copy
+
+
+# -- reports and exports ------------------------------------------------------------------
+def result_with(outcomes: dict[str, list[Outcome]], error: dict | None = None) -> SubmissionResult:
+    functions = {f: score_function(COURSE, f, tests, (error or {}).get(f)) for f, tests in outcomes.items()}
+    return SubmissionResult(submission="x", functions=functions)
+
+
+def test_reports_name_the_misconception_and_the_cell_line(tmp_path):
+    result = result_with({"gae_advantages": [
+        Outcome("a", True, 1, ""),
+        Outcome("b", False, 1, "gae_advantages raised ValueError: no (at gae.py, line 12, in gae_advantages)")]})
+    ex = extract_submission(COURSE, PS4B, [notebook_with({})], [], None, tmp_path / "out")
+    record = make_record("s", "ps4b", ex, result, "key")
+    record["result"] = result.to_json()
+    first = ex.spans["gae_advantages"].first
+    record["result"]["functions"]["gae_advantages"]["tests"][1]["message"] = (
+        f"gae_advantages raised ValueError: no (at gae.py, line {first + 2}, in gae_advantages)")
+    text = function_report(record, "gae_advantages")
+    assert text.startswith("gae_advantages: 2.5 of 5 points")
+    assert "the cell of gae_advantages, line 3" in text and "1 of 2 checks passed" in text
+
+
+def test_gradescope_results_shape():
+    result = result_with({"gae_advantages": [Outcome("a", True, 1, ""), Outcome("b", False, 1, "the why")],
+                          "ppo_clipped_terms": []}, error={"ppo_clipped_terms": "not implemented"})
+    doc = gradescope_results(result)
+    assert doc["score"] == 2.5 and isinstance(doc["score"], float)
+    assert {t["name"] for t in doc["tests"]} == {"ps4b: gae_advantages", "ps4b: ppo_clipped_terms"}
+    for test in doc["tests"]:
+        assert set(test) == {"name", "score", "max_score", "output", "visibility"}
+    gae = next(t for t in doc["tests"] if t["name"].endswith("gae_advantages"))
+    assert gae["score"] == 2.5 and gae["max_score"] == 5 and "the why" in gae["output"]
+
+
+@pytest.mark.slow
+def test_grade_gradescope_option(tmp_path):
+    out = tmp_path / "results.json"
+    proc = run_grader("grade", str(COURSE.solutions_dir), "--only", "gae_advantages", "--gradescope", str(out))
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(out.read_text())
+    assert doc["score"] == 5.0 and doc["tests"][0]["score"] == 5.0
+    two = run_grader("grade", str(COURSE.solutions_dir), str(COURSE.exercises_dir), "--gradescope", str(out))
+    assert two.returncode == 2 and "one submission" in two.stderr
