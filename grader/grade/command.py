@@ -11,6 +11,7 @@ from grader.course import load_course
 from grader.errors import GraderError
 from grader.grade.render import print_grades
 from grader.grade.runner import check_submission_path, run_tests
+from grader.sandbox import add_sandbox_options, sandbox_launcher, sandbox_mode
 
 
 def register(sub, common) -> None:
@@ -18,7 +19,8 @@ def register(sub, common) -> None:
         "grade", parents=[common], help="grade submissions with the hidden tests",
         description="Grade one or more submissions with the hidden tests. A submission is a directory "
                     "shaped like exercises/ or a single .py file. The student's code runs in a separate "
-                    "worker process; tests and expected values never leave the grader. Exit status 0 "
+                    "worker process, inside a bubblewrap sandbox with resource limits (course.yaml "
+                    "`sandbox:`); tests and expected values never leave the grader. Exit status 0 "
                     "means grading ran (whatever the grade).")
     parser.add_argument("submissions", nargs="+", metavar="SUBMISSION", help="directory or .py file")
     parser.add_argument("--json", action="store_true",
@@ -28,6 +30,7 @@ def register(sub, common) -> None:
     parser.add_argument("--gradescope", metavar="OUT", default=None,
                         help="also write Gradescope's results.json to OUT (a file, or a directory to put it in); "
                              "one submission only")
+    add_sandbox_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -42,8 +45,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.json and len(ids) > 1:
         progress = console.status("grading ...")
         progress.start()
+    errors = Console(stderr=True)
     try:
-        results = run_tests(course, ids, only=args.only)
+        with sandbox_launcher(course, mode=sandbox_mode(args),
+                              warn=lambda text: errors.print(f"[bold red]{text}[/bold red]")) as launcher:
+            results = run_tests(course, ids, only=args.only, launcher=launcher)
     finally:
         if progress is not None:
             progress.stop()
