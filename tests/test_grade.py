@@ -86,8 +86,23 @@ def test_partial_submissions_and_broken_modules(tmp_path):
     assert r_single["functions"]["ppo_clipped_terms"]["error"] == "not defined"
 
 
+HONEST_ZEROS = """
+    import numpy as np
+
+    def gae_advantages(rewards, values, next_values, terminated, trace_cuts, gamma, gae_lambda):
+        return np.zeros(len(rewards))
+    """
+
+
 def test_cheats_earn_nothing(tmp_path):
-    """Patching numpy's comparisons or reading the caller's frame happens in the worker only."""
+    """Patching numpy's comparisons or reading the caller's frame happens in the worker only.
+
+    Each cheat wraps the same wrong answer (zeros); it must earn exactly what that
+    wrong answer earns honestly (the 'does not modify inputs' check, say), nothing more.
+    """
+    honest = tmp_path / "honest"
+    shutil.copytree(COURSE.exercises_dir, honest)
+    write(honest / "gae.py", HONEST_ZEROS)
     patched = tmp_path / "patched"
     shutil.copytree(COURSE.exercises_dir, patched)
     write(patched / "gae.py", """
@@ -110,15 +125,20 @@ def test_cheats_earn_nothing(tmp_path):
             # Look for expected values in the callers' frames: there are none in this process.
             f = sys._getframe(1)
             while f is not None:
-                for name in ("expected", "want", "case"):
+                for name in ("expected", "want", "case", "reference"):
                     if name in f.f_locals:
                         return f.f_locals[name]
                 f = f.f_back
             return np.zeros(len(rewards))
         """)
-    for result in grade_json(patched, frame, only=["gae_advantages"]):
+    r_honest, r_patched, r_frame = grade_json(honest, patched, frame, only=["gae_advantages"])
+    baseline = r_honest["functions"]["gae_advantages"]
+    assert baseline["score"] < 0.2 * baseline["max"]
+    passed_honestly = {t["name"] for t in baseline["tests"] if t["passed"]}
+    for result in (r_patched, r_frame):
         gae = result["functions"]["gae_advantages"]
-        assert gae["score"] == 0, [t for t in gae["tests"] if t["passed"]]
+        assert gae["score"] == baseline["score"]
+        assert {t["name"] for t in gae["tests"] if t["passed"]} == passed_honestly
 
 
 def small_limits_course(tmp_path: Path, limit: float) -> Path:

@@ -43,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
         failing += 1
         console.print(f"[red]✗[/red] {name}: {passed}/{len(f.tests)} visible tests passed")
         for message in ([f.error] if f.error else []) + [m for m in f.messages if m != f.error]:
-            console.print(f"    - {message}", markup=False, highlight=False)
+            # soft_wrap: a message stays one line (terminals wrap it; grep still finds it).
+            console.print(f"    - {message}", markup=False, highlight=False, soft_wrap=True)
     if failing:
         console.print(f"\n{failing} function(s) need more work.")
         return 1
