@@ -183,10 +183,13 @@ def test_exported_grades_equal_grader_grade_on_the_same_code(graded, tmp_path):
     (tmp_path / "elsewhere").mkdir()
     specs = {s: specs[s] for s in graded["specs"]}
     dirs = [same_code(specs[s], tmp_path / s) for s in specs]
-    results = grade_json(*dirs, only=FUNCTIONS)
+    # The cheat's function without the monkeypatch: patching numpy must buy exactly nothing.
+    honest = same_code({"cells": dict(specs["monkeypatch_cheat"]["cells"], gae_advantages=ZEROS)}, tmp_path / "honest")
+    *results, honest_result = grade_json(*dirs, honest, only=FUNCTIONS)
     for student, result in zip(specs, results):
         exported = float(graded["csv"][student]["score"])
         assert exported == pytest.approx(result["total"], abs=1e-6), (student, result, graded["log"])
+    assert float(graded["csv"]["monkeypatch_cheat"]["score"]) == pytest.approx(honest_result["total"], abs=1e-6)
 
 
 def test_expected_scores(graded):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import shutil
 
 import nbformat
 import pytest
@@ -187,3 +188,20 @@ def test_grade_gradescope_option(tmp_path):
     assert doc["score"] == 5.0 and doc["tests"][0]["score"] == 5.0
     two = run_grader("grade", str(COURSE.solutions_dir), str(COURSE.exercises_dir), "--gradescope", str(out))
     assert two.returncode == 2 and "one submission" in two.stderr
+
+
+def test_an_assignment_with_missing_pieces_is_skipped_with_the_reason(tmp_path):
+    from grader.build import not_ready
+
+    lab = next((a for a in COURSE.assignments if any(e.kind == "lab" for e in a.exercises)), None)
+    if lab is None:
+        pytest.skip("no lab in this course")
+    course = tmp_path / "course"
+    course.mkdir()
+    for part in ("course.yaml", "solutions", "autograder-tests"):
+        source = ROOT / part
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, course / part)
+    reduced = load_course(course, check_files=False)
+    assert not_ready(reduced, reduced.assignment(lab.id)) == f"no lab notebook at notebooks/{lab.id}*.py yet"
+    (course / "solutions/gae.py").unlink()
+    assert "gae.py does not exist yet" in not_ready(reduced, reduced.assignment("ps4b"))
