@@ -8,12 +8,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from grader.autograde import autograde
-from grader.autograde.grading import default_jobs
-from grader.autograde.records import function_report, scores
-from grader.build.command import course_dir_option, resolve_course_dir
 from grader.course import load_course
 from grader.errors import GraderError
+from grader.options import course_dir_option, resolve_course_dir
 
 
 def register(sub, common) -> None:
@@ -56,6 +53,11 @@ def sandbox_choice(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    # nbgrader and nbformat take seconds to import: only when autograding.
+    from grader.autograde import autograde
+    from grader.autograde.grading import default_jobs
+    from grader.autograde.records import function_report, scores
+
     console = Console(highlight=False)
     course = load_course(args.course, check_files=False)
     course_dir = resolve_course_dir(course, args.course_dir)

@@ -23,7 +23,7 @@ from grader.build.notebook import build_notebook, is_lab, lab_source, load_prose
 from grader.course import Assignment, Course, solution_functions
 from grader.errors import GraderError
 
-DEFAULT_COURSE_DIR = "course-build"
+from grader.options import DEFAULT_COURSE_DIR  # noqa: E402,F401
 
 
 @dataclass

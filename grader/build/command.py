@@ -7,18 +7,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from grader.build import DEFAULT_COURSE_DIR, build_course
 from grader.course import load_course
-
-
-def course_dir_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--course-dir", metavar="DIR", default=None,
-                        help=f"the nbgrader course directory (default: {DEFAULT_COURSE_DIR}/ in the course "
-                             "repository; a relative DIR is taken from the current directory)")
-
-
-def resolve_course_dir(course, value: str | None) -> Path:
-    return (course.root / DEFAULT_COURSE_DIR) if value is None else Path(value).resolve()
+from grader.options import course_dir_option, resolve_course_dir  # noqa: F401 (used by other commands)
 
 
 def register(sub, common) -> None:
@@ -37,6 +27,8 @@ def register(sub, common) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from grader.build import build_course  # nbformat/nbgrader: imported only when building
+
     console = Console()
     course = load_course(args.course, check_files=False)
     course_dir = resolve_course_dir(course, args.course_dir)

@@ -6,9 +6,8 @@ import argparse
 
 from rich.console import Console
 
-from grader.build.command import course_dir_option, resolve_course_dir
-from grader.build.leaks import check_leaks
 from grader.course import load_course
+from grader.options import course_dir_option, resolve_course_dir
 
 
 def register(sub, common) -> None:
@@ -22,6 +21,8 @@ def register(sub, common) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from grader.build.leaks import check_leaks  # heavy (nbformat): only when checking
+
     console = Console(highlight=False)
     course = load_course(args.course, check_files=False)
     course_dir = resolve_course_dir(course, args.course_dir)
