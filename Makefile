@@ -6,13 +6,14 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test stubs bench clean help
+.PHONY: demo test stubs bench bench-class clean help
 
 help:
 	@echo "make demo   - install into $(VENV), build the course and grade the sample class"
 	@echo "make test   - install into $(VENV) and run all tests"
 	@echo "make stubs  - regenerate exercises/ from solutions/"
 	@echo "make bench  - run the benchmarks (prints figures)"
+	@echo "make bench-class - grade a synthetic class with grade-class and with plain nbgrader (minutes)"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +32,9 @@ stubs: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_grade.py
+
+bench-class: $(STAMP)
+	$(BIN)/python benchmarks/bench_class.py
 
 clean:
 	rm -rf $(VENV) course-build grading-results

@@ -34,6 +34,8 @@ def register(sub, common) -> None:
     parser.add_argument("--out", metavar="DIR", default=DEFAULT_OUT,
                         help=f"results directory (default: ./{DEFAULT_OUT})")
     parser.add_argument("--force", action="store_true", help="grade every submission again, even if unchanged")
+    parser.add_argument("--only", action="append", metavar="FUNCTION",
+                        help="grade only this function (repeatable); such results are kept apart from full ones")
     add_sandbox_options(parser)
     parser.set_defaults(func=run)
 
@@ -96,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             console.print(f"[bold red]{NO_SANDBOX_WARNING.format(reason=reason)}[/bold red]")
     with progress:
         result = grade_class(course, Path(args.submissions_dir), out, jobs=jobs, mode=mode, force=args.force,
-                             on_event=on_event)
+                             only=args.only, on_event=on_event)
     table = Table(title=f"{course.title}: {len(result.students)} submissions", show_header=False)
     table.add_row("graded now", str(len(result.graded)))
     table.add_row("already graded, unchanged", str(len(result.up_to_date)))

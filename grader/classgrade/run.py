@@ -9,6 +9,7 @@ worker, and the property tests are derandomized.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 import os
 import selectors
@@ -71,7 +72,8 @@ class ClassRun:
 class _Process:
     """One trusted grading process, as the coordinator sees it."""
 
-    def __init__(self, index: int, course: Course, course_hash: str, mode: str, log_dir: Path):
+    def __init__(self, index: int, course: Course, course_hash: str, mode: str, log_dir: Path,
+                 only: list[str] | None = None):
         self.index = index
         read_fd, write_fd = os.pipe()
         request_r, request_w = os.pipe()
@@ -81,6 +83,8 @@ class _Process:
         argv = [sys.executable, "-m", "grader.classgrade.worker", "--course", str(course.root),
                 "--course-hash", course_hash, "--sandbox", mode, "--request-fd", str(request_r),
                 "--reply-fd", str(write_fd)]
+        for function in only or []:
+            argv += ["--only", function]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         try:
             self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
@@ -159,8 +163,11 @@ def plan(course: Course, students: dict[str, Path], store: ResultStore, course_h
 
 
 def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int = 1, mode: str = "auto",
-                force: bool = False, on_event: Callable[[str, dict], None] | None = None) -> ClassRun:
+                force: bool = False, only: list[str] | None = None,
+                on_event: Callable[[str, dict], None] | None = None) -> ClassRun:
     """Grade every submission of ``submissions_dir`` that has no current result in ``out``.
+
+    ``only`` restricts grading to these functions (the results then hold only them).
 
     ``on_event(kind, data)`` follows the run: ``("plan", {...})``, ``("started", {"sandbox"})``,
     ``("graded", record)``, ``("failed", {...})``.
@@ -174,7 +181,14 @@ def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int =
     if previous and previous.get("submissions_dir") not in (None, str(submissions_dir)):
         raise GraderError(f"{out} holds the results of {previous['submissions_dir']}, not of {submissions_dir}; "
                           "choose another --out")
+    if only:
+        unknown = [f for f in only if f not in course.functions]
+        if unknown:
+            raise GraderError(f"not a function of this course: {', '.join(unknown)}")
+        only = [f for f in course.functions if f in only]
     course_hash = course_fingerprint(course)
+    if only:  # a partial grade must never pass for a complete one (or for another part)
+        course_hash = hashlib.sha256(f"{course_hash} only {' '.join(only)}".encode()).hexdigest()
     todo, current = plan(course, students, store, course_hash, force)
     run = ClassRun(students=students, up_to_date=current)
     manifest = {
@@ -182,7 +196,7 @@ def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int =
         "module_title": course.module_title, "course_root": str(course.root), "course_hash": course_hash,
         "submissions_dir": str(submissions_dir), "students": sorted(students), "jobs": jobs,
         "started_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "finished_at": None, "wall_time": None, "graded_this_run": 0,
+        "finished_at": None, "wall_time": None, "graded_this_run": 0, "only": only,
         "assignments": [{"id": a.id, "title": a.title, "functions": [e.function for e in a.exercises]}
                         for a in course.assignments],
     }
@@ -190,7 +204,8 @@ def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int =
     notify("plan", {"total": len(students), "todo": len(todo), "current": len(current)})
     try:
         if todo:
-            _run_processes(course, students, todo, store, course_hash, max(1, min(jobs, len(todo))), mode, run, notify)
+            _run_processes(course, students, todo, store, course_hash, max(1, min(jobs, len(todo))), mode, run,
+                           notify, only)
     except KeyboardInterrupt:
         run.interrupted = True
     finally:
@@ -205,7 +220,7 @@ def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int =
     return run
 
 
-def _run_processes(course, students, todo, store, course_hash, jobs, mode, run, notify) -> None:
+def _run_processes(course, students, todo, store, course_hash, jobs, mode, run, notify, only) -> None:
     queue = deque(todo)
     attempts: dict[str, int] = {}
     selector = selectors.DefaultSelector()
@@ -213,7 +228,7 @@ def _run_processes(course, students, todo, store, course_hash, jobs, mode, run, 
     restarts = 0
 
     def launch(index: int) -> _Process:
-        process = _Process(index, course, course_hash, mode, store.logs_dir)
+        process = _Process(index, course, course_hash, mode, store.logs_dir, only)
         selector.register(process.replies, selectors.EVENT_READ, process)
         processes.append(process)
         return process

@@ -41,8 +41,8 @@ Sink = Callable[[str, Path, SubmissionResult], None]
 class ClassCollector(Collector):
     """A Collector whose one submission id is bound to each student in turn."""
 
-    def __init__(self, course: Course, *, launcher=None):
-        super().__init__(course, {PLACEHOLDER: Path("/nonexistent")}, launcher=launcher)
+    def __init__(self, course: Course, *, launcher=None, only: list[str] | None = None):
+        super().__init__(course, {PLACEHOLDER: Path("/nonexistent")}, launcher=launcher, only=only)
 
     def bind(self, staged: Path) -> None:
         self.submissions[PLACEHOLDER] = Path(staged)
@@ -93,7 +93,8 @@ class _Loop:
         return True
 
 
-def grade_stream(course: Course, feed: Feed, sink: Sink, *, launcher=None, suite: str = "hidden") -> int:
+def grade_stream(course: Course, feed: Feed, sink: Sink, *, launcher=None, suite: str = "hidden",
+                 only: list[str] | None = None) -> int:
     """Grade the submissions ``feed`` hands out in one pytest session; the number graded.
 
     Raises
@@ -104,7 +105,7 @@ def grade_stream(course: Course, feed: Feed, sink: Sink, *, launcher=None, suite
     tests_dir = course.hidden_tests_dir if suite == "hidden" else course.visible_tests_dir
     if not tests_dir.is_dir():
         raise GraderError(f"no {suite} tests at {tests_dir}")
-    collector = ClassCollector(course, launcher=launcher)
+    collector = ClassCollector(course, launcher=launcher, only=only)
     with tempfile.TemporaryDirectory(prefix="grader-class-") as staging:
         loop = _Loop(collector, feed, sink, Path(staging))
         args = [str(tests_dir), "-c", str(course.tests_dir / "pytest.ini"), "--rootdir", str(course.tests_dir),

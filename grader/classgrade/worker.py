@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--course", required=True)
     parser.add_argument("--course-hash", required=True)
     parser.add_argument("--sandbox", choices=("auto", "require", "off"), default="auto")
+    parser.add_argument("--only", action="append", default=None)
     parser.add_argument("--request-fd", type=int, required=True)
     parser.add_argument("--reply-fd", type=int, required=True)
     args = parser.parse_args(argv)
@@ -152,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             tell({"result": record})
 
         try:
-            grade_stream(course, feed, sink, launcher=launcher)
+            grade_stream(course, feed, sink, launcher=launcher, only=args.only)
         except GraderError as exc:
             tell({"error": str(exc)})
             return 2

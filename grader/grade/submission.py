@@ -16,7 +16,7 @@ from typing import Any
 
 from grader.course import Course
 from grader.worker import runtime
-from grader.worker.client import WorkerDied, WorkerProcess, WorkerTimeout
+from grader.worker.client import WorkerDied, WorkerProcess, WorkerTimeout, describe_exit
 
 
 # -- what a failing call raises in the trusted process -----------------------------
@@ -168,7 +168,7 @@ class Submission:
             self._lose_worker()
             problem = FunctionUnavailable(
                 f"{module}.py ended the process on import",
-                f"importing {module}.py ended the grading process (exit code {exc.returncode}); "
+                f"importing {module}.py ended the grading process ({describe_exit(exc.returncode)}); "
                 "remove module-level code that exits")
             self.broken_modules[module] = problem
             raise problem from None
@@ -214,7 +214,7 @@ class Submission:
             self._lose_worker()
             state.unavailable = FunctionUnavailable(
                 "crashed the grading process",
-                f"{function} ended the grading process (exit code {exc.returncode}); "
+                f"{function} ended the grading process ({describe_exit(exc.returncode)}); "
                 "do not call sys.exit/os._exit or crash the interpreter")
             raise state.unavailable from None
         finally:

@@ -55,6 +55,10 @@ def load_class(results_dir: Path) -> ClassData:
     missing = sorted(set(students or []) - {r["student"] for r in records})
     assignments = manifest.get("assignments") or [{"id": "all", "title": "all functions",
                                                    "functions": list(records[0]["result"]["functions"])}]
+    # Only what was graded (a run with --only leaves the other functions out).
+    graded = {name for r in records for name in r["result"]["functions"]}
+    assignments = [dict(a, functions=[f for f in a["functions"] if f in graded]) for a in assignments]
+    assignments = [a for a in assignments if a["functions"]]
     title = f"{manifest.get('course_title', manifest.get('course', 'Course'))}"
     subtitle = f"Module {manifest.get('module', '')}: {manifest.get('module_title', '')}".strip(": ")
     return ClassData(title, subtitle, manifest, records, assignments, missing)
@@ -150,6 +154,7 @@ def pass_rate_plot(stats: list[dict]) -> str:
         widths = [s[key] / s["n"] if s["n"] else 0 for s in stats]
         ax.barh(y, widths, left=left, color=PALETTE[key], label=label, height=0.72)
         left = [a + b for a, b in zip(left, widths)]
+    ax.set_ylim(-0.6, len(stats) - 0.4)
     ax.set_yticks(y)
     ax.set_yticklabels(names, fontsize=8)
     ax.set_xlim(0, 1)
