@@ -8,6 +8,9 @@ and the contract, may be mentioned.
 
 from __future__ import annotations
 
+import functools
+import inspect
+import zlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -183,3 +186,63 @@ def _as_argument(value: Any) -> Any:
 
 def example_ids(examples: list[WorkedExample]) -> list[str]:
     return [e.name for e in examples]
+
+
+# -- property tests --------------------------------------------------------------------
+def given(*strategies, **named_strategies):
+    """Drop-in for ``hypothesis.given`` in autograder tests: the same cases for every submission.
+
+    Hypothesis draws the cases (explicit ``@example`` cases first, then
+    ``property_examples`` generated ones, with a seed fixed by the test's name) the
+    first time the test runs in a session; every submission graded in that session
+    is then checked on exactly those cases, in order, until the first failure.
+    Drawing is what costs (milliseconds a case), so a class pays for it once.
+    Shrinking is off: students never see the failing case anyway.
+    """
+
+    def decorate(test):
+        signature = inspect.signature(test)
+        names = list(signature.parameters)
+        drawn = names[len(names) - len(strategies):] if strategies else []
+        drawn += [n for n in named_strategies if n not in drawn]
+        fixtures = [signature.parameters[n] for n in names if n not in drawn]
+        explicit = list(getattr(test, "hypothesis_explicit_examples", []))
+
+        @functools.wraps(test)
+        def run(**fixture_values):
+            if run.cases is None:
+                run.cases = _draw_cases(test, drawn, strategies, named_strategies, explicit)
+            for case in run.cases:
+                test(**fixture_values, **case)
+
+        run.cases = None
+        run.__signature__ = signature.replace(parameters=fixtures)
+        del run.__wrapped__  # pytest must see the fixtures only, not the drawn arguments
+        # The examples belong to the drawing; left here, hypothesis' pytest plugin would object.
+        run.__dict__.pop("hypothesis_explicit_examples", None)
+        return run
+
+    return decorate
+
+
+def _draw_cases(test, drawn, strategies, named_strategies, explicit) -> list[dict]:
+    from hypothesis import HealthCheck, Phase, seed, settings
+    from hypothesis import given as hypothesis_given
+
+    cases: list[dict] = []
+
+    def record(*args, **values):
+        values.update(zip(drawn, args))  # hypothesis passes positional strategies positionally
+        cases.append(values)
+
+    record.__signature__ = inspect.Signature(
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in drawn])
+    record.__name__ = record.__qualname__ = test.__qualname__
+    record.hypothesis_explicit_examples = explicit
+    runner = hypothesis_given(*strategies, **named_strategies)(record)
+    runner = settings(max_examples=property_examples(), derandomize=False, database=None, deadline=None,
+                      phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck),
+                      print_blob=False)(runner)
+    runner = seed(zlib.crc32(f"{test.__module__}.{test.__qualname__}".encode()))(runner)
+    runner()
+    return cases

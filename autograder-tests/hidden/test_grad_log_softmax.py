@@ -2,7 +2,8 @@
 
 import numpy as np
 import pytest
-from hypothesis import example, given
+from hypothesis import example
+from grader.testing import given
 from hypothesis import strategies as st
 
 from grader.grade.submission import StudentError

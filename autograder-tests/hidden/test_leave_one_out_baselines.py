@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given
+from grader.testing import given
 from hypothesis import strategies as st
 
 from grader.testing import expect_close, expect_inputs_unchanged, expect_raises, expect_shape, worked_examples

@@ -2,7 +2,8 @@
 
 import numpy as np
 import pytest
-from hypothesis import example, given
+from hypothesis import example
+from grader.testing import given
 from hypothesis import strategies as st
 
 from grader.testing import expect, expect_close, expect_inputs_unchanged, expect_raises, expect_shape, worked_examples
