@@ -9,8 +9,12 @@ and the contract, may be mentioned.
 from __future__ import annotations
 
 import functools
+import hashlib
 import inspect
+import json
+import os
 import zlib
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -225,7 +229,55 @@ def given(*strategies, **named_strategies):
     return decorate
 
 
+def _cases_cache_file(test) -> Path | None:
+    """Where the drawn cases of ``test`` are kept between runs (None: no cache).
+
+    The key covers everything the drawing depends on: the test module's source,
+    these helpers, the number of examples and the hypothesis and numpy versions.
+    ``GRADER_CASES_CACHE`` chooses the directory; ``0`` turns the cache off.
+    """
+    setting = os.environ.get("GRADER_CASES_CACHE")
+    if setting == "0":
+        return None
+    try:
+        source = Path(inspect.getsourcefile(test)).read_bytes()
+    except (TypeError, OSError):
+        return None
+    import hypothesis
+
+    digest = hashlib.sha256()
+    for part in (source, Path(__file__).read_bytes(), test.__qualname__.encode(),
+                 str(property_examples()).encode(), hypothesis.__version__.encode(), np.__version__.encode()):
+        digest.update(part)
+        digest.update(b"\0")
+    base = Path(setting) if setting else Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rl-llm-m4-grader"
+    return base / "cases" / f"{test.__name__}-{digest.hexdigest()[:24]}.json"
+
+
 def _draw_cases(test, drawn, strategies, named_strategies, explicit) -> list[dict]:
+    """The cases of a property test: from the cache when it has them, else drawn and stored."""
+    from grader.worker import runtime
+
+    cache = _cases_cache_file(test)
+    if cache is not None and cache.is_file():
+        try:
+            return runtime.decode(json.loads(cache.read_text(encoding="utf-8")))
+        except (ValueError, runtime.WireError):
+            pass  # a damaged cache entry is drawn again
+    cases = _draw_with_hypothesis(test, drawn, strategies, named_strategies, explicit)
+    if cache is not None:
+        try:
+            # Plain data through the wire format (no pickle); written atomically.
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            partial = cache.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(json.dumps(runtime.encode(cases)), encoding="utf-8")
+            os.replace(partial, cache)
+        except (OSError, runtime.UnsupportedValue):
+            pass  # the cache only saves time
+    return cases
+
+
+def _draw_with_hypothesis(test, drawn, strategies, named_strategies, explicit) -> list[dict]:
     from hypothesis import HealthCheck, Phase, seed, settings
     from hypothesis import given as hypothesis_given
 
@@ -237,7 +289,7 @@ def _draw_cases(test, drawn, strategies, named_strategies, explicit) -> list[dic
 
     record.__signature__ = inspect.Signature(
         [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in drawn])
-    record.__name__ = record.__qualname__ = test.__qualname__
+    record.__name__, record.__qualname__ = test.__name__, test.__qualname__
     record.hypothesis_explicit_examples = explicit
     runner = hypothesis_given(*strategies, **named_strategies)(record)
     runner = settings(max_examples=property_examples(), derandomize=False, database=None, deadline=None,

@@ -191,7 +191,7 @@ def test_grade_gradescope_option(tmp_path):
 
 
 def test_an_assignment_with_missing_pieces_is_skipped_with_the_reason(tmp_path):
-    from grader.build import not_ready
+    from grader.build.pipeline import not_ready
 
     lab = next((a for a in COURSE.assignments if any(e.kind == "lab" for e in a.exercises)), None)
     if lab is None:

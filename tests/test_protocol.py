@@ -85,3 +85,28 @@ def test_unknown_tags_and_dataclasses_without_factory_are_refused():
         runtime.decode({"__evil__": 1})
     with pytest.raises(runtime.WireError):
         runtime.decode({"__dataclass__": "X", "fields": {}})
+
+
+@pytest.mark.parametrize("array", [np.asfortranarray(np.arange(6.0).reshape(2, 3)), np.array(2.5),
+                                   np.zeros((0, 3)), np.array(["ab", "c"]), np.arange(4, dtype=">i4")])
+def test_fast_header_path_keeps_layout_and_gives_writable_arrays(array):
+    back = roundtrip(array)
+    assert back.dtype == array.dtype and back.shape == array.shape and np.array_equal(back, array)
+    assert back.flags.writeable
+
+
+def test_unusual_headers_fall_back_to_numpy_without_pickle():
+    structured = np.zeros(2, dtype=[("a", "<f8"), ("b", "<i4")])
+    buffer = io.BytesIO()
+    np.save(buffer, structured, allow_pickle=False)
+    assert runtime.load_npy(buffer.getvalue()).dtype == structured.dtype
+    with pytest.raises(ValueError):
+        runtime.load_npy(b"not an npy file at all")
+
+
+@given(hnp.arrays(dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int8, np.bool_, np.complex128]),
+                  shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)))
+def test_arrays_are_written_exactly_as_np_save_writes_them(array):
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    assert runtime.dump_npy(array) == buffer.getvalue()

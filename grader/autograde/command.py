@@ -54,7 +54,7 @@ def sandbox_choice(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     # nbgrader and nbformat take seconds to import: only when autograding.
-    from grader.autograde import autograde
+    from grader.autograde.pipeline import autograde
     from grader.autograde.grading import default_jobs
     from grader.autograde.records import function_report, scores
 

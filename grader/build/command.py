@@ -27,7 +27,7 @@ def register(sub, common) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from grader.build import build_course  # nbformat/nbgrader: imported only when building
+    from grader.build.pipeline import build_course  # nbformat/nbgrader: imported only when building
 
     console = Console()
     course = load_course(args.course, check_files=False)

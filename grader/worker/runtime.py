@@ -19,6 +19,7 @@ import io
 import json
 import math
 import os
+import re
 import struct
 import sys
 import traceback
@@ -51,9 +52,7 @@ def encode(value, depth=0):
         array = np.asarray(value)
         if array.dtype.hasobject or array.dtype.kind not in "biufcUS":
             raise UnsupportedValue("a numpy array of dtype %s" % array.dtype)
-        buffer = io.BytesIO()
-        np.save(buffer, array, allow_pickle=False)
-        return {"__ndarray__": base64.b64encode(buffer.getvalue()).decode("ascii"),
+        return {"__ndarray__": base64.b64encode(dump_npy(array)).decode("ascii"),
                 "scalar": isinstance(value, np.generic)}
     if isinstance(value, int):
         return value
@@ -84,8 +83,7 @@ def decode(obj, record=None):
     if not isinstance(obj, dict):
         return obj
     if "__ndarray__" in obj:
-        raw = base64.b64decode(obj["__ndarray__"])
-        array = np.load(io.BytesIO(raw), allow_pickle=False)
+        array = load_npy(base64.b64decode(obj["__ndarray__"]))
         return array[()] if obj.get("scalar") else array
     if "__float__" in obj:
         text = obj["__float__"]
@@ -104,6 +102,54 @@ def decode(obj, record=None):
             raise WireError("dataclass values are not accepted here")
         return record(str(obj["__dataclass__"]), fields)
     raise WireError("unknown value tag")
+
+
+# What np.save writes for plain arrays; anything else goes through np.load.
+_NPY_HEADER = re.compile(
+    rb"\{'descr': '([<>|=]?[biufcUS]\d+)', 'fortran_order': (True|False), 'shape': \(((?:\d+, ?)*\d*)\), \}\s*$")
+
+
+def dump_npy(array):
+    """The bytes ``np.save(..., allow_pickle=False)`` writes, built directly for plain arrays.
+
+    ``np.save``'s header writer is most of the cost of a small array; for the
+    usual case (a plain dtype, C order) the same format-1.0 bytes are assembled here.
+    """
+    if array.dtype.kind not in "biufcUS" or array.dtype.fields is not None:
+        raise UnsupportedValue("a numpy array of dtype %s" % array.dtype)
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
+    header = "{'descr': %r, 'fortran_order': False, 'shape': %r, }" % (array.dtype.str, array.shape)
+    # Magic (6) + version (2) + length (2) + header + newline, padded to 64 bytes as numpy does.
+    pad = -(10 + len(header) + 1) % 64
+    header = (header + " " * pad + "\n").encode("latin1")
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header + array.tobytes()
+
+
+def load_npy(raw):
+    """Read ``np.save`` bytes without pickle, parsing the usual header directly.
+
+    ``np.load`` parses the header with a safe literal evaluator, which is most of
+    the cost of a small array; the common header is parsed here with a pattern.
+    Unusual headers fall back to ``np.load(..., allow_pickle=False)``.
+    """
+    if raw[:6] == b"\x93NUMPY" and len(raw) >= 10:
+        major = raw[6]
+        if major == 1:
+            (length,), start = struct.unpack("<H", raw[8:10]), 10
+        else:
+            (length,), start = struct.unpack("<I", raw[8:12]), 12
+        match = _NPY_HEADER.match(raw[start:start + length])
+        if match:
+            dtype = np.dtype(match.group(1).decode("ascii"))
+            shape = tuple(int(n) for n in match.group(3).split(b",") if n.strip())
+            count = 1
+            for n in shape:
+                count *= n
+            flat = np.frombuffer(raw, dtype=dtype, count=count, offset=start + length)
+            order = "F" if match.group(2) == b"True" else "C"
+            return flat.reshape(shape, order=order).copy()  # a writable array of its own
+    return np.load(io.BytesIO(raw), allow_pickle=False)
 
 
 # -- messages --------------------------------------------------------------------

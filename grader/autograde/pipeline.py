@@ -1,0 +1,200 @@
+"""``grader autograde``: grade an nbgrader class with the trusted grader and record it in the gradebook.
+
+An ordered pipeline of named steps (:data:`AUTOGRADE_STEPS`) on a shared
+:class:`AutogradeState`:
+
+1. ``collect``  (with ``--zip``) an LMS download into submitted/ via ``nbgrader zip_collect``
+2. ``find``     the submissions: submitted/<student>/<assignment>/
+3. ``extract``  each notebook's solution cells into modules shaped like exercises/
+4. ``grade``    all of them with the hidden tests, in parallel jobs, behind the worker boundary
+5. ``record``   ``nbgrader autograde`` with ``TrustedGrade`` in place of ``Execute``
+6. ``rescue``   an autograded notebook and grades for submissions nbgrader could not process
+7. ``verify``   the gradebook holds exactly the trusted grades, and no manual score changed
+
+Nothing of a submission runs in a Jupyter kernel or in nbgrader's process, and no
+student's failure stops the class.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from grader.autograde.extract import Extraction
+from grader.autograde.gradebook import gradebook_scores, manual_state, restore_manual, write_placeholder
+from grader.autograde.records import scores
+from grader.autograde.trusted import BuiltInfo, built_info, extract, grade_extractions
+from grader.build.coursedir import stale_inputs
+from grader.build.nbgrader_run import nbgrader_env
+from grader.course import Assignment, Course
+from grader.errors import GraderError
+
+
+@dataclass
+class AutogradeState:
+    course: Course
+    course_dir: Path
+    assignment: Assignment
+    console: Console
+    students_wanted: list[str] | None = None
+    jobs: int = 1
+    archive: Path | None = None
+    name_regexp: str | None = None
+    info: BuiltInfo | None = None
+    students: list[str] = field(default_factory=list)
+    extractions: dict[str, Extraction] = field(default_factory=dict)
+    records: dict[str, dict] = field(default_factory=dict)
+    nbgrader_failed: list[str] = field(default_factory=list)
+    rescued: list[str] = field(default_factory=list)
+    mismatches: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    sandbox: str = "auto"
+    manual_before: dict = field(default_factory=dict)
+    restored: list[str] = field(default_factory=list)
+
+    def progress(self) -> Progress:
+        return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=self.console, transient=False)
+
+
+class CollectZip:
+    name = "collect"
+
+    def __call__(self, state: AutogradeState) -> None:
+        if state.archive is None:
+            return
+        from grader.autograde.zipcollect import collect_zip
+
+        collect_zip(state.course_dir, state.assignment.id, state.archive, state.name_regexp)
+        state.console.print(f"collected {state.archive.name} into submitted/ (nbgrader zip_collect)")
+
+
+class FindSubmissions:
+    name = "find"
+
+    def __call__(self, state: AutogradeState) -> None:
+        state.info = built_info(state.course_dir, state.assignment)
+        stale = stale_inputs(state.course, state.course_dir)
+        if stale:
+            state.warnings.append("the course changed since `grader build` (" + ", ".join(stale[:4])
+                                  + (" ..." if len(stale) > 4 else "") + "); rebuild before releasing again")
+        root = state.course_dir / "submitted"
+        found = sorted(p.parent.name for p in root.glob(f"*/{state.assignment.id}") if p.is_dir()) \
+            if root.is_dir() else []
+        if state.students_wanted:
+            missing = [s for s in state.students_wanted if s not in found]
+            if missing:
+                raise GraderError(f"no submission of {state.assignment.id} for: {', '.join(missing)} "
+                                  f"(looked in {root}/<student>/{state.assignment.id})")
+            found = [s for s in found if s in state.students_wanted]
+        if not found:
+            raise GraderError(f"no submissions of {state.assignment.id} in {root}/<student>/{state.assignment.id}/")
+        state.students = found
+
+
+class Extract:
+    name = "extract"
+
+    def __call__(self, state: AutogradeState) -> None:
+        for student in state.students:
+            state.extractions[student] = extract(state.course, state.course_dir, state.assignment, state.info,
+                                                 student)
+
+
+class Grade:
+    name = "grade"
+
+    def __call__(self, state: AutogradeState) -> None:
+        # Manual scores are set by people only: remember them, to undo any change made
+        # while student code runs (see Verify).
+        if (state.course_dir / "gradebook.db").is_file():
+            state.manual_before = manual_state(state.course_dir, state.course.id, state.assignment.id)
+        with state.progress() as progress:
+            task = progress.add_task(f"grading {state.assignment.id} (trusted grader, {state.jobs} job(s))",
+                                     total=len(state.students))
+            state.records = grade_extractions(state.course, state.course_dir, state.assignment, state.extractions,
+                                              jobs=state.jobs, sandbox=state.sandbox,
+                                              on_done=lambda sid: progress.advance(task))
+
+
+class Record:
+    """nbgrader's own autograde, with TrustedGrade instead of Execute (see nbgrader_config.py)."""
+
+    name = "record"
+    SANITIZING = re.compile(r"Sanitizing .*[\\/]submitted[\\/]([^\\/]+)[\\/]")
+    FAILED = re.compile(r"Removing failed (?:assignment|notebook): .*[\\/]autograded[\\/]([^\\/]+)[\\/]")
+
+    def __call__(self, state: AutogradeState) -> None:
+        patterns = state.students if state.students_wanted else ["*"]
+        env = nbgrader_env()
+        log: list[str] = []
+        with state.progress() as progress:
+            task = progress.add_task("recording in the gradebook (nbgrader autograde)", total=len(state.students))
+            for pattern in patterns:
+                args = [sys.executable, "-m", "nbgrader", "autograde", state.assignment.id, "--force",
+                        f"--student={pattern}"]
+                proc = subprocess.Popen(args, cwd=state.course_dir, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True, env=env)
+                for line in proc.stdout:
+                    log.append(line.rstrip("\n"))
+                    if self.SANITIZING.search(line):
+                        progress.advance(task)
+                    failed = self.FAILED.search(line)
+                    if failed:
+                        state.nbgrader_failed.append(failed.group(1))
+                proc.wait()
+        autograded = state.course_dir / "autograded"
+        missing = [s for s in state.students if not (autograded / s / state.assignment.id / state.info.notebook).is_file()]
+        state.nbgrader_failed = sorted(set(state.nbgrader_failed) | set(missing))
+        if len(state.nbgrader_failed) == len(state.students) and state.students and not any(
+                "Sanitizing" in line for line in log):
+            raise GraderError("nbgrader autograde did not run:\n" + "\n".join(log[-20:]))
+
+
+class Rescue:
+    name = "rescue"
+
+    def __call__(self, state: AutogradeState) -> None:
+        for student in state.nbgrader_failed:
+            write_placeholder(state.course_dir, state.course.id, state.assignment.id, state.info.notebook, student,
+                              state.records[student])
+            state.rescued.append(student)
+
+
+class Verify:
+    name = "verify"
+
+    def __call__(self, state: AutogradeState) -> None:
+        state.restored = restore_manual(state.course_dir, state.course.id, state.assignment.id, state.manual_before)
+        recorded = gradebook_scores(state.course_dir, state.course.id, state.assignment.id)
+        for student in state.students:
+            expected = scores(state.records[student])
+            got = recorded.get(student, {})
+            for function, (score, _) in expected.items():
+                value = got.get(function)
+                if value is None or abs(float(value) - score) > 1e-6:
+                    state.mismatches.append(f"{student}/{function}: gradebook has {value}, the grader gave {score:g}")
+
+
+AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Extract(), Grade(), Record(), Rescue(), Verify())
+
+
+def autograde(course: Course, course_dir: Path, assignment_id: str, *, students: list[str] | None = None,
+              jobs: int = 1, archive: Path | None = None, name_regexp: str | None = None,
+              sandbox: str = "auto", console: Console | None = None, steps=AUTOGRADE_STEPS) -> AutogradeState:
+    """Run the autograde pipeline on one assignment of an nbgrader course directory."""
+    course_dir = Path(course_dir).resolve()
+    if not (course_dir / "nbgrader_config.py").is_file():
+        raise GraderError(f"{course_dir} is not a course directory built by `grader build` (no nbgrader_config.py)")
+    state = AutogradeState(course=course, course_dir=course_dir, assignment=course.assignment(assignment_id),
+                           console=console or Console(), students_wanted=students, jobs=jobs,
+                           archive=Path(archive) if archive else None, name_regexp=name_regexp, sandbox=sandbox)
+    for step in steps:
+        step(state)
+    return state

@@ -1,0 +1,145 @@
+"""``grader build``: the course as an nbgrader course directory, released with real nbgrader.
+
+The build is an ordered pipeline of named steps (:data:`BUILD_STEPS`), each doing
+one job on a shared :class:`BuildState`:
+
+1. ``check``    which assignments can be built now (missing pieces skip an assignment, with the reason)
+2. ``notebooks``  source/<assignment>/<assignment>.ipynb from course.yaml, solutions/ and the tests
+3. ``config``   nbgrader_config.py (course id, and the course's own preprocessors)
+4. ``release``  ``nbgrader generate_assignment`` for every built assignment
+5. ``leaks``    the leak check over release/ and exercises/
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+
+from grader.build.coursedir import (BuiltAssignment, config_text, write_manifest, write_source)
+from grader.build.nbgrader_run import run_nbgrader
+from grader.build.notebook import build_notebook, is_lab, lab_source, load_prose
+from grader.course import Assignment, Course, solution_functions
+from grader.errors import GraderError
+
+from grader.options import DEFAULT_COURSE_DIR  # noqa: E402,F401
+
+
+@dataclass
+class BuildState:
+    course: Course
+    course_dir: Path
+    console: Console
+    only: list[str] | None = None
+    leak_check: bool = True
+    ready: list[Assignment] = field(default_factory=list)
+    built: list[BuiltAssignment] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    leaks: list = field(default_factory=list)
+
+
+def not_ready(course: Course, assignment: Assignment) -> str | None:
+    """Why ``assignment`` cannot be built yet, or None."""
+    cache: dict[str, dict] = {}
+    for e in assignment.exercises:
+        path = course.solutions_dir / f"{e.module}.py"
+        if not path.is_file():
+            return f"solutions/{e.module}.py does not exist yet"
+        if e.module not in cache:
+            try:
+                cache[e.module] = solution_functions(path)
+            except SyntaxError as exc:
+                return f"solutions/{e.module}.py:{exc.lineno}: syntax error"
+        if e.function not in cache[e.module]:
+            return f"{e.function} is not in solutions/{e.module}.py yet"
+    if is_lab(assignment) and lab_source(course, assignment) is None:
+        return f"no lab notebook at notebooks/{assignment.id}*.py yet"
+    return None
+
+
+class CheckReady:
+    name = "check"
+
+    def __call__(self, state: BuildState) -> None:
+        ids = [a.id for a in state.course.assignments]
+        for wanted in state.only or []:
+            if wanted not in ids:
+                raise GraderError(f"unknown assignment {wanted!r}; course.yaml defines: {', '.join(ids)}")
+        for a in state.course.assignments:
+            if state.only and a.id not in state.only:
+                continue
+            reason = not_ready(state.course, a)
+            if reason:
+                state.skipped[a.id] = reason
+                continue
+            state.ready.append(a)
+            for e in a.exercises:
+                if not state.course.hidden_test_file(e.function).is_file():
+                    state.warnings.append(f"{a.id}: {e.function} has no hidden tests yet (it would score 0)")
+        if not state.ready:
+            raise GraderError("no assignment can be built: " + "; ".join(f"{k}: {v}" for k, v in state.skipped.items()))
+
+
+class WriteNotebooks:
+    name = "notebooks"
+
+    def __call__(self, state: BuildState) -> None:
+        prose = load_prose(state.course)
+        for a in state.ready:
+            nb = build_notebook(state.course, a, prose, state.warnings)
+            state.built.append(write_source(state.course, state.course_dir, a, nb))
+
+
+class WriteConfig:
+    name = "config"
+
+    def __call__(self, state: BuildState) -> None:
+        from grader.build.coursedir import CONFIG, read_manifest
+
+        # Keep what earlier builds released (a build of one assignment must not forget the others).
+        previous = read_manifest(state.course_dir).get("assignments", {})
+        built = {b.id: b for b in state.built}
+        for aid, data in previous.items():
+            if aid not in built and (state.course_dir / "source" / aid).is_dir():
+                built[aid] = BuiltAssignment(**data)
+        (state.course_dir / CONFIG).write_text(config_text(state.course, list(built.values())), encoding="utf-8")
+        write_manifest(state.course, state.course_dir, list(built.values()), state.skipped)
+
+
+class Release:
+    name = "release"
+
+    def __call__(self, state: BuildState) -> None:
+        ids = sorted(b.id for b in state.built)
+        sources = sorted(p.name for p in (state.course_dir / "source").iterdir() if p.is_dir())
+        # One nbgrader process for the whole course when possible: its start-up dominates.
+        for pattern in (["*"] if ids == sources else ids):
+            run_nbgrader(state.course_dir, "generate_assignment", pattern, "--force")
+
+
+class LeakCheck:
+    name = "leaks"
+
+    def __call__(self, state: BuildState) -> None:
+        if not state.leak_check:
+            return
+        from grader.build.leaks import check_leaks
+
+        state.leaks = check_leaks(state.course, state.course_dir)
+
+
+BUILD_STEPS = (CheckReady(), WriteNotebooks(), WriteConfig(), Release(), LeakCheck())
+
+
+def build_course(course: Course, course_dir: Path, *, only: list[str] | None = None, leak_check: bool = True,
+                 console: Console | None = None, steps=BUILD_STEPS) -> BuildState:
+    """Run the build pipeline; the state says what was built, skipped and found."""
+    state = BuildState(course=course, course_dir=Path(course_dir).resolve(), console=console or Console(),
+                       only=only, leak_check=leak_check)
+    state.course_dir.mkdir(parents=True, exist_ok=True)
+    for step in steps:
+        with state.console.status(f"{step.name} ..."):
+            step(state)
+    return state
