@@ -63,7 +63,12 @@ def _run_session(course, submissions, originals, tests_dir, suite, only, launche
             "-p", "no:unraisableexception",
             # No fd-level capture: on_result callbacks may report progress on the real stdout
             # (Python-level output of pytest/hypothesis still goes to the sink below).
-            "--capture=no"]
+            "--capture=no",
+            # Per-test plugins that grading never uses (log capture, warning capture, ...)
+            # cost a fraction of a millisecond per test, hundreds of times per submission.
+            *[arg for plugin in ("logging", "warnings", "doctest", "junitxml", "pastebin", "stepwise",
+                                 "faulthandler", "threadexception", "legacypath", "nose")
+              for arg in ("-p", f"no:{plugin}")]]
     # pytest and hypothesis talk on stdout; the grader's own output must stay clean (--json).
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
