@@ -230,3 +230,18 @@ def test_check_reports_visible_tests_only():
 def test_every_command_has_help(command):
     proc = run_grader(*([command] if command else []), "--help")
     assert proc.returncode == 0 and "usage:" in proc.stdout and len(proc.stdout) > 200
+
+
+def test_demo_grades_the_sample_class(tmp_path):
+    """The README's first command: alice full marks, bob zero, carol in between, and a report."""
+    proc = run_grader("demo", "--skip-build", "--out", str(tmp_path / "demo"), timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    results = {s: json.loads((tmp_path / "demo" / "results" / "results" / f"{s}.json").read_text())["result"]
+               for s in ("alice", "bob", "carol")}
+    assert results["alice"]["total"] == results["alice"]["max"] > 0
+    assert results["bob"]["total"] == 0
+    assert 0 < results["carol"]["total"] < results["carol"]["max"]
+    carol = results["carol"]["functions"]
+    assert carol["gae_advantages"]["score"] < carol["gae_advantages"]["max"]
+    assert "carol: what to look at" in proc.stdout and "gae_advantages" in proc.stdout
+    assert (tmp_path / "demo" / "results" / "report.html").is_file()

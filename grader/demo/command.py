@@ -1,9 +1,11 @@
-"""grader demo: assemble the embedded sample class and grade it."""
+"""grader demo: build the course, grade the embedded sample class, report on it."""
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
 from pathlib import Path
 
 from rich.console import Console
@@ -12,49 +14,87 @@ from rich.table import Table
 from grader.course import load_course
 from grader.demo import assemble_sample_class
 from grader.grade.render import grade_table
-from grader.grade.runner import run_tests
+from grader.grade.results import SubmissionResult
 from grader.stubs import stale_files
 
 
 def register(sub, common) -> None:
     parser = sub.add_parser(
-        "demo", parents=[common], help="grade the embedded sample class (what `make demo` runs)",
-        description="Assemble the sample class (alice: the reference solutions; bob: the untouched "
-                    "stubs; carol: partly wrong) under --out, grade it with the hidden tests and "
-                    "print the grades. Results are written as JSON next to the submissions.")
+        "demo", parents=[common], help="build the course and grade the embedded sample class (what `make demo` runs)",
+        description="Check that exercises/ matches solutions/, build the nbgrader course (with its leak check), "
+                    "assemble the sample class (alice: the reference solutions; bob: the untouched stubs; carol: "
+                    "partly wrong), grade it like a real class (sandboxed, in parallel, labs included), print the "
+                    "grades and write the instructor's HTML report. Everything goes under --out.")
     parser.add_argument("--out", metavar="DIR", default="course-build/demo",
-                        help="where to write the sample class and its results (default: course-build/demo)")
+                        help="where to write the nbgrader course, the class and its results "
+                             "(default: course-build/demo in the course repository)")
+    parser.add_argument("-j", "--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
+                        help="grading processes in parallel (default: 2, or 1 on a single core)")
+    parser.add_argument("--skip-build", action="store_true", help="do not build the nbgrader course")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from grader.classgrade.run import grade_class
+    from grader.report.build import write_report
+
     console = Console()
     course = load_course(args.course)
     out = Path(args.out)
     if not out.is_absolute():
         out = course.root / out
 
+    console.rule("1. the course")
     stale = stale_files(course)
     if stale:
-        console.print("[yellow]warning:[/yellow] exercises/ is out of date with solutions/ "
-                      "(run `grader stubs`): " + "; ".join(stale[:3]))
+        console.print("[yellow]warning:[/yellow] exercises/ is out of date with solutions/ (run `grader stubs`): "
+                      + "; ".join(stale[:3]))
+    else:
+        console.print(f"{course.title}, module {course.module_number}: {len(course.assignments)} assignments, "
+                      f"{len(course.exercises)} exercises; exercises/ matches solutions/")
+    if args.skip_build:
+        console.print("nbgrader course: skipped (--skip-build)")
+    elif importlib.util.find_spec("nbgrader") is None:
+        console.print("nbgrader course: skipped; install the instructor tools with pip install -e '.[instructor]'")
+    else:
+        from grader.build.pipeline import build_course
 
-    console.rule("1. the sample class")
-    students = assemble_sample_class(course, out / "submissions")
-    console.print(f"assembled {', '.join(students)} under {out / 'submissions'}")
+        state = build_course(course, out / "nbgrader", console=console)
+        built = ", ".join(b.id for b in state.built)
+        console.print(f"nbgrader course in {out / 'nbgrader'}: released {built or 'nothing'}")
+        for assignment, reason in state.skipped.items():
+            console.print(f"  skipped {assignment}: {reason}")
+        if state.leaks:
+            console.print(f"[red]leak check: {len(state.leaks)} leak(s) in the release[/red]")
+            return 1
+        console.print("leak check: release/ and exercises/ carry no solution, hidden test or hidden value")
 
-    console.rule("2. grading with the hidden tests")
+    console.rule("2. the sample class")
+    submissions = out / "submissions"
+    students = assemble_sample_class(course, submissions)
+    console.print(f"{', '.join(students)} under {submissions}")
+
+    console.rule("3. grading (hidden tests, sandboxed workers, labs included)")
     results_dir = out / "results"
-    results_dir.mkdir(parents=True, exist_ok=True)
 
-    with console.status("grading ...") as status:
-        def done(sid, result):
-            status.update(f"graded {sid}")
-            (results_dir / f"{sid}.json").write_text(json.dumps(result.to_json(), indent=1))
+    def on_event(kind: str, data: dict) -> None:
+        if kind == "started":
+            console.print(f"grading process started ({data.get('sandbox', '')})")
+        elif kind == "graded":
+            result = data["result"]
+            console.print(f"graded {data['student']}: {result['total']:.4g}/{result['max']:g}")
+        elif kind == "failed":
+            console.print(f"[red]could not grade {data.get('student')}: {data.get('error')}[/red]")
 
-        results = run_tests(course, students, on_result=done)
+    with console.status("grading the sample class (the labs train policies: about a minute) ..."):
+        run_info = grade_class(course, submissions, results_dir, jobs=max(1, args.jobs), force=True,
+                               on_event=on_event)
+    results = {}
+    for student in students:
+        record = json.loads((results_dir / "results" / f"{student}.json").read_text())
+        results[student] = SubmissionResult.from_json(course, record["result"])
 
-    summary = Table(title=f"{course.title}, module {course.module_number}: sample class")
+    summary = Table(title=f"{course.title}, module {course.module_number}: the sample class")
     summary.add_column("student")
     for a in course.assignments:
         summary.add_column(a.id, justify="right")
@@ -64,10 +104,16 @@ def run(args: argparse.Namespace) -> int:
         for a in course.assignments:
             got = sum(f.score for f in result.functions.values() if f.assignment == a.id)
             most = sum(f.max for f in result.functions.values() if f.assignment == a.id)
-            row.append(f"{got:g}/{most:g}")
-        row.append(f"{result.total:g}/{result.max:g}")
+            row.append(f"{got:.4g}/{most:g}")
+        row.append(f"{result.total:.4g}/{result.max:g}")
         summary.add_row(*row)
     console.print(summary)
-    console.print(grade_table(course, results["carol"], title="carol, in detail"))
-    console.print(f"JSON results: {results_dir}")
+    carol = results["carol"]
+    carol.functions = {n: f for n, f in carol.functions.items() if f.score < f.max}
+    console.print(grade_table(course, carol, title="carol: what to look at (first message of each)",
+                              max_messages=1, show_total=False))
+
+    report = write_report(results_dir)
+    console.print(f"graded in {run_info.wall_time:.0f} s ({run_info.sandbox or 'no sandbox'})")
+    console.print(f"results: {results_dir}  |  instructor report: {report}")
     return 0

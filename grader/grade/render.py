@@ -14,7 +14,8 @@ def _fmt(x: float) -> str:
     return f"{x:g}" if x == int(x) else f"{x:.2f}"
 
 
-def grade_table(course: Course, result: SubmissionResult, *, title: str | None = None) -> Table:
+def grade_table(course: Course, result: SubmissionResult, *, title: str | None = None,
+                max_messages: int = 3, show_total: bool = True) -> Table:
     table = Table(title=title or f"Grades for {result.submission}", show_lines=False, expand=False)
     table.add_column("assignment", style="dim")
     table.add_column("function")
@@ -26,12 +27,14 @@ def grade_table(course: Course, result: SubmissionResult, *, title: str | None =
         notes = f.error or ""
         messages = [] if f.error else f.messages
         if messages:
-            shown = messages[:3]
-            extra = f" (+{len(messages) - 3} more)" if len(messages) > 3 else ""
+            shown = messages[:max_messages]
+            extra = f" (+{len(messages) - max_messages} more)" if len(messages) > max_messages else ""
             notes = "; ".join(([notes] if notes else []) + shown) + extra
         table.add_row(f.assignment, name, score, notes)
-    table.add_section()
-    table.add_row("", Text("total", style="bold"), Text(f"{_fmt(result.total)}/{_fmt(result.max)}", style="bold"), "")
+    if show_total:
+        table.add_section()
+        table.add_row("", Text("total", style="bold"), Text(f"{_fmt(result.total)}/{_fmt(result.max)}", style="bold"),
+                      "")
     return table
 
 

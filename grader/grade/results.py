@@ -56,6 +56,16 @@ class SubmissionResult:
         return {"submission": self.submission, "total": self.total, "max": self.max,
                 "functions": {name: f.to_json() for name, f in self.functions.items()}}
 
+    @classmethod
+    def from_json(cls, course: Course, data: dict) -> "SubmissionResult":
+        """Rebuild a result from its JSON form (e.g. a class run's result file)."""
+        functions = {}
+        for name, f in data["functions"].items():
+            tests = [TestOutcome(t["name"], t["passed"], t["weight"], t["message"]) for t in f["tests"]]
+            functions[name] = FunctionResult(name, course.exercise(name).assignment, f["score"], f["max"],
+                                             tests, f["error"])
+        return cls(submission=data["submission"], functions=functions)
+
 
 def score_function(course: Course, function: str, tests: list[TestOutcome], error: str | None) -> FunctionResult:
     """Points earned: the exercise's points times the passed share of test weight.
