@@ -131,6 +131,39 @@ def expect_raises(exception: type, function: Callable, *args, message: str, **kw
     raise Misconception(message)
 
 
+def expect_success(function: Callable, *args, message: str, **kwargs) -> Any:
+    """Call a student function; if it raises, fail with ``message`` and the error it raised."""
+    from grader.grade.submission import StudentError
+
+    try:
+        return function(*args, **kwargs)
+    except StudentError as error:
+        raise Misconception(f"{message} ({error.describe()})") from None
+
+
+def expect_close_naming_mistakes(actual: Any, expected: Any, message: str, mistakes: dict[str, Any]) -> None:
+    """Like :func:`expect_close`; a wrong result that a known mistake explains gets that mistake's message.
+
+    ``mistakes`` maps a message naming a mistake to what that mistake returns on these
+    inputs. Mistakes that happen to give the right answer here (or no finite one) are skipped.
+    """
+    try:
+        expect_close(actual, expected, message)
+    except Misconception:
+        for text, wrong in mistakes.items():
+            wrong_array = np.asarray(wrong, dtype=float)
+            if wrong_array.shape != np.shape(expected) or not np.all(np.isfinite(wrong_array)):
+                continue
+            if np.allclose(wrong_array, expected, rtol=1e-6, atol=1e-9):
+                continue
+            try:
+                expect_close(actual, wrong_array, text)
+            except Misconception:
+                continue
+            raise Misconception(text) from None
+        raise
+
+
 def expect_inputs_unchanged(function, *args, message: str | None = None, **kwargs) -> Any:
     """Call a student function and fail if it modified any of its array arguments."""
     message = message or f"{function.__name__} modifies its input arrays in place; work on copies"
@@ -250,7 +283,8 @@ def _cases_cache_file(test) -> Path | None:
                  str(property_examples()).encode(), hypothesis.__version__.encode(), np.__version__.encode()):
         digest.update(part)
         digest.update(b"\0")
-    base = Path(setting) if setting else Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rl-llm-m4-grader"
+    default = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rl-llm-m4-grader"
+    base = Path(setting) if setting else default
     return base / "cases" / f"{test.__name__}-{digest.hexdigest()[:24]}.json"
 
 

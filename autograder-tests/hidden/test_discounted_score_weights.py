@@ -3,11 +3,17 @@
 import numpy as np
 import pytest
 from hypothesis import example
-from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.grade.submission import StudentError
-from grader.testing import Misconception, expect_close, expect_inputs_unchanged, expect_raises, worked_examples
+from grader.testing import (
+    expect_close,
+    expect_close_naming_mistakes,
+    expect_inputs_unchanged,
+    expect_raises,
+    expect_success,
+    given,
+    worked_examples,
+)
 
 EXAMPLES = worked_examples("discounted_score_weights")
 
@@ -41,25 +47,8 @@ def known_mistakes(rewards, gamma):
 
 def expect_weights(got, rewards, gamma, expected, message):
     """``got`` matches ``expected``; a result that one known mistake explains gets that mistake's message."""
-    try:
-        expect_close(got, expected, message)
-    except Misconception:
-        for text, wrong in known_mistakes(rewards, gamma).items():
-            if not np.allclose(wrong, expected):
-                try:
-                    expect_close(got, wrong, text)
-                except Misconception:
-                    continue
-                raise Misconception(text) from None
-        raise
+    expect_close_naming_mistakes(got, expected, message, known_mistakes(rewards, gamma))
 
-
-def call_expecting_success(function, *args, message):
-    """Call a student function; if it raises, fail with ``message`` and the error it raised."""
-    try:
-        return function(*args)
-    except StudentError as error:
-        raise Misconception(f"{message} ({error.describe()})") from None
 
 
 @pytest.mark.weight(3)
@@ -103,7 +92,7 @@ def test_gamma_zero_keeps_only_the_first_reward(impl, reference):
 
 def test_empty_episode(impl):
     message = "an empty episode (T = 0) must give an empty array"
-    got = call_expecting_success(impl.discounted_score_weights, np.zeros(0), 0.9, message=message)
+    got = expect_success(impl.discounted_score_weights, np.zeros(0), 0.9, message=message)
     expect_close(got, np.zeros(0), message)
 
 
@@ -132,11 +121,11 @@ def test_matches_reference_on_random_inputs(impl, reference, case):
 def test_accepts_lists(impl):
     # Compared with the submission's own answer for the float array: only the input type is tested here.
     message = "plain Python lists must be accepted like arrays"
-    got = call_expecting_success(impl.discounted_score_weights, [1.5, -0.5, 2.0], 0.9, message=message)
+    got = expect_success(impl.discounted_score_weights, [1.5, -0.5, 2.0], 0.9, message=message)
     expect_close(got, impl.discounted_score_weights(np.array([1.5, -0.5, 2.0]), 0.9), message)
     message = ("plain Python lists must be accepted like arrays, integer rewards included: the weights are "
                "fractional, so compute them in a float array")
-    got = call_expecting_success(impl.discounted_score_weights, [2, 1, 3], 0.5, message=message)
+    got = expect_success(impl.discounted_score_weights, [2, 1, 3], 0.5, message=message)
     expect_close(got, impl.discounted_score_weights(np.array([2.0, 1.0, 3.0]), 0.5), message)
 
 

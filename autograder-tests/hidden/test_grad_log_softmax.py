@@ -3,24 +3,23 @@
 import numpy as np
 import pytest
 from hypothesis import example
-from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.grade.submission import StudentError
-from grader.testing import (Misconception, expect, expect_close, expect_inputs_unchanged, expect_raises, expect_shape,
-                            worked_examples)
+from grader.testing import (
+    expect,
+    expect_close,
+    expect_inputs_unchanged,
+    expect_raises,
+    expect_shape,
+    expect_success,
+    given,
+    worked_examples,
+)
 
 EXAMPLES = worked_examples("grad_log_softmax")
 
 SHAPE = "the score has one component per logit"
 
-
-def call_expecting_success(function, *args, message):
-    """Call a student function; if it raises, fail with ``message`` and the error it raised."""
-    try:
-        return function(*args)
-    except StudentError as error:
-        raise Misconception(f"{message} ({error.describe()})") from None
 
 
 @pytest.mark.weight(3)
@@ -106,13 +105,13 @@ def test_accepts_numpy_integer_action(impl):
     # Sampling with numpy (rng.choice, argmax) gives numpy integers, not Python ints.
     logits = np.array([0.1, 0.9, -0.4])
     message = "a numpy integer action (as returned by rng.choice or argmax) must be accepted like a Python int"
-    got = call_expecting_success(impl.grad_log_softmax, logits, np.int64(2), message=message)
+    got = expect_success(impl.grad_log_softmax, logits, np.int64(2), message=message)
     expect_close(got, impl.grad_log_softmax(logits, 2), message)
 
 
 def test_accepts_lists(impl):
     message = "plain Python lists of logits must be accepted like arrays"
-    got = call_expecting_success(impl.grad_log_softmax, [1.0, -0.5, 0.25], 0, message=message)
+    got = expect_success(impl.grad_log_softmax, [1.0, -0.5, 0.25], 0, message=message)
     expect_close(got, impl.grad_log_softmax(np.array([1.0, -0.5, 0.25]), 0), message)
 
 

@@ -3,12 +3,19 @@
 import numpy as np
 import pytest
 from hypothesis import example
-from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.grade.submission import StudentError
-from grader.testing import (Misconception, expect, expect_close, expect_float, expect_inputs_unchanged, expect_raises,
-                            worked_examples)
+from grader.testing import (
+    expect,
+    expect_close,
+    expect_close_naming_mistakes,
+    expect_float,
+    expect_inputs_unchanged,
+    expect_raises,
+    expect_success,
+    given,
+    worked_examples,
+)
 
 EXAMPLES = worked_examples("optimal_constant_baseline")
 
@@ -43,25 +50,8 @@ def known_mistakes(logits, action_values):
 def expect_baseline(got, logits, action_values, expected, message):
     """``got`` is one number matching ``expected``; a known mistake gets its own message."""
     got = expect_float(got, SINGLE_NUMBER)
-    try:
-        expect_close(got, expected, message)
-    except Misconception:
-        for text, wrong in known_mistakes(logits, action_values).items():
-            if np.isfinite(wrong) and not np.isclose(wrong, expected, rtol=1e-6, atol=1e-9):
-                try:
-                    expect_close(got, wrong, text)
-                except Misconception:
-                    continue
-                raise Misconception(text) from None
-        raise
+    expect_close_naming_mistakes(got, expected, message, known_mistakes(logits, action_values))
 
-
-def call_expecting_success(function, *args, message):
-    """Call a student function; if it raises, fail with ``message`` and the error it raised."""
-    try:
-        return function(*args)
-    except StudentError as error:
-        raise Misconception(f"{message} ({error.describe()})") from None
 
 
 @pytest.mark.weight(3)
@@ -152,7 +142,7 @@ def test_lies_between_the_action_values(impl, case):
 def test_accepts_lists(impl):
     # Compared with the submission's own answer for float arrays: only the input type is tested here.
     message = "plain Python lists must be accepted like arrays (integer action values included)"
-    got = call_expecting_success(impl.optimal_constant_baseline, [0.5, -1.0, 1.0], [1, 3, 2], message=message)
+    got = expect_success(impl.optimal_constant_baseline, [0.5, -1.0, 1.0], [1, 3, 2], message=message)
     expect_close(expect_float(got, SINGLE_NUMBER),
                  impl.optimal_constant_baseline(np.array([0.5, -1.0, 1.0]), np.array([1.0, 3.0, 2.0])), message)
 
