@@ -12,6 +12,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
@@ -100,23 +101,26 @@ class Course:
         return self.tests_dir / "visible"
 
     # -- lookups ---------------------------------------------------------------
-    @property
-    def exercises(self) -> list[Exercise]:
-        return [e for a in self.assignments for e in a.exercises]
+    # The course is immutable, so its derived views are computed once: exercise() is
+    # asked twice per call across the worker boundary, a thousand times per student.
+    @cached_property
+    def exercises(self) -> tuple[Exercise, ...]:
+        return tuple(e for a in self.assignments for e in a.exercises)
 
-    @property
-    def functions(self) -> list[str]:
-        return [e.function for e in self.exercises]
+    @cached_property
+    def functions(self) -> tuple[str, ...]:
+        return tuple(e.function for e in self.exercises)
 
-    @property
-    def modules(self) -> list[str]:
-        return list(dict.fromkeys(e.module for e in self.exercises))
+    @cached_property
+    def modules(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(e.module for e in self.exercises))
+
+    @cached_property
+    def _by_function(self) -> dict[str, Exercise]:
+        return {e.function: e for e in self.exercises}
 
     def exercise(self, function: str) -> Exercise:
-        for e in self.exercises:
-            if e.function == function:
-                return e
-        raise KeyError(function)
+        return self._by_function[function]
 
     def assignment(self, assignment_id: str) -> Assignment:
         for a in self.assignments:

@@ -245,3 +245,13 @@ def test_demo_grades_the_sample_class(tmp_path):
     assert carol["gae_advantages"]["score"] < carol["gae_advantages"]["max"]
     assert "carol: what to look at" in proc.stdout and "gae_advantages" in proc.stdout
     assert (tmp_path / "demo" / "results" / "report.html").is_file()
+
+
+def test_broken_hidden_tests_stop_the_grader_not_the_student(tmp_path):
+    """A course bug (a hidden test file that does not import) is the grader's error, exit 2."""
+    course = small_limits_course(tmp_path, limit=5)
+    with open(course / "autograder-tests" / "hidden" / "test_gae_advantages.py", "a") as out:
+        out.write("\ndef broken(:\n")
+    proc = run_grader("grade", "--course", str(course), "--json", str(course / "solutions"))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "hidden tests could not be collected" in proc.stderr and "test_gae_advantages.py" in proc.stderr

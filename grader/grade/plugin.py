@@ -101,12 +101,17 @@ class Collector:
         """For a submission no test ran against (e.g. the session stopped early)."""
         return self._result(sid, Submission(self.submissions[sid], self.course))
 
+    # The collector is itself a pytest plugin (registered with the session).
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.collection_errors.append(f"{report.nodeid}: {report.longreprtext}")
+
+
+COLLECTOR = pytest.StashKey[Collector]()
+
 
 def _collector(config) -> Collector:
-    for plugin in config.pluginmanager.get_plugins():
-        if isinstance(plugin, Collector):
-            return plugin
-    raise RuntimeError("grader plugin: no collector registered")
+    return config.stash[COLLECTOR]
 
 
 def function_of(item) -> str:
@@ -133,30 +138,16 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "weight(value): share of the function's points this test carries (default 1)")
-    try:
-        collector = _collector(config)
-    except RuntimeError:
+    # The grader passes its collector in; a developer's plain `pytest` run gets one here.
+    collector = next((p for p in config.pluginmanager.get_plugins() if isinstance(p, Collector)), None)
+    if collector is None:
         course = load_course(find_course_root(Path(str(config.rootpath))), check_tests=False)
         paths = config.getoption("submission") or [str(course.solutions_dir)]
         collector = Collector(course, {f"@{i}": Path(p).resolve() for i, p in enumerate(paths)},
                               only=config.getoption("only") or None)
         config.pluginmanager.register(collector, "grader-collector")
+    config.stash[COLLECTOR] = collector
     testing.CONTEXT.course = collector.course
-
-    from hypothesis import HealthCheck, Phase, settings
-
-    settings.register_profile(
-        "grader",
-        max_examples=collector.course.property_examples,
-        derandomize=True,  # the same cases on every run: grades never change on rerun
-        deadline=None,
-        database=None,
-        phases=(Phase.explicit, Phase.generate),  # no shrinking: students never see the example
-        report_multiple_bugs=False,
-        suppress_health_check=list(HealthCheck),
-        print_blob=False,
-    )
-    settings.load_profile("grader")
 
 
 def pytest_generate_tests(metafunc):
@@ -180,21 +171,6 @@ def pytest_collection_modifyitems(session, config, items):
 
 def _short_failure_repr(excinfo, style=None) -> str:
     return excinfo.exconly()
-
-
-def pytest_collectreport(report):
-    if report.failed:
-        collector = _CURRENT.get("collector")
-        if collector is not None:
-            collector.collection_errors.append(f"{report.nodeid}: {report.longreprtext}")
-
-
-_CURRENT: dict = {}
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_sessionstart(session):
-    _CURRENT["collector"] = _collector(session.config)
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 import shutil
 from pathlib import Path
 
@@ -20,13 +21,19 @@ from grader.stubs import SKIP_PARTS, has_solution_regions, solution_files
 MAX_SUBMISSION_BYTES = 20 * 1024 * 1024
 
 
-def course_provided_files(course: Course) -> list[Path]:
+def course_provided_files(course: Course) -> tuple[Path, ...]:
     """Paths (relative to solutions/) of files students receive ready-made."""
+    return _provided_files(course.solutions_dir)
+
+
+@functools.lru_cache(maxsize=None)
+def _provided_files(solutions_dir: Path) -> tuple[Path, ...]:
+    # Scanned once per course and process, not once per student staged.
     provided = []
-    for path in solution_files(course):
+    for path in solution_files(solutions_dir):
         if path.suffix != ".py" or not has_solution_regions(path.read_text(encoding="utf-8")):
-            provided.append(path.relative_to(course.solutions_dir))
-    return provided
+            provided.append(path.relative_to(solutions_dir))
+    return tuple(provided)
 
 
 def stage_submission(course: Course, submission: Path, dest: Path) -> Path:

@@ -90,7 +90,6 @@ class Record:
 @dataclass
 class FunctionState:
     spent: float = 0.0
-    calls: int = 0
     unavailable: FunctionUnavailable | None = None
     not_implemented: bool = False
 
@@ -106,7 +105,6 @@ class Submission:
     states: dict[str, FunctionState] = field(default_factory=dict)
     broken_modules: dict[str, FunctionUnavailable] = field(default_factory=dict)
     imported: set = field(default_factory=set)
-    restarts: int = 0
 
     def state(self, function: str) -> FunctionState:
         return self.states.setdefault(function, FunctionState())
@@ -135,7 +133,6 @@ class Submission:
         if self.worker is None or not self.worker.running:
             if self.worker is not None:
                 self.worker.kill()
-                self.restarts += 1
             self.worker = WorkerProcess(self.path, self.launcher)
             self.imported = set()
             self.worker.start()
@@ -146,7 +143,7 @@ class Submission:
             self.worker.kill()
         self.worker = None
 
-    def _import(self, module: str, function: str) -> None:
+    def _import(self, module: str) -> None:
         """Import the module in the worker; import trouble disables the whole module."""
         if module in self.broken_modules:
             raise self.broken_modules[module]
@@ -185,63 +182,46 @@ class Submission:
         ------
         FunctionUnavailable, StudentError, UnsupportedReturn
         """
-        state = self.state(function)
+        return self._request(function, {"op": "call", "function": function, "args": runtime.encode(list(args)),
+                                        "kwargs": runtime.encode(dict(kwargs)), "return_args": return_args})
+
+    def get(self, name: str):
+        """The value of a module-level name of the submission (course.yaml gives its module)."""
+        return self._request(name, {"op": "get", "name": name})["value"]
+
+    def _request(self, name: str, request: dict) -> dict:
+        """Send ``request`` about exercise ``name`` within its time budget; interpret the reply."""
+        state = self.state(name)
         if state.unavailable is not None:
             raise state.unavailable
-        module = self._module_of(function)
+        module = self._module_of(name)
         try:
-            self._import(module, function)
+            self._import(module)
         except FunctionUnavailable as problem:
             state.unavailable = problem
             raise
-        limit = self._time_limit(function)
-        remaining = limit - state.spent
-        request = {"op": "call", "module": module, "function": function,
-                   "args": runtime.encode(list(args)), "kwargs": runtime.encode(dict(kwargs)),
-                   "return_args": return_args}
+        limit = self._time_limit(name)
         worker = self._ensure_worker()
         started = time.monotonic()
         try:
-            reply = worker.request(request, timeout=remaining)
+            reply = worker.request(dict(request, module=module), timeout=limit - state.spent)
         except WorkerTimeout:
             self._lose_worker()
             state.unavailable = FunctionUnavailable(
                 f"time limit exceeded ({limit:g} s)",
-                f"{function} used up its time limit of {limit:g} s (an endless loop, or far too slow); "
+                f"{name} used up its time limit of {limit:g} s (an endless loop, or far too slow); "
                 "its remaining tests were not run")
             raise state.unavailable from None
         except WorkerDied as exc:
             self._lose_worker()
             state.unavailable = FunctionUnavailable(
                 "crashed the grading process",
-                f"{function} ended the grading process ({describe_exit(exc.returncode)}); "
+                f"{name} ended the grading process ({describe_exit(exc.returncode)}); "
                 "do not call sys.exit/os._exit or crash the interpreter")
             raise state.unavailable from None
         finally:
             state.spent += time.monotonic() - started
-            state.calls += 1
-        return self._interpret(function, reply)
-
-    def get(self, name: str):
-        """The value of a module-level name of the submission (course.yaml gives its module)."""
-        state = self.state(name)
-        if state.unavailable is not None:
-            raise state.unavailable
-        module = self._module_of(name)
-        try:
-            self._import(module, name)
-        except FunctionUnavailable as problem:
-            state.unavailable = problem
-            raise
-        worker = self._ensure_worker()
-        try:
-            reply = worker.request({"op": "get", "module": module, "name": name}, timeout=self._time_limit(name))
-        except (WorkerTimeout, WorkerDied):
-            self._lose_worker()
-            state.unavailable = FunctionUnavailable("crashed the grading process",
-                                                    f"reading {name} ended the grading process")
-            raise state.unavailable from None
-        return self._interpret(name, reply)["value"]
+        return self._interpret(name, reply)
 
     def _interpret(self, function: str, reply: dict) -> dict:
         state = self.state(function)

@@ -160,8 +160,8 @@ def stub_source(source: str, label: str) -> str:
     return header + "\n".join(out) + "\n"
 
 
-def solution_files(course: Course) -> list[Path]:
-    root = course.solutions_dir
+def solution_files(root: Path) -> list[Path]:
+    """Every file under ``root`` (the solutions directory) that stubs are made from."""
     return sorted(p for p in root.rglob("*") if p.is_file() and not (SKIP_PARTS & set(p.relative_to(root).parts))
                   and p.suffix not in (".pyc",))
 
@@ -169,7 +169,7 @@ def solution_files(course: Course) -> list[Path]:
 def generate(course: Course) -> dict[Path, bytes]:
     """Relative path under exercises/ -> content, for every file of solutions/."""
     files: dict[Path, bytes] = {}
-    for path in solution_files(course):
+    for path in solution_files(course.solutions_dir):
         rel = path.relative_to(course.solutions_dir)
         if path.suffix == ".py":
             files[rel] = stub_source(path.read_text(encoding="utf-8"), f"solutions/{rel}").encode("utf-8")
