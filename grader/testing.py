@@ -168,10 +168,10 @@ def expect_inputs_unchanged(function, *args, message: str | None = None, **kwarg
     """Call a student function and fail if it modified any of its array arguments."""
     message = message or f"{function.__name__} modifies its input arrays in place; work on copies"
     value, args_after, kwargs_after = function.call_returning_inputs(*args, **kwargs)
-    before = list(args) + list(kwargs.values())
-    after = list(args_after or []) + [kwargs_after.get(k) for k in kwargs] if kwargs_after is not None else None
-    if after is None:
+    if args_after is None or kwargs_after is None:  # the worker could not send them back
         raise Misconception(message)
+    before = list(args) + list(kwargs.values())
+    after = list(args_after) + [kwargs_after.get(k) for k in kwargs]
     for old, new in zip(before, after):
         if isinstance(old, np.ndarray):
             new_array = np.asarray(new)
