@@ -5,8 +5,7 @@ import pytest
 from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.grade.submission import StudentError
-from grader.testing import (Misconception, expect, expect_close, expect_inputs_unchanged, expect_raises, expect_shape,
+from grader.testing import (expect, expect_close, expect_inputs_unchanged, expect_raises, expect_shape, expect_success,
                             worked_examples)
 
 EXAMPLES = worked_examples("group_mean_advantages")
@@ -48,10 +47,7 @@ def test_better_responses_get_positive_advantages(impl):
 def test_single_response_is_valid(impl, reference):
     rewards = np.array([2.5])
     message = "a group of one response is valid (G >= 1): its only advantage is zero, no error is raised"
-    try:
-        got = impl.group_mean_advantages(rewards)
-    except StudentError as error:
-        raise Misconception(f"{message} ({error.describe()})") from error
+    got = expect_success(impl.group_mean_advantages, rewards, message=message)
     expect_close(got, reference.group_mean_advantages(rewards), message)
 
 
