@@ -19,7 +19,7 @@ from pathlib import Path
 
 import nbformat
 
-from grader.build.segments import ModuleParts, course_modules
+from grader.build.segments import ModuleParts, assignment_modules
 from grader.course import Assignment, Course
 
 GENERAL = ""  # notes key for the submission as a whole
@@ -122,11 +122,13 @@ def module_text(parts: ModuleParts, cells: list[tuple[str, str]], spans: dict[st
 
 def extract_submission(course: Course, assignment: Assignment, notebooks: list[nbformat.NotebookNode | None],
                        problems: list[str], submission_dir: Path | None, dest: Path,
-                       student_modules: list[str] = ()) -> Extraction:
+                       student_modules: list[str] = (), modules: dict[str, ModuleParts] | None = None) -> Extraction:
     """Write the modules of one submission into ``dest`` (emptied first).
 
     ``notebooks`` are the submission's notebooks that could be read, ``problems``
     why others could not; ``submission_dir`` holds a lab's ``.py`` modules.
+    ``modules`` is :func:`assignment_modules` of the assignment: the same for every
+    student, so a class computes it once (it is computed here when not given).
     """
     if dest.exists():
         shutil.rmtree(dest)
@@ -151,8 +153,8 @@ def extract_submission(course: Course, assignment: Assignment, notebooks: list[n
                 (dest / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(source, dest / rel)
 
-    functions = {e.function for e in assignment.exercises if e.kind != "lab"}
-    modules = course_modules(course, functions)
+    if modules is None:
+        modules = assignment_modules(course, assignment)
     by_module: dict[str, list[tuple[str, str]]] = {}
     for e in assignment.exercises:
         if e.kind == "lab":

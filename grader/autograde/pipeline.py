@@ -32,6 +32,7 @@ from grader.autograde.records import scores
 from grader.autograde.trusted import BuiltInfo, built_info, extract, grade_extractions
 from grader.build.coursedir import stale_inputs
 from grader.build.nbgrader_run import nbgrader_env
+from grader.build.segments import assignment_modules
 from grader.course import Assignment, Course
 from grader.errors import GraderError
 
@@ -102,9 +103,10 @@ class Extract:
     name = "extract"
 
     def __call__(self, state: AutogradeState) -> None:
+        modules = assignment_modules(state.course, state.assignment)  # once for the class
         for student in state.students:
             state.extractions[student] = extract(state.course, state.course_dir, state.assignment, state.info,
-                                                 student)
+                                                 student, modules=modules)
 
 
 class Grade:

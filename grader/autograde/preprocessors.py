@@ -13,6 +13,8 @@ tests, the scores and the messages, and cuts the hidden tests out of every cell.
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
@@ -22,7 +24,8 @@ from traitlets import Unicode
 
 from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END
 from grader.autograde.records import function_report, load_record, scores, suite_digest
-from grader.course import load_course
+from grader.build.segments import ModuleParts, assignment_modules
+from grader.course import Assignment, Course, load_course
 
 TEST_PREFIX = "test_"
 
@@ -65,6 +68,29 @@ def fill_outputs(nb: nbformat.NotebookNode, record: dict) -> nbformat.NotebookNo
     return nb
 
 
+@dataclass(frozen=True)
+class GradingContext:
+    """What grading any notebook of one assignment needs, the same for the whole class."""
+
+    course: Course
+    assignment: Assignment
+    info: object  # grader.autograde.trusted.BuiltInfo
+    modules: dict[str, ModuleParts]
+    suite: str
+
+
+@functools.lru_cache(maxsize=8)
+def grading_context(course_root: str, course_dir: str, assignment_id: str) -> GradingContext:
+    """Load the course, the build manifest, the assignment's modules and the suite's digest once
+    per nbgrader process: nbgrader calls :class:`TrustedGrade` once per notebook."""
+    from grader.autograde.trusted import built_info
+
+    course = load_course(course_root or None, check_files=False)
+    assignment = course.assignment(assignment_id)
+    return GradingContext(course, assignment, built_info(Path(course_dir), assignment),
+                          assignment_modules(course, assignment), suite_digest(course, assignment))
+
+
 class TrustedGrade(NbGraderPreprocessor):
     """Fill autograded cells from the trusted grader instead of executing the notebook."""
 
@@ -79,19 +105,18 @@ class TrustedGrade(NbGraderPreprocessor):
         return Path(db_url.split("sqlite:///", 1)[-1]).parent
 
     def preprocess(self, nb, resources):
-        from grader.autograde.trusted import built_info, extract, grade_extractions, record_key
+        from grader.autograde.trusted import extract, grade_extractions, record_key
 
         student = resources["nbgrader"]["student"]
         assignment_id = resources["nbgrader"]["assignment"]
-        course = load_course(self.course_root or None, check_files=False)
-        assignment = course.assignment(assignment_id)
         course_dir = self._course_dir(resources)
-        info = built_info(course_dir, assignment)
+        ctx = grading_context(self.course_root, str(course_dir), assignment_id)
+        course, assignment = ctx.course, ctx.assignment
         # The notebook nbgrader hands us is the sanitized submission: locked cells restored,
         # the student's solution cells as submitted. Extract from it, so what is recorded is
         # exactly what this notebook holds.
-        extraction = extract(course, course_dir, assignment, info, student, notebooks=[nb])
-        key = record_key(extraction, suite_digest(course, assignment))
+        extraction = extract(course, course_dir, assignment, ctx.info, student, notebooks=[nb], modules=ctx.modules)
+        key = record_key(extraction, ctx.suite)
         record = load_record(course_dir, assignment_id, student)
         if record is None or record.get("key") != key:
             self.log.info("Grading %s/%s with the trusted grader", student, assignment_id)

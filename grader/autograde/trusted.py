@@ -17,6 +17,7 @@ from grader.autograde.grading import grade_all
 from grader.autograde.reaper import become_subreaper, kill_strays
 from grader.autograde.records import make_record, save_record, suite_digest
 from grader.build.coursedir import read_manifest
+from grader.build.segments import ModuleParts
 from grader.course import Assignment, Course
 from grader.errors import GraderError
 from grader.grade.results import SubmissionResult, score_function
@@ -53,14 +54,18 @@ def submission_dir(course_dir: Path, student: str, assignment: str) -> Path:
 
 
 def extract(course: Course, course_dir: Path, assignment: Assignment, info: BuiltInfo, student: str,
-            notebooks: list[nbformat.NotebookNode] | None = None) -> Extraction:
-    """Modules of one submission; the notebooks are read from submitted/ unless given."""
+            notebooks: list[nbformat.NotebookNode] | None = None,
+            modules: dict[str, ModuleParts] | None = None) -> Extraction:
+    """Modules of one submission; the notebooks are read from submitted/ unless given.
+
+    ``modules`` (:func:`assignment_modules`) is the same for the whole class: compute it once.
+    """
     folder = submission_dir(course_dir, student, assignment.id)
     problems: list[str] = []
     if notebooks is None:
         notebooks, problems = notebooks_of(folder, [info.notebook])
     return extract_submission(course, assignment, notebooks, problems, folder,
-                              extraction_dir(course_dir, student, assignment.id), info.student_modules)
+                              extraction_dir(course_dir, student, assignment.id), info.student_modules, modules)
 
 
 def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, extractions: dict[str, Extraction],

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from grader.course import BEGIN_SOLUTION, END_SOLUTION, Course
+from grader.course import BEGIN_SOLUTION, END_SOLUTION, Assignment, Course
 from grader.errors import CourseError
 from grader.stubs import stub_source
 
@@ -177,7 +177,9 @@ def course_modules(course: Course, assignment_functions: set[str] | None = None)
     """
     wanted = set(assignment_functions) if assignment_functions is not None else set(course.functions)
     modules: dict[str, ModuleParts] = {}
-    for module in course.modules:
+    # Only the modules that hold a wanted exercise: cutting a module means stubbing it, which
+    # is what costs the time (an assignment touches a few of the course's modules).
+    for module in dict.fromkeys(e.module for e in course.exercises if e.function in wanted):
         path = course.solutions_dir / f"{module}.py"
         if not path.is_file():
             continue
@@ -186,6 +188,11 @@ def course_modules(course: Course, assignment_functions: set[str] | None = None)
         exercises = {e.function for e in course.exercises if e.module == module and e.function in wanted}
         modules[module] = split_module(module, source, stub_source(source, label), exercises, label)
     return modules
+
+
+def assignment_modules(course: Course, assignment: Assignment) -> dict[str, ModuleParts]:
+    """The modules an assignment's notebook cells go into (lab exercises have no cell)."""
+    return course_modules(course, {e.function for e in assignment.exercises if e.kind != "lab"})
 
 
 def student_segments(course: Course) -> dict[str, str]:

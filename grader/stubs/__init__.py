@@ -80,15 +80,16 @@ def _format_comments(source: str) -> dict[int, str]:
     return found
 
 
-def answer_templates(tree: ast.Module, source: str, begin: int, end: int, label: str) -> list[str]:
+def answer_templates(tree: ast.Module, formats: dict[int, str], begin: int, end: int, label: str) -> list[str]:
     """The unanswered template lines of the module-level region between lines ``begin`` and ``end``.
+
+    ``formats`` is :func:`_format_comments` of the file (tokenised once per file, not per region).
 
     Raises
     ------
     CourseError
         If the region holds anything but ``NAME = value`` assignments, or none.
     """
-    formats = _format_comments(source)
     lines = []
     for node in tree.body:
         if node.end_lineno < begin or node.lineno > end:
@@ -125,6 +126,7 @@ def stub_source(source: str, label: str) -> str:
     # (line of BEGIN, owning function; None for a module-level answer region)
     inside: tuple[int, str | None] | None = None
     functions = answers = False
+    formats: dict[int, str] | None = None  # tokenised on the first answer region only
     for number, line in enumerate(lines, start=1):
         marker = line.strip()
         if marker == BEGIN_SOLUTION:
@@ -145,7 +147,9 @@ def stub_source(source: str, label: str) -> str:
             if inside is None:
                 raise CourseError(f"{label}:{number}: {END_SOLUTION} without a matching {BEGIN_SOLUTION}")
             if inside[1] is None:
-                out.extend(answer_templates(tree, source, inside[0], number, label))
+                if formats is None:
+                    formats = _format_comments(source)
+                out.extend(answer_templates(tree, formats, inside[0], number, label))
             inside = None
         elif inside is None:
             out.append(line)
