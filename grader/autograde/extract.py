@@ -10,7 +10,6 @@ modules from the submission folder are used as they are.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import shutil
@@ -42,7 +41,6 @@ class Extraction:
     directory: Path
     notes: dict[str, list[str]] = field(default_factory=dict)
     spans: dict[str, CellSpan] = field(default_factory=dict)
-    digest: str = ""
     readable: bool = True
 
     def note(self, function: str, text: str) -> None:
@@ -180,15 +178,7 @@ def extract_submission(course: Course, assignment: Assignment, notebooks: list[n
     for module, module_cells in by_module.items():
         if module in modules:
             (dest / f"{module}.py").write_text(module_text(modules[module], module_cells, ex.spans), encoding="utf-8")
-    ex.digest = digest_directory(dest)
     return ex
-
-
-def digest_directory(directory: Path) -> str:
-    h = hashlib.sha256()
-    for path in sorted(directory.rglob("*.py")):
-        h.update(path.relative_to(directory).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()
 
 
 def notebooks_of(submission_dir: Path, names: list[str]) -> tuple[list, list[str]]:

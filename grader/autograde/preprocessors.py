@@ -23,8 +23,9 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Unicode
 
 from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END
-from grader.autograde.records import function_report, load_record, scores, suite_digest
+from grader.autograde.records import function_report, load_record, record_key, scores
 from grader.build.segments import ModuleParts, assignment_modules
+from grader.classgrade.fingerprint import course_fingerprint
 from grader.course import Assignment, Course, load_course
 
 TEST_PREFIX = "test_"
@@ -76,19 +77,19 @@ class GradingContext:
     assignment: Assignment
     info: object  # grader.autograde.trusted.BuiltInfo
     modules: dict[str, ModuleParts]
-    suite: str
+    course_hash: str
 
 
 @functools.lru_cache(maxsize=8)
 def grading_context(course_root: str, course_dir: str, assignment_id: str) -> GradingContext:
-    """Load the course, the build manifest, the assignment's modules and the suite's digest once
-    per nbgrader process: nbgrader calls :class:`TrustedGrade` once per notebook."""
+    """Load the course, the build manifest, the assignment's modules and the course's fingerprint
+    once per nbgrader process: nbgrader calls :class:`TrustedGrade` once per notebook."""
     from grader.autograde.trusted import built_info
 
     course = load_course(course_root or None, check_files=False)
     assignment = course.assignment(assignment_id)
     return GradingContext(course, assignment, built_info(Path(course_dir), assignment),
-                          assignment_modules(course, assignment), suite_digest(course, assignment))
+                          assignment_modules(course, assignment), course_fingerprint(course))
 
 
 class TrustedGrade(NbGraderPreprocessor):
@@ -105,7 +106,7 @@ class TrustedGrade(NbGraderPreprocessor):
         return Path(db_url.split("sqlite:///", 1)[-1]).parent
 
     def preprocess(self, nb, resources):
-        from grader.autograde.trusted import extract, grade_extractions, record_key
+        from grader.autograde.trusted import extract, grade_extractions
 
         student = resources["nbgrader"]["student"]
         assignment_id = resources["nbgrader"]["assignment"]
@@ -116,7 +117,7 @@ class TrustedGrade(NbGraderPreprocessor):
         # the student's solution cells as submitted. Extract from it, so what is recorded is
         # exactly what this notebook holds.
         extraction = extract(course, course_dir, assignment, ctx.info, student, notebooks=[nb], modules=ctx.modules)
-        key = record_key(extraction, ctx.suite)
+        key = record_key(extraction, ctx.course_hash)
         record = load_record(course_dir, assignment_id, student)
         if record is None or record.get("key") != key:
             self.log.info("Grading %s/%s with the trusted grader", student, assignment_id)

@@ -2,8 +2,9 @@
 
 ``grader autograde`` grades first and writes ``grader-results/<assignment>/<student>.json``;
 nbgrader's autograde step then reads it (``TrustedGrade``) to fill the autograded
-cells. A record is used only while its key still matches: the same extracted
-modules graded by the same tests and course.yaml.
+cells. A record is used only while its key still matches (:func:`record_key`): the same
+extracted modules and notes, graded by the same course (course.yaml, solutions, exercises/,
+tests), the same grading code and the same Python and numpy.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from pathlib import Path
 
 from grader.autograde.extract import GENERAL, Extraction
+from grader.classgrade.fingerprint import submission_fingerprint
 from grader.course import Assignment, Course
 from grader.grade.results import FunctionResult, SubmissionResult, TestOutcome
 
@@ -21,16 +23,16 @@ RESULTS_DIR = "grader-results"
 WHERE = re.compile(r"\b(\w+)\.py, line (\d+)")
 
 
-def suite_digest(course: Course, assignment: Assignment) -> str:
-    """What the grade of an assignment depends on besides the student's code."""
-    h = hashlib.sha256(course.course_file.read_bytes())
-    paths = [course.hidden_test_file(e.function) for e in assignment.exercises]
-    paths += [course.tests_dir / "worked_examples.yaml", course.tests_dir / "conftest.py"]
-    paths += sorted(course.solutions_dir.glob("*.py"))
-    for path in paths:
-        if path.is_file():
-            h.update(path.name.encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()
+def record_key(extraction: Extraction, course_hash: str) -> str:
+    """The key of a record: the fingerprints of what was graded and of what graded it.
+
+    ``course_hash`` is :func:`grader.classgrade.fingerprint.course_fingerprint` of the course
+    (computed once per class); the submission is the extraction folder, hashed the way
+    ``grader grade-class`` hashes a submission.
+    """
+    notes = json.dumps(extraction.notes, sort_keys=True)
+    text = f"{submission_fingerprint(extraction.directory)}\0{course_hash}\0{notes}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def record_path(course_dir: Path, assignment: str, student: str) -> Path:

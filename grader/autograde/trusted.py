@@ -4,7 +4,6 @@ when nbgrader's autograde runs without a fresh record)."""
 
 from __future__ import annotations
 
-import hashlib
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,9 +14,10 @@ import nbformat
 from grader.autograde.extract import Extraction, extract_submission, notebooks_of
 from grader.autograde.grading import grade_all
 from grader.autograde.reaper import become_subreaper, kill_strays
-from grader.autograde.records import make_record, save_record, suite_digest
+from grader.autograde.records import make_record, record_key, save_record
 from grader.build.coursedir import read_manifest
 from grader.build.segments import ModuleParts
+from grader.classgrade.fingerprint import course_fingerprint
 from grader.course import Assignment, Course
 from grader.errors import GraderError
 from grader.grade.results import SubmissionResult, score_function
@@ -45,10 +45,6 @@ def extraction_dir(course_dir: Path, student: str, assignment: str) -> Path:
     return Path(course_dir) / EXTRACTED_DIR / student / assignment
 
 
-def record_key(extraction: Extraction, suite: str) -> str:
-    return hashlib.sha256((extraction.digest + suite).encode()).hexdigest()
-
-
 def submission_dir(course_dir: Path, student: str, assignment: str) -> Path:
     return Path(course_dir) / "submitted" / student / assignment
 
@@ -72,7 +68,7 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
                       *, jobs: int = 1, sandbox: str = "auto",
                       on_done: Callable[[str], None] | None = None) -> dict[str, dict]:
     """Grade every extraction, kill what student code left running, save one record each."""
-    suite = suite_digest(course, assignment)
+    course_hash = course_fingerprint(course)
     only = [e.function for e in assignment.exercises]
     readable = {s: x.directory for s, x in extractions.items() if x.readable}
     become_subreaper()
@@ -93,7 +89,7 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
                 on_done(student)
         labs = [e.function for e in assignment.exercises if e.kind == "lab"]
         record = make_record(student, assignment.id, extraction, SubmissionResult("", {}),
-                             record_key(extraction, suite), labs)
+                             record_key(extraction, course_hash), labs)
         record["result"] = result_json
         save_record(course_dir, record)
         records[student] = record
