@@ -180,6 +180,35 @@ def expect_inputs_unchanged(function, *args, message: str | None = None, **kwarg
     return value
 
 
+# -- masked log-probabilities -----------------------------------------------------------
+MASKED_LEAK = ("a -inf or nan log-prob at a masked position leaks through multiplication by the mask (0 * -inf "
+               "is nan, and so is -inf - -inf): masked positions must be ignored entirely, e.g. with np.where")
+
+# (new, old) log-prob pairs for masked positions, used in turn: both -inf; a nan; a -inf
+# old log-prob (an infinite ratio).
+_MASKED_POISON = ((-np.inf, -np.inf), (np.nan, -1.0), (0.0, -np.inf), (-np.inf, -np.inf))
+
+
+def log_prob_args(new: Any, old: Any, mask: Any, **more) -> dict:
+    """Keyword arguments ``new_log_probs``, ``old_log_probs``, ``mask`` as float arrays, plus ``more``."""
+    return dict(new_log_probs=np.asarray(new, dtype=float), old_log_probs=np.asarray(old, dtype=float),
+                mask=np.asarray(mask, dtype=float), **more)
+
+
+def poison_masked(new: Any, old: Any, mask: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Copies of ``new`` and ``old`` with non-finite values wherever ``mask`` is 0.
+
+    The masked positions, in row-major order, get the pairs of ``_MASKED_POISON`` in
+    turn. A correct function ignores masked positions, so it must give on the
+    poisoned arrays what it gives on the clean ones (if not: :data:`MASKED_LEAK`).
+    """
+    new, old = np.array(new, dtype=float), np.array(old, dtype=float)
+    masked = np.flatnonzero(np.asarray(mask) == 0)
+    for k, index in enumerate(masked):
+        new.flat[index], old.flat[index] = _MASKED_POISON[k % len(_MASKED_POISON)]
+    return new, old
+
+
 # -- worked examples ---------------------------------------------------------------
 @dataclass(frozen=True)
 class WorkedExample:
@@ -219,10 +248,6 @@ def worked_examples(function: str) -> list[WorkedExample]:
 def _as_argument(value: Any) -> Any:
     """YAML lists become numpy arrays (the usual way the functions are called)."""
     return np.array(value) if isinstance(value, list) else value
-
-
-def example_ids(examples: list[WorkedExample]) -> list[str]:
-    return [e.name for e in examples]
 
 
 # -- property tests --------------------------------------------------------------------

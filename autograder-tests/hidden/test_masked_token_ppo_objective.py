@@ -6,13 +6,11 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import expect, expect_close, expect_float, expect_inputs_unchanged, expect_raises, worked_examples
+from grader.testing import (MASKED_LEAK, expect, expect_close, expect_float, expect_inputs_unchanged, expect_raises,
+                            poison_masked, worked_examples)
 
 EXAMPLES = worked_examples("masked_token_ppo_objective")
 REDUCTIONS = ["token_mean", "sequence_mean", "sequence_sum_mean"]
-
-LEAK = ("a -inf log-prob at a masked position leaks through multiplication by the mask (0 * inf is nan): masked "
-        "positions must be ignored entirely, e.g. with np.where")
 
 
 def objective_args(new, old, advantages, mask, clip_epsilon=0.2, **reduction):
@@ -135,12 +133,11 @@ def test_nonfinite_masked_log_probs_do_not_leak(impl):
     mask = np.array([[0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0]])
     new = np.array([[-9.0, -0.5, -1.0, 3.0], [-0.3, -0.2, -7.0, -4.0]])
     old = np.array([[-1.0, -0.7, -0.8, -2.0], [-0.4, -0.1, -0.5, 1.0]])
-    bad_new = np.where(mask != 0, new, [[-np.inf, 0, 0, np.nan], [0, 0, 0.0, -np.inf]])
-    bad_old = np.where(mask != 0, old, [[-np.inf, 0, 0, -1.0], [0, 0, -np.inf, -np.inf]])
+    bad_new, bad_old = poison_masked(new, old, mask)
     for reduction in REDUCTIONS:
         clean = objective(impl, **objective_args(new, old, [1.0, -1.0], mask, reduction=reduction))
         poisoned = objective(impl, **objective_args(bad_new, bad_old, [1.0, -1.0], mask, reduction=reduction))
-        expect_close(poisoned, clean, LEAK)
+        expect_close(poisoned, clean, MASKED_LEAK)
 
 
 # -- properties against the reference ----------------------------------------------------

@@ -6,14 +6,11 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import (Misconception, expect, expect_close, expect_inputs_unchanged, expect_raises, expect_shape,
-                            worked_examples)
+from grader.testing import (MASKED_LEAK, Misconception, expect, expect_close, expect_inputs_unchanged, expect_raises,
+                            expect_shape, poison_masked, worked_examples)
 
 EXAMPLES = worked_examples("masked_token_ppo_terms")
 NAMES = ("ratio", "unclipped", "clipped", "pessimistic")
-
-LEAK = ("a -inf log-prob at a masked position leaks through multiplication by the mask (0 * inf is nan): masked "
-        "positions must be ignored entirely, e.g. with np.where")
 
 
 def four_arrays(result, shape):
@@ -82,10 +79,8 @@ def test_nonfinite_masked_log_probs_do_not_leak(impl):
     mask = np.array(MASK)
     clean = terms_args(NEW, OLD, [1.0, -1.0], mask)
     # Masked positions: both -inf, nan in one of them, a -inf old log-prob (an infinite ratio).
-    poisoned = terms_args(np.where(mask != 0, NEW, [[-np.inf, 0, 0, np.nan], [0, 0, 0.0, -np.inf]]),
-                          np.where(mask != 0, OLD, [[-np.inf, 0, 0, -1.0], [0, 0, -np.inf, -np.inf]]),
-                          [1.0, -1.0], mask)
-    expect_terms(impl.masked_token_ppo_terms(**poisoned), impl.masked_token_ppo_terms(**clean), LEAK)
+    poisoned = terms_args(*poison_masked(NEW, OLD, mask), [1.0, -1.0], mask)
+    expect_terms(impl.masked_token_ppo_terms(**poisoned), impl.masked_token_ppo_terms(**clean), MASKED_LEAK)
 
 
 def test_per_token_advantages(impl, reference):

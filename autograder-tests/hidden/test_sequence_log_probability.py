@@ -6,12 +6,9 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import expect_close, expect_inputs_unchanged, expect_raises, worked_examples
+from grader.testing import MASKED_LEAK, expect_close, expect_inputs_unchanged, expect_raises, worked_examples
 
 EXAMPLES = worked_examples("sequence_log_probability")
-
-LEAK = ("a -inf log-prob at a masked position leaks through multiplication by the mask (0 * -inf is nan): "
-        "masked positions must be ignored entirely, e.g. with np.where")
 
 
 @pytest.mark.weight(3)
@@ -29,7 +26,7 @@ def test_masked_infinities_and_nans_are_ignored(impl):
     clean = np.array([[-0.7, -0.4, -1.1, -2.0], [-0.1, -0.9, -0.3, -0.2]])
     mask = np.array([[0.0, 1.0, 1.0, 0.0], [0.0, 0.0, 1.0, 1.0]])
     poisoned = np.where(mask != 0, clean, np.array([[-np.inf, 0, 0, np.nan], [np.nan, -np.inf, 0, 0]]))
-    expect_close(impl.sequence_log_probability(poisoned, mask), impl.sequence_log_probability(clean, mask), LEAK)
+    expect_close(impl.sequence_log_probability(poisoned, mask), impl.sequence_log_probability(clean, mask), MASKED_LEAK)
 
 
 @pytest.mark.weight(2)

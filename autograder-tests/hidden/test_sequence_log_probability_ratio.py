@@ -6,13 +6,10 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import expect_close, expect_inputs_unchanged, expect_raises, worked_examples
+from grader.testing import (MASKED_LEAK, expect_close, expect_inputs_unchanged, expect_raises, log_prob_args,
+                            poison_masked, worked_examples)
 
 EXAMPLES = worked_examples("sequence_log_probability_ratio")
-
-LEAK = ("a -inf log-prob at a masked position leaks through multiplication by the mask (-inf - -inf is nan, "
-        "and 0 * nan is nan): masked positions must be ignored entirely, e.g. with np.where")
-
 
 INVERTED = "the log-ratio is inverted: it is log pi_new - log pi_old (new_log_probs minus old_log_probs)"
 
@@ -23,11 +20,6 @@ def check(impl, reference, args, message):
     if np.shape(got) == want.shape and np.any(want != 0) and np.allclose(got, -want):
         message = INVERTED
     expect_close(got, want, message)
-
-
-def ratio_args(new, old, mask):
-    return dict(new_log_probs=np.asarray(new, dtype=float), old_log_probs=np.asarray(old, dtype=float),
-                mask=np.asarray(mask, dtype=float))
 
 
 @pytest.mark.weight(3)
@@ -41,9 +33,9 @@ def test_worked_example(impl, case):
 @pytest.mark.weight(2)
 def test_exact_sum_not_length_normalised(impl, reference):
     # Responses of three tokens and of one token; ordinary values at masked positions.
-    args = ratio_args([[-1.0, -0.2, -0.9, -0.4], [-2.0, -0.3, -1.1, -0.6]],
-                      [[-3.0, -0.5, -0.6, -0.1], [-0.5, -0.8, -1.4, -0.2]],
-                      [[0, 1, 1, 1], [0, 1, 0, 0]])
+    args = log_prob_args([[-1.0, -0.2, -0.9, -0.4], [-2.0, -0.3, -1.1, -0.6]],
+                         [[-3.0, -0.5, -0.6, -0.1], [-0.5, -0.8, -1.4, -0.2]],
+                         [[0, 1, 1, 1], [0, 1, 0, 0]])
     check(impl, reference, args, "length-normalised sequence ratio: the exact sequence log-ratio is the masked sum "
                                  "of the token log-ratios, not their mean")
 
@@ -53,21 +45,21 @@ def test_nonfinite_masked_log_probs_do_not_leak(impl):
     mask = np.array([[0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0]])
     new = np.array([[-9.0, -0.5, -1.0, -3.0], [-0.3, -0.2, -7.0, -4.0]])
     old = np.array([[-1.0, -0.7, -0.8, -2.0], [-0.4, -0.1, -0.5, -1.0]])
-    clean = ratio_args(new, old, mask)
-    poisoned = ratio_args(np.where(mask != 0, new, [[-np.inf, 0, 0, np.nan], [0, 0, 0.0, -np.inf]]),
-                          np.where(mask != 0, old, [[-np.inf, 0, 0, -1.0], [0, 0, -np.inf, -np.inf]]), mask)
-    expect_close(impl.sequence_log_probability_ratio(**poisoned), impl.sequence_log_probability_ratio(**clean), LEAK)
+    clean = log_prob_args(new, old, mask)
+    poisoned = log_prob_args(*poison_masked(new, old, mask), mask)
+    expect_close(impl.sequence_log_probability_ratio(**poisoned), impl.sequence_log_probability_ratio(**clean),
+                 MASKED_LEAK)
 
 
 def test_log_ratio_is_new_minus_old(impl, reference):
     # One response token per row: a mean and a sum agree here.
-    args = ratio_args([[-0.2, -1.6], [-1.2, -0.1]], [[-1.0, -0.9], [-0.2, -0.8]], [[1, 0], [0, 1]])
+    args = log_prob_args([[-0.2, -1.6], [-1.2, -0.1]], [[-1.0, -0.9], [-0.2, -0.8]], [[1, 0], [0, 1]])
     check(impl, reference, args, INVERTED)
 
 
 def test_row_without_response_tokens_is_zero(impl, reference):
-    args = ratio_args([[-0.2, -1.6, -0.3], [-1.2, -0.1, -0.5]], [[-1.0, -0.9, -0.3], [-0.2, -0.8, -0.4]],
-                      [[1, 1, 1], [0, 0, 0]])
+    args = log_prob_args([[-0.2, -1.6, -0.3], [-1.2, -0.1, -0.5]], [[-1.0, -0.9, -0.3], [-0.2, -0.8, -0.4]],
+                         [[1, 1, 1], [0, 0, 0]])
     check(impl, reference, args, "a row without response tokens has log-ratio 0 (an empty sum; its ratio is 1)")
 
 
@@ -82,7 +74,7 @@ def ratio_cases(draw):
     poison = draw(st.sampled_from([None, -np.inf, np.nan]))
     if poison is not None:
         new, old = np.where(mask != 0, new, poison), np.where(mask != 0, old, -np.inf)
-    return ratio_args(new, old, mask)
+    return log_prob_args(new, old, mask)
 
 
 @pytest.mark.weight(2)
@@ -101,8 +93,8 @@ def test_accepts_lists(impl, reference):
 
 
 def test_does_not_modify_inputs(impl):
-    args = ratio_args([[-0.5, -1.0, -0.3], [-0.2, -0.4, -0.9]], [[-0.6, -0.8, -0.3], [-0.3, -0.4, -0.1]],
-                      [[1, 1, 0], [0, 1, 1]])
+    args = log_prob_args([[-0.5, -1.0, -0.3], [-0.2, -0.4, -0.9]], [[-0.6, -0.8, -0.3], [-0.3, -0.4, -0.1]],
+                         [[1, 1, 0], [0, 1, 1]])
     expect_inputs_unchanged(impl.sequence_log_probability_ratio, **args)
 
 
@@ -115,7 +107,7 @@ def test_does_not_modify_inputs(impl):
     dict(new_log_probs=np.zeros((2, 3, 1)), old_log_probs=np.zeros((2, 3, 1)), mask=np.ones((2, 3, 1))),
 ], ids=["mask_one_column", "old_one_row", "mask_longer", "one_dimensional", "three_dimensional"])
 def test_rejects_misshaped_inputs(impl, change):
-    args = dict(ratio_args(np.zeros((2, 3)), np.zeros((2, 3)), np.ones((2, 3))), **change)
+    args = dict(log_prob_args(np.zeros((2, 3)), np.zeros((2, 3)), np.ones((2, 3))), **change)
     expect_raises(ValueError, impl.sequence_log_probability_ratio, **args,
                   message="new_log_probs, old_log_probs and mask must share one [B, L] shape; anything else must "
                           "raise ValueError (no silent broadcasting)")

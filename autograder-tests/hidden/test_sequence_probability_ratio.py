@@ -6,23 +6,17 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import expect_close, expect_inputs_unchanged, expect_raises, worked_examples
+from grader.testing import (MASKED_LEAK, expect_close, expect_inputs_unchanged, expect_raises, log_prob_args,
+                            poison_masked, worked_examples)
 
 EXAMPLES = worked_examples("sequence_probability_ratio")
 
-LEAK = ("a -inf log-prob at a masked position leaks through multiplication by the mask (-inf - -inf is nan, "
-        "and 0 * nan is nan): masked positions must be ignored entirely, e.g. with np.where")
 GEOMETRIC = ("length-normalised sequence ratio: the exact sequence ratio is the product of the token ratios, "
              "exp of the summed log-ratios, not their geometric mean")
 ZERO_FACTORS = ("masked ratios are 0 instead of 1: a masked position must contribute the factor 1 to the product "
                 "(the sequence ratio sees only response tokens)")
 AVERAGE = ("the average of the token ratios is not the sequence ratio: the sequence ratio is their product over "
            "the response tokens")
-
-
-def ratio_args(new, old, mask):
-    return dict(new_log_probs=np.asarray(new, dtype=float), old_log_probs=np.asarray(old, dtype=float),
-                mask=np.asarray(mask, dtype=float))
 
 
 def check(impl, reference, args, message):
@@ -56,13 +50,13 @@ MASK = [[0, 1, 1, 1], [0, 1, 1, 0]]
 
 @pytest.mark.weight(2)
 def test_product_not_geometric_mean(impl, reference):
-    check(impl, reference, ratio_args(NEW, OLD, MASK), GEOMETRIC)
+    check(impl, reference, log_prob_args(NEW, OLD, MASK), GEOMETRIC)
 
 
 def test_product_not_average_of_token_ratios(impl, reference):
     # Ratios far from 1 make the average and the product far apart.
-    args = ratio_args([[-0.1, -2.0, -0.3], [-1.5, -0.2, -0.9]], [[-1.4, -0.4, -0.3], [-0.1, -1.1, -0.9]],
-                      [[1, 1, 0], [1, 1, 0]])
+    args = log_prob_args([[-0.1, -2.0, -0.3], [-1.5, -0.2, -0.9]], [[-1.4, -0.4, -0.3], [-0.1, -1.1, -0.9]],
+                         [[1, 1, 0], [1, 1, 0]])
     check(impl, reference, args, AVERAGE)
 
 
@@ -70,8 +64,8 @@ def test_product_not_average_of_token_ratios(impl, reference):
 def test_masked_positions_are_factors_of_one(impl):
     # The same responses with their masked columns cut away must give the same ratios.
     new, old = np.array(NEW), np.array(OLD)
-    full = impl.sequence_probability_ratio(**ratio_args(new, old, np.array([[0, 1, 1, 1], [0, 1, 1, 1]])))
-    cut = impl.sequence_probability_ratio(**ratio_args(new[:, 1:], old[:, 1:], np.ones((2, 3))))
+    full = impl.sequence_probability_ratio(**log_prob_args(new, old, np.array([[0, 1, 1, 1], [0, 1, 1, 1]])))
+    cut = impl.sequence_probability_ratio(**log_prob_args(new[:, 1:], old[:, 1:], np.ones((2, 3))))
     expect_close(full, cut, ZERO_FACTORS)
 
 
@@ -80,15 +74,14 @@ def test_nonfinite_masked_log_probs_do_not_leak(impl):
     mask = np.array([[0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0]])
     new = np.array([[-9.0, -0.5, -1.0, -3.0], [-0.3, -0.2, -7.0, -4.0]])
     old = np.array([[-1.0, -0.7, -0.8, -2.0], [-0.4, -0.1, -0.5, -1.0]])
-    clean = ratio_args(new, old, mask)
-    poisoned = ratio_args(np.where(mask != 0, new, [[-np.inf, 0, 0, np.nan], [0, 0, 0.0, -np.inf]]),
-                          np.where(mask != 0, old, [[-np.inf, 0, 0, -1.0], [0, 0, -np.inf, -np.inf]]), mask)
-    expect_close(impl.sequence_probability_ratio(**poisoned), impl.sequence_probability_ratio(**clean), LEAK)
+    clean = log_prob_args(new, old, mask)
+    poisoned = log_prob_args(*poison_masked(new, old, mask), mask)
+    expect_close(impl.sequence_probability_ratio(**poisoned), impl.sequence_probability_ratio(**clean), MASKED_LEAK)
 
 
 def test_row_without_response_tokens_is_one(impl, reference):
-    args = ratio_args([[-0.2, -1.6, -0.3], [-1.2, -0.1, -0.5]], [[-1.0, -0.9, -0.3], [-0.2, -0.8, -0.4]],
-                      [[1, 1, 1], [0, 0, 0]])
+    args = log_prob_args([[-0.2, -1.6, -0.3], [-1.2, -0.1, -0.5]], [[-1.0, -0.9, -0.3], [-0.2, -0.8, -0.4]],
+                         [[1, 1, 1], [0, 0, 0]])
     check(impl, reference, args, "a row without response tokens has ratio 1 (an empty product)")
 
 
@@ -103,7 +96,7 @@ def ratio_cases(draw):
     poison = draw(st.sampled_from([None, -np.inf, np.nan]))
     if poison is not None:
         new, old = np.where(mask != 0, new, poison), np.where(mask != 0, old, -np.inf)
-    return ratio_args(new, old, mask)
+    return log_prob_args(new, old, mask)
 
 
 @pytest.mark.weight(2)
@@ -122,8 +115,8 @@ def test_accepts_lists(impl, reference):
 
 
 def test_does_not_modify_inputs(impl):
-    args = ratio_args([[-0.5, -1.0, -0.3], [-0.2, -0.4, -0.9]], [[-0.6, -0.8, -0.3], [-0.3, -0.4, -0.1]],
-                      [[1, 1, 0], [0, 1, 1]])
+    args = log_prob_args([[-0.5, -1.0, -0.3], [-0.2, -0.4, -0.9]], [[-0.6, -0.8, -0.3], [-0.3, -0.4, -0.1]],
+                         [[1, 1, 0], [0, 1, 1]])
     expect_inputs_unchanged(impl.sequence_probability_ratio, **args)
 
 
@@ -134,7 +127,7 @@ def test_does_not_modify_inputs(impl):
     dict(new_log_probs=np.zeros(3), old_log_probs=np.zeros(3), mask=np.ones(3)),
 ], ids=["mask_one_column", "old_one_row", "one_dimensional"])
 def test_rejects_misshaped_inputs(impl, change):
-    args = dict(ratio_args(np.zeros((2, 3)), np.zeros((2, 3)), np.ones((2, 3))), **change)
+    args = dict(log_prob_args(np.zeros((2, 3)), np.zeros((2, 3)), np.ones((2, 3))), **change)
     expect_raises(ValueError, impl.sequence_probability_ratio, **args,
                   message="new_log_probs, old_log_probs and mask must share one [B, L] shape; anything else must "
                           "raise ValueError (no silent broadcasting)")
