@@ -11,6 +11,7 @@ from rich.table import Table
 from grader.course import load_course
 from grader.errors import GraderError
 from grader.options import course_dir_option, resolve_course_dir
+from grader.sandbox import add_sandbox_options, sandbox_mode
 
 
 def register(sub, common) -> None:
@@ -35,21 +36,8 @@ def register(sub, common) -> None:
                         help="with --zip: how a file name gives the student, e.g. "
                              r"'(?P<student_id>\w+)_(?P<file_id>.+)' (default: <student>_<anything>.ipynb)")
     parser.add_argument("--details", action="store_true", help="print every student's messages, not just totals")
-    try:  # the sandbox options, when this grader has a sandbox
-        from grader.sandbox import add_sandbox_options
-    except ImportError:
-        pass
-    else:
-        add_sandbox_options(parser)
+    add_sandbox_options(parser)
     parser.set_defaults(func=run)
-
-
-def sandbox_choice(args: argparse.Namespace) -> str:
-    try:
-        from grader.sandbox import sandbox_mode
-    except ImportError:
-        return "local"
-    return sandbox_mode(args)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     jobs = args.jobs or default_jobs(8)
     state = autograde(course, course_dir, args.assignment, students=args.student, jobs=jobs,
                       archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
-                      sandbox=sandbox_choice(args), console=console)
+                      sandbox=sandbox_mode(args), console=console)
     for warning in state.warnings:
         console.print(f"[yellow]warning:[/yellow] {warning}")
     for line in state.restored:

@@ -23,6 +23,7 @@ from grader.course import Course
 from grader.errors import GraderError
 from grader.grade.results import SubmissionResult
 from grader.grade.runner import run_tests
+from grader.sandbox import sandbox_launcher
 
 
 def default_jobs(count: int) -> int:
@@ -31,15 +32,7 @@ def default_jobs(count: int) -> int:
 
 @contextlib.contextmanager
 def worker_launcher(course: Course, sandbox: str):
-    """The course's sandbox launcher when this grader has one (``grader.sandbox``), else None (local)."""
-    if sandbox == "local":
-        yield None
-        return
-    try:
-        from grader.sandbox import sandbox_launcher
-    except ImportError:
-        yield None
-        return
+    """The course's sandbox launcher (``sandbox``: auto, require or off)."""
     with sandbox_launcher(course, mode=sandbox, warn=lambda text: print(text, file=sys.stderr)) as launcher:
         yield launcher
 

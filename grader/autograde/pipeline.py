@@ -139,8 +139,10 @@ class Record:
         with state.progress() as progress:
             task = progress.add_task("recording in the gradebook (nbgrader autograde)", total=len(state.students))
             for pattern in patterns:
+                # A notebook whose record does not match is graded again by TrustedGrade: with the
+                # same sandbox choice as the rest of the class.
                 args = [sys.executable, "-m", "nbgrader", "autograde", state.assignment.id, "--force",
-                        f"--student={pattern}"]
+                        f"--student={pattern}", f"--TrustedGrade.sandbox={state.sandbox}"]
                 proc = subprocess.Popen(args, cwd=state.course_dir, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True, env=env)
                 for line in proc.stdout:

@@ -20,7 +20,7 @@ from pathlib import Path
 import nbformat
 from nbgrader import utils
 from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import Unicode
+from traitlets import Enum, Unicode
 
 from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END
 from grader.autograde.records import function_report, load_record, record_key, scores
@@ -96,6 +96,11 @@ class TrustedGrade(NbGraderPreprocessor):
     """Fill autograded cells from the trusted grader instead of executing the notebook."""
 
     course_root = Unicode("", help="Directory holding course.yaml (written by `grader build`).").tag(config=True)
+    sandbox = Enum(["auto", "require", "off"], default_value="auto",
+                   help="How a notebook without a current trusted record is graded: in the bubblewrap sandbox "
+                        "when it works (auto), only in it (require), or with resource limits only (off). "
+                        "`grader autograde` passes its --require-sandbox / --no-sandbox choice here."
+                   ).tag(config=True)
 
     def _course_dir(self, resources) -> Path:
         converter = getattr(self.parent, "parent", None)
@@ -121,7 +126,8 @@ class TrustedGrade(NbGraderPreprocessor):
         record = load_record(course_dir, assignment_id, student)
         if record is None or record.get("key") != key:
             self.log.info("Grading %s/%s with the trusted grader", student, assignment_id)
-            record = grade_extractions(course, course_dir, assignment, {student: extraction})[student]
+            record = grade_extractions(course, course_dir, assignment, {student: extraction},
+                                       sandbox=self.sandbox)[student]
         else:
             self.log.info("Using the trusted grade of %s/%s", student, assignment_id)
         return fill_outputs(nb, record), resources
