@@ -6,8 +6,8 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import (MASKED_LEAK, expect, expect_close, expect_float, expect_inputs_unchanged, expect_raises,
-                            poison_masked, worked_examples)
+from grader.testing import (MASKED_LEAK, expect, expect_close, expect_close_naming_mistakes, expect_float,
+                            expect_inputs_unchanged, expect_raises, poison_masked, worked_examples)
 
 EXAMPLES = worked_examples("masked_token_ppo_objective")
 REDUCTIONS = ["token_mean", "sequence_mean", "sequence_sum_mean"]
@@ -26,11 +26,12 @@ def objective(impl, **args):
 LOSS = "the result has the sign of a loss: return the objective to maximise, not its negation"
 
 
-def check(got, want, message):
-    """Compare with the expected value; a result of the opposite sign is named as a loss."""
-    if want != 0 and np.isclose(got, -want):
-        message = LOSS
-    expect_close(got, want, message)
+def check(got, want, message, mistakes=None):
+    """Compare with the expected value; a result of the opposite sign is named as a loss.
+
+    ``mistakes`` names further wrong values (see expect_close_naming_mistakes); the loss comes first.
+    """
+    expect_close_naming_mistakes(got, want, message, {LOSS: -np.asarray(want, dtype=float), **(mistakes or {})})
 
 
 def unit_ratio_args(advantages, mask, **reduction):
@@ -87,12 +88,12 @@ def test_row_without_response_tokens_still_counts(impl, reference, reduction):
     if np.isnan(got):
         message = (f"a row without response tokens makes {reduction} nan (0/0): such a row contributes 0 and "
                    "still counts among the B rows")
-    elif np.isclose(got, reference.masked_token_ppo_objective(**without_empty_row)):
-        message = (f"rows without response tokens are dropped from the mean: under {reduction} such a row "
-                   "contributes 0 and still counts among the B rows")
     else:
         message = f"under {reduction} a row without response tokens contributes 0 and still counts among the B rows"
-    check(got, reference.masked_token_ppo_objective(**args), message)
+    dropped = (f"rows without response tokens are dropped from the mean: under {reduction} such a row "
+               "contributes 0 and still counts among the B rows")
+    check(got, reference.masked_token_ppo_objective(**args), message,
+          {dropped: reference.masked_token_ppo_objective(**without_empty_row)})
 
 
 @pytest.mark.weight(2)

@@ -6,8 +6,8 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import (MASKED_LEAK, expect_close, expect_inputs_unchanged, expect_raises, log_prob_args,
-                            poison_masked, worked_examples)
+from grader.testing import (MASKED_LEAK, expect_close, expect_close_naming_mistakes, expect_inputs_unchanged,
+                            expect_raises, log_prob_args, poison_masked, worked_examples)
 
 EXAMPLES = worked_examples("sequence_log_probability_ratio")
 
@@ -16,10 +16,8 @@ INVERTED = "the log-ratio is inverted: it is log pi_new - log pi_old (new_log_pr
 
 def check(impl, reference, args, message):
     """Compare with the reference; a result of the opposite sign is named as an inverted ratio."""
-    got, want = impl.sequence_log_probability_ratio(**args), reference.sequence_log_probability_ratio(**args)
-    if np.shape(got) == want.shape and np.any(want != 0) and np.allclose(got, -want):
-        message = INVERTED
-    expect_close(got, want, message)
+    want = reference.sequence_log_probability_ratio(**args)
+    expect_close_naming_mistakes(impl.sequence_log_probability_ratio(**args), want, message, {INVERTED: -want})
 
 
 @pytest.mark.weight(3)

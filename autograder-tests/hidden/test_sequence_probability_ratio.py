@@ -6,8 +6,8 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import (MASKED_LEAK, expect_close, expect_inputs_unchanged, expect_raises, log_prob_args,
-                            poison_masked, worked_examples)
+from grader.testing import (MASKED_LEAK, expect_close, expect_close_naming_mistakes, expect_inputs_unchanged,
+                            expect_raises, log_prob_args, poison_masked, worked_examples)
 
 EXAMPLES = worked_examples("sequence_probability_ratio")
 
@@ -21,17 +21,16 @@ AVERAGE = ("the average of the token ratios is not the sequence ratio: the seque
 
 def check(impl, reference, args, message):
     """Compare with the reference; a per-token mean or a zero factor in place of the product is named as such."""
-    got, want = impl.sequence_probability_ratio(**args), reference.sequence_probability_ratio(**args)
+    want = reference.sequence_probability_ratio(**args)
     active = args["mask"] != 0
     count = np.maximum(active.sum(axis=1), 1)
     token_ratios = np.where(active, np.exp(args["new_log_probs"] - args["old_log_probs"]), 0.0)
     log_ratios = np.where(active, args["new_log_probs"] - args["old_log_probs"], 0.0)
-    for name, variant in ((GEOMETRIC, np.exp(log_ratios.sum(axis=1) / count)),
-                          (AVERAGE, token_ratios.sum(axis=1) / count),
-                          (ZERO_FACTORS, np.where(np.all(active, axis=1), want, 0.0))):
-        if np.shape(got) == want.shape and not np.allclose(variant, want) and np.allclose(got, variant):
-            message = name
-    expect_close(got, want, message)
+    expect_close_naming_mistakes(impl.sequence_probability_ratio(**args), want, message, {
+        GEOMETRIC: np.exp(log_ratios.sum(axis=1) / count),
+        AVERAGE: token_ratios.sum(axis=1) / count,
+        ZERO_FACTORS: np.where(np.all(active, axis=1), want, 0.0),
+    })
 
 
 @pytest.mark.weight(3)
