@@ -5,7 +5,7 @@ import pytest
 from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.testing import expect, expect_close, expect_inputs_unchanged, expect_raises, worked_examples
+from grader.testing import expect_close, expect_inputs_unchanged, expect_raises, worked_examples
 
 EXAMPLES = worked_examples("gae_advantages")
 
@@ -19,7 +19,7 @@ def gae_args(rewards, values, next_values, terminated, trace_cuts, gamma, gae_la
 
 @pytest.mark.weight(3)
 @pytest.mark.parametrize("case", EXAMPLES, ids=str)
-def test_worked_example(impl, reference, case):
+def test_worked_example(impl, case):
     got = impl.gae_advantages(**case.args)
     expect_close(got, case.expected, f"does not reproduce the module's worked example '{case.name}': {case.hint}")
 

@@ -21,7 +21,6 @@ EXAMPLES = worked_examples("grad_log_softmax")
 SHAPE = "the score has one component per logit"
 
 
-
 @pytest.mark.weight(3)
 @pytest.mark.parametrize("case", EXAMPLES, ids=str)
 def test_worked_example(impl, case):

@@ -53,7 +53,6 @@ def expect_baseline(got, logits, action_values, expected, message):
     expect_close_naming_mistakes(got, expected, message, known_mistakes(logits, action_values))
 
 
-
 @pytest.mark.weight(3)
 @pytest.mark.parametrize("case", EXAMPLES, ids=str)
 def test_worked_example(impl, case):

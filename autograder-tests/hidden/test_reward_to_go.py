@@ -47,7 +47,6 @@ def expect_returns(got, rewards, gamma, expected, message):
     expect_close_naming_mistakes(got, expected, message, known_mistakes(rewards, gamma))
 
 
-
 @pytest.mark.weight(3)
 @pytest.mark.parametrize("case", EXAMPLES, ids=str)
 def test_worked_example(impl, case):
