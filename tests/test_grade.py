@@ -255,3 +255,53 @@ def test_broken_hidden_tests_stop_the_grader_not_the_student(tmp_path):
     proc = run_grader("grade", "--course", str(course), "--json", str(course / "solutions"))
     assert proc.returncode == 2 and proc.stdout == ""
     assert "hidden tests could not be collected" in proc.stderr and "test_gae_advantages.py" in proc.stderr
+
+
+def test_staging_never_follows_symbolic_links(tmp_path):
+    """A link to a file the student may not read (the solutions) is not copied to the worker."""
+    from grader.errors import GraderError
+    from grader.grade.staging import stage_submission
+
+    submission = tmp_path / "sneaky"
+    shutil.copytree(COURSE.exercises_dir, submission)
+    (submission / "gae.py").unlink()
+    (submission / "gae.py").symlink_to(COURSE.solutions_dir / "gae.py")
+    (submission / "loot").symlink_to(COURSE.solutions_dir, target_is_directory=True)
+    staged = stage_submission(COURSE, submission, tmp_path / "staged")
+    assert not (staged / "gae.py").exists() and not (staged / "loot").exists()
+    assert (staged / "ppo_objective.py").read_text() == (COURSE.exercises_dir / "ppo_objective.py").read_text()
+    link = tmp_path / "link.py"
+    link.symlink_to(COURSE.solutions_dir / "gae.py")
+    with pytest.raises(GraderError, match="symbolic link"):
+        stage_submission(COURSE, link, tmp_path / "staged-link")
+
+
+WORKER_WONT_START = """
+import sys
+from pathlib import Path
+from grader.course import load_course
+from grader.errors import GraderError
+from grader.grade.runner import run_tests
+from grader.worker.client import WorkerStartError
+
+class Broken:
+    def spawn(self, submission):
+        raise GraderError("the zygote is gone")
+
+course = load_course(sys.argv[1])
+try:
+    run_tests(course, {"alice": course.solutions_dir}, only=["gae_advantages"], launcher=Broken(),
+              on_result=lambda sid, result: print("GRADED", sid, result.total))
+except WorkerStartError as exc:
+    print("REFUSED", exc)
+"""
+
+
+def test_a_worker_that_cannot_start_is_never_a_grade_of_zero():
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", WORKER_WONT_START, str(ROOT)], capture_output=True, text=True,
+                          timeout=300)
+    assert "GRADED" not in proc.stdout, proc.stdout
+    assert "REFUSED could not start a worker: the zygote is gone" in proc.stdout, proc.stdout + proc.stderr

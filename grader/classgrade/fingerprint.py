@@ -17,11 +17,13 @@ import numpy as np
 
 import grader
 from grader.course import Course
-from grader.stubs import SKIP_PARTS
+from grader.grade.staging import submission_files
 
 
-# The parts of the grader that decide a grade (not the notebook builder, the CLI, ...).
-GRADING_CODE = {"grade", "worker", "sandbox", "classgrade", "testing.py", "answers.py", "course.py", "stubs"}
+# The parts of the grader that decide a grade (not the notebook builder, the CLI, the
+# class run's bookkeeping): a cosmetic change elsewhere must not regrade a class.
+GRADING_CODE = ("grade/", "worker/", "sandbox/", "stubs/", "testing.py", "answers.py", "course.py",
+                "classgrade/session.py", "classgrade/worker.py")
 
 
 def _digest_files(digest, root: Path, paths) -> None:
@@ -37,20 +39,6 @@ def _tree(root: Path, pattern: str = "*") -> list[Path]:
         return []
     return [p for p in root.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts
             and not any(part.startswith(".") for part in p.relative_to(root).parts) and p.suffix != ".pyc"]
-
-
-def submission_files(submission: Path) -> list[Path]:
-    """The files of a submission that grading reads (as staging selects them)."""
-    submission = Path(submission)
-    if submission.is_file():
-        return [submission]
-    found = []
-    for path in sorted(submission.rglob("*.py")):
-        rel = path.relative_to(submission)
-        if SKIP_PARTS & set(rel.parts) or any(part.startswith(".") for part in rel.parts):
-            continue
-        found.append(path)
-    return found
 
 
 def submission_fingerprint(submission: Path) -> str:
@@ -69,6 +57,6 @@ def course_fingerprint(course: Course) -> str:
              *_tree(course.tests_dir)]
     _digest_files(digest, root, [p for p in paths if p.is_file()])
     package = Path(grader.__file__).resolve().parent
-    code = [p for p in _tree(package, "*.py") if p.relative_to(package).parts[0] in GRADING_CODE]
+    code = [p for p in _tree(package, "*.py") if p.relative_to(package).as_posix().startswith(GRADING_CODE)]
     _digest_files(digest, package, code)
     return digest.hexdigest()

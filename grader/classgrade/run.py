@@ -9,6 +9,7 @@ worker, and the property tests are derandomized.
 from __future__ import annotations
 
 import datetime
+import fcntl
 import hashlib
 import json
 import os
@@ -91,6 +92,8 @@ class _Process:
                                             pass_fds=(write_fd, request_r), env=env, start_new_session=True)
         except OSError:
             os.close(request_w)
+            os.close(read_fd)
+            self.log.close()
             raise
         finally:
             os.close(write_fd)
@@ -150,16 +153,32 @@ class _Process:
         self.log.close()
 
 
-def plan(course: Course, students: dict[str, Path], store: ResultStore, course_hash: str,
+def plan(students: dict[str, Path], store: ResultStore, course_hash: str,
          force: bool = False) -> tuple[list[str], list[str]]:
     """(students to grade, students whose stored grade is current)."""
     todo, current = [], []
     for student, path in students.items():
-        if not force and store.is_current(student, submission_fingerprint(path), course_hash):
+        try:
+            fingerprint = submission_fingerprint(path)
+        except OSError:  # unreadable now: grading will say so for this student alone
+            fingerprint = None
+        if not force and fingerprint is not None and store.is_current(student, fingerprint, course_hash):
             current.append(student)
         else:
             todo.append(student)
     return todo, current
+
+
+def lock_results(store: ResultStore):
+    """An exclusive lock on the results directory for this run (released when the file closes)."""
+    store.root.mkdir(parents=True, exist_ok=True)
+    handle = open(store.root / ".lock", "w")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise GraderError(f"another grading run is writing to {store.root}; wait for it or choose another --out")
+    return handle
 
 
 def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int = 1, mode: str = "auto",
@@ -177,6 +196,7 @@ def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int =
     submissions_dir = Path(submissions_dir).resolve()
     students = discover_submissions(submissions_dir)
     store = ResultStore(out)
+    lock = lock_results(store)  # before reading what an earlier run left there
     previous = store.manifest()
     if previous and previous.get("submissions_dir") not in (None, str(submissions_dir)):
         raise GraderError(f"{out} holds the results of {previous['submissions_dir']}, not of {submissions_dir}; "
@@ -189,7 +209,7 @@ def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int =
     course_hash = course_fingerprint(course)
     if only:  # a partial grade must never pass for a complete one (or for another part)
         course_hash = hashlib.sha256(f"{course_hash} only {' '.join(only)}".encode()).hexdigest()
-    todo, current = plan(course, students, store, course_hash, force)
+    todo, current = plan(students, store, course_hash, force)
     run = ClassRun(students=students, up_to_date=current)
     manifest = {
         "format": 1, "course": course.id, "course_title": course.title, "module": course.module_number,
@@ -217,6 +237,7 @@ def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int =
                         wall_time=round(run.wall_time, 3), graded_this_run=len(run.graded), sandbox=run.sandbox,
                         interrupted=run.interrupted, failed=run.failed)
         store.save_manifest(manifest)
+        lock.close()
     return run
 
 
@@ -287,6 +308,11 @@ def _run_processes(course, students, todo, store, course_hash, jobs, mode, run, 
                         else:
                             process.current = None
                             process.send({"stop": True})
+                    elif "failed" in message:
+                        student, reason = message["failed"]
+                        run.failed[student] = reason
+                        process.current = None
+                        notify("failed", {"student": student, "reason": reason})
                     elif "result" in message:
                         record = message["result"]
                         store.save(record)

@@ -15,8 +15,6 @@ submission therefore sees exactly what it would see in ``run_tests``.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import shutil
 import tempfile
 from pathlib import Path
@@ -28,6 +26,7 @@ from grader.course import Course
 from grader.errors import GraderError
 from grader.grade.plugin import Collector
 from grader.grade.results import SubmissionResult
+from grader.grade.runner import run_pytest
 from grader.grade.staging import stage_submission
 
 PLACEHOLDER = "submission"
@@ -36,6 +35,8 @@ PLACEHOLDER = "submission"
 Feed = Callable[[], "tuple[str, Path] | None"]
 # on_result(student id, original path, result)
 Sink = Callable[[str, Path, SubmissionResult], None]
+# on_failure(student id, reason): the submission could not be graded at all (e.g. unreadable)
+Failure = Callable[[str, str], None]
 
 
 class ClassCollector(Collector):
@@ -50,15 +51,17 @@ class ClassCollector(Collector):
         self.results.pop(PLACEHOLDER, None)
         self.open.pop(PLACEHOLDER, None)
         self.started.pop(PLACEHOLDER, None)
+        self.infrastructure_errors.pop(PLACEHOLDER, None)
 
 
 class _Loop:
     """The run loop: pull a submission, run all items against it, repeat."""
 
-    def __init__(self, collector: ClassCollector, feed: Feed, sink: Sink, staging: Path):
+    def __init__(self, collector: ClassCollector, feed: Feed, sink: Sink, fail: Failure, staging: Path):
         self.collector = collector
         self.feed = feed
         self.sink = sink
+        self.fail = fail
         self.staging = staging
         self.graded = 0
 
@@ -76,7 +79,11 @@ class _Loop:
             staged = self.staging / "current"
             if staged.exists():
                 shutil.rmtree(staged)
-            stage_submission(self.collector.course, Path(original), staged)
+            try:
+                stage_submission(self.collector.course, Path(original), staged)
+            except (GraderError, OSError) as exc:  # this submission only (too big, unreadable, gone)
+                self.fail(student, f"could not stage the submission: {exc}")
+                continue
             self.collector.bind(staged)
             for i, item in enumerate(items):
                 # nextitem=None on the last item tears down every fixture, the
@@ -84,6 +91,9 @@ class _Loop:
                 hook.pytest_runtest_protocol(item=item, nextitem=items[i + 1] if i + 1 < len(items) else None)
                 if session.shouldstop:
                     raise session.Interrupted(str(session.shouldstop))
+            if PLACEHOLDER in self.collector.infrastructure_errors:
+                # The grader's trouble, not the student's: stop, and let the run retry elsewhere.
+                raise session.Interrupted(self.collector.infrastructure_errors[PLACEHOLDER])
             result = self.collector.results.get(PLACEHOLDER)
             if result is None:  # no test item for this course (e.g. no hidden tests yet)
                 result = self.collector.result_without_tests(PLACEHOLDER)
@@ -93,28 +103,18 @@ class _Loop:
         return True
 
 
-def grade_stream(course: Course, feed: Feed, sink: Sink, *, launcher=None, suite: str = "hidden",
+def grade_stream(course: Course, feed: Feed, sink: Sink, fail: Failure, *, launcher=None, suite: str = "hidden",
                  only: list[str] | None = None) -> int:
     """Grade the submissions ``feed`` hands out in one pytest session; the number graded.
 
     Raises
     ------
     GraderError
-        When the tests cannot be collected or pytest cannot run.
+        When the tests cannot be collected or pytest cannot run;
+        ``WorkerStartError`` when a worker could not be started.
     """
-    tests_dir = course.hidden_tests_dir if suite == "hidden" else course.visible_tests_dir
-    if not tests_dir.is_dir():
-        raise GraderError(f"no {suite} tests at {tests_dir}")
     collector = ClassCollector(course, launcher=launcher, only=only)
     with tempfile.TemporaryDirectory(prefix="grader-class-") as staging:
-        loop = _Loop(collector, feed, sink, Path(staging))
-        args = [str(tests_dir), "-c", str(course.tests_dir / "pytest.ini"), "--rootdir", str(course.tests_dir),
-                "-p", "no:terminal", "-p", "no:cacheprovider"]
-        sink_text = io.StringIO()
-        with contextlib.redirect_stdout(sink_text), contextlib.redirect_stderr(sink_text):
-            code = pytest.main(args, plugins=[collector, loop])
-    if collector.collection_errors:
-        raise GraderError(f"the {suite} tests could not be collected:\n" + "\n".join(collector.collection_errors))
-    if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERRUPTED):
-        raise GraderError(f"the {suite} tests did not run (pytest: {code.name}):\n{sink_text.getvalue()[-3000:]}")
+        loop = _Loop(collector, feed, sink, fail, Path(staging))
+        run_pytest(course, suite, [collector, loop])
     return loop.graded

@@ -11,7 +11,11 @@ stderr go to a log file, so nothing printed can break the protocol.
     -> {"want": true}                          (ready for the next submission)
     <- {"grade": ["alice", "/path/alice"]}  or  {"stop": true}
     -> {"result": {...record...}}
+    -> {"failed": ["alice", "reason"]}         (this submission cannot be graded at all)
     -> {"error": "..."}                        (the worker cannot go on)
+
+A worker that could not start a student's worker exits with status 3 and no
+message: the coordinator hands that student to a fresh process.
 """
 
 from __future__ import annotations
@@ -32,20 +36,18 @@ from grader.course import Course, load_course
 from grader.errors import GraderError
 from grader.grade.results import SubmissionResult
 from grader.sandbox import SandboxLauncher, WorkerExit, sandbox_launcher
-from grader.worker.client import describe_exit
+from grader.worker.client import WorkerStartError, describe_exit
 
 RECORD_FORMAT = 1
+INFRASTRUCTURE_EXIT = 3
 
 
-def limit_events(course: Course, result: SubmissionResult, exits: list[WorkerExit], launcher) -> list[dict]:
+def limit_events(result: SubmissionResult, exits: list[WorkerExit], launcher) -> list[dict]:
     """The limits a submission ran into, for the instructor: time, CPU, memory, output, crashes."""
     events = []
     for name, f in result.functions.items():
-        error = f.error or ""
-        if "time limit" in error or "timed out" in error:
-            events.append({"function": name, "kind": "time limit", "detail": error})
-        elif "crashed" in error or "ended the process" in error or "exits on import" in error:
-            events.append({"function": name, "kind": "crash", "detail": error})
+        if f.error_kind in ("time limit", "crash"):
+            events.append({"function": name, "kind": f.error_kind, "detail": f.error})
         if any("MemoryError" in t.message for t in f.tests if not t.passed):
             events.append({"function": name, "kind": "memory limit",
                            "detail": f"MemoryError (address space limit {launcher.limits.memory_mb:g} MiB)"})
@@ -82,7 +84,7 @@ def make_record(course: Course, student: str, original: Path, result: Submission
         "sandbox": launcher.describe(),
         "assignments": assignments,
         "result": result.to_json(),
-        "limits": limit_events(course, result, exits, launcher),
+        "limits": limit_events(result, exits, launcher),
         "workers": [{"exit": e.code, "ended": describe_exit(e.code), "output_bytes": e.output_bytes} for e in exits],
         "output": output,
     }
@@ -131,18 +133,26 @@ def main(argv: list[str] | None = None) -> int:
         hashes: dict[str, str] = {}
 
         def feed():
-            tell({"want": True})
-            line = requests.readline()
-            if not line:
-                return None
-            message = json.loads(line)
-            if message.get("stop"):
-                return None
-            student, path = message["grade"]
-            # Fingerprint what is graded, at the moment it is staged.
-            hashes[student] = submission_fingerprint(Path(path))
-            print(f"{time.strftime('%H:%M:%S')} grading {student}", flush=True)
-            return student, Path(path)
+            while True:
+                tell({"want": True})
+                line = requests.readline()
+                if not line:
+                    return None
+                message = json.loads(line)
+                if message.get("stop"):
+                    return None
+                student, path = message["grade"]
+                try:  # fingerprint what is graded, at the moment it is staged
+                    hashes[student] = submission_fingerprint(Path(path))
+                except OSError as exc:
+                    fail(student, f"could not read the submission: {exc}")
+                    continue
+                print(f"{time.strftime('%H:%M:%S')} grading {student}", flush=True)
+                return student, Path(path)
+
+        def fail(student: str, reason: str) -> None:
+            hashes.pop(student, None)
+            tell({"failed": [student, reason]})
 
         def sink(student: str, original: Path, result: SubmissionResult) -> None:
             # One submission at a time in this process: every worker that ended since
@@ -153,7 +163,10 @@ def main(argv: list[str] | None = None) -> int:
             tell({"result": record})
 
         try:
-            grade_stream(course, feed, sink, launcher=launcher, only=args.only)
+            grade_stream(course, feed, sink, fail, launcher=launcher, only=args.only)
+        except WorkerStartError as exc:
+            print(f"could not start a worker, giving the submission back: {exc}", file=sys.stderr, flush=True)
+            return INFRASTRUCTURE_EXIT
         except GraderError as exc:
             tell({"error": str(exc)})
             return 2

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import os
 from pathlib import Path
 
@@ -13,7 +12,8 @@ from rich.table import Table
 
 from grader.course import load_course
 from grader.demo import assemble_sample_class
-from grader.grade.render import grade_table
+from grader.errors import GraderError
+from grader.grade.render import format_points, grade_table
 from grader.grade.results import SubmissionResult
 from grader.stubs import stale_files
 
@@ -36,6 +36,7 @@ def register(sub, common) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from grader.classgrade.run import grade_class
+    from grader.classgrade.store import ResultStore
     from grader.report.build import write_report
 
     console = Console()
@@ -84,30 +85,29 @@ def run(args: argparse.Namespace) -> int:
             result = data["result"]
             console.print(f"graded {data['student']}: {result['total']:.4g}/{result['max']:g}")
         elif kind == "failed":
-            console.print(f"[red]could not grade {data.get('student')}: {data.get('error')}[/red]")
+            console.print(f"[red]could not grade {data['student']}: {data['reason']}[/red]")
 
     with console.status("grading the sample class (the labs train policies: about a minute) ..."):
         run_info = grade_class(course, submissions, results_dir, jobs=max(1, args.jobs), force=True,
                                on_event=on_event)
-    results = {}
-    for student in students:
-        record = json.loads((results_dir / "results" / f"{student}.json").read_text())
-        results[student] = SubmissionResult.from_json(course, record["result"])
+    store = ResultStore(results_dir)
+    records = {student: store.load(student) for student in students}
+    missing = [student for student, record in records.items() if record is None]
+    if missing:
+        raise GraderError(f"no grade for {', '.join(missing)}: {run_info.failed}")
 
     summary = Table(title=f"{course.title}, module {course.module_number}: the sample class")
     summary.add_column("student")
     for a in course.assignments:
         summary.add_column(a.id, justify="right")
     summary.add_column("total", justify="right")
-    for student, result in results.items():
-        row = [student]
-        for a in course.assignments:
-            got = sum(f.score for f in result.functions.values() if f.assignment == a.id)
-            most = sum(f.max for f in result.functions.values() if f.assignment == a.id)
-            row.append(f"{got:.4g}/{most:g}")
-        row.append(f"{result.total:.4g}/{result.max:g}")
-        summary.add_row(*row)
+    for student, record in records.items():
+        parts = [f"{format_points(record['assignments'][a.id]['score'])}/{format_points(record['assignments'][a.id]['max'])}"
+                 for a in course.assignments]
+        total = record["result"]
+        summary.add_row(student, *parts, f"{format_points(total['total'])}/{format_points(total['max'])}")
     console.print(summary)
+    results = {student: SubmissionResult.from_json(course, record["result"]) for student, record in records.items()}
     carol = results["carol"]
     carol.functions = {n: f for n, f in carol.functions.items() if f.score < f.max}
     console.print(grade_table(course, carol, title="carol: what to look at (first message of each)",

@@ -14,7 +14,6 @@ Run directly by course developers::
 from __future__ import annotations
 
 import copy
-import re
 import time
 from pathlib import Path
 from typing import Callable
@@ -24,6 +23,7 @@ import pytest
 from grader import testing
 from grader.course import Course, find_course_root, load_course
 from grader.grade.results import SubmissionResult, TestOutcome, score_function
+from grader.worker.client import WorkerStartError
 from grader.grade.submission import (
     FunctionUnavailable,
     Implementation,
@@ -52,6 +52,9 @@ class Collector:
         self.started: dict[str, float] = {}
         self.results: dict[str, SubmissionResult] = {}
         self.collection_errors: list[str] = []
+        # Submissions that could not be graded for the grader's own trouble (a worker that
+        # would not start): they get no result, never a grade of zero.
+        self.infrastructure_errors: dict[str, str] = {}
 
     @property
     def functions(self) -> list[str]:
@@ -73,6 +76,8 @@ class Collector:
     def close_submission(self, sid: str) -> None:
         submission = self.open.pop(sid)
         submission.close()
+        if sid in self.infrastructure_errors:
+            return
         self.results[sid] = self._result(sid, submission)
         if self.on_result is not None:
             self.on_result(sid, self.results[sid])
@@ -85,17 +90,17 @@ class Collector:
         for function in self.functions_of(sid):
             tests = self.outcomes[sid].get(function, [])
             state = submission.states.get(function)
-            error = None
+            error = error_kind = None
             if state is not None and state.unavailable is not None:
-                error = state.unavailable.reason
+                error, error_kind = state.unavailable.reason, state.unavailable.kind
             elif state is not None and state.not_implemented and tests and not any(t.passed for t in tests):
                 error = "not implemented"
-            functions[function] = score_function(self.course, function, tests, error)
+            functions[function] = score_function(self.course, function, tests, error, error_kind)
         return SubmissionResult(submission=str(self.submissions[sid]), functions=functions,
                                 elapsed=time.monotonic() - self.started.get(sid, time.monotonic()))
 
     def missing_results(self) -> list[str]:
-        return [sid for sid in self.submissions if sid not in self.results]
+        return [sid for sid in self.submissions if sid not in self.results and sid not in self.infrastructure_errors]
 
     def result_without_tests(self, sid: str) -> SubmissionResult:
         """For a submission no test ran against (e.g. the session stopped early)."""
@@ -245,6 +250,11 @@ def pytest_runtest_makereport(item, call):
         function = function_of(item)
         marker = item.get_closest_marker("weight")
         weight = float(marker.args[0]) if marker is not None else 1.0
+        if call.excinfo is not None:
+            trouble = next((e for e in _exception_chain(call.excinfo.value) if isinstance(e, WorkerStartError)), None)
+            if trouble is not None:
+                collector.infrastructure_errors[sid] = str(trouble)
+                return
         message = "" if report.passed else explain(call.excinfo, item, function)
         collector.record(sid, function, TestOutcome(outcome_name(item, sid), report.passed, weight, message))
 

@@ -10,7 +10,8 @@ from grader.course import Course
 from grader.grade.results import SubmissionResult
 
 
-def _fmt(x: float) -> str:
+def format_points(x: float) -> str:
+    """Points for people: whole numbers bare, anything else to two decimals."""
     return f"{x:g}" if x == int(x) else f"{x:.2f}"
 
 
@@ -22,7 +23,7 @@ def grade_table(course: Course, result: SubmissionResult, *, title: str | None =
     table.add_column("score", justify="right")
     table.add_column("what to look at", overflow="fold", max_width=90)
     for name, f in result.functions.items():
-        score = Text(f"{_fmt(f.score)}/{_fmt(f.max)}",
+        score = Text(f"{format_points(f.score)}/{format_points(f.max)}",
                      style="green" if f.score == f.max else ("yellow" if f.score > 0 else "red"))
         notes = f.error or ""
         messages = [] if f.error else f.messages
@@ -33,7 +34,7 @@ def grade_table(course: Course, result: SubmissionResult, *, title: str | None =
         table.add_row(f.assignment, name, score, notes)
     if show_total:
         table.add_section()
-        table.add_row("", Text("total", style="bold"), Text(f"{_fmt(result.total)}/{_fmt(result.max)}", style="bold"),
+        table.add_row("", Text("total", style="bold"), Text(f"{format_points(result.total)}/{format_points(result.max)}", style="bold"),
                       "")
     return table
 

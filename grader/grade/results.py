@@ -26,6 +26,9 @@ class FunctionResult:
     max: float
     tests: list[TestOutcome]
     error: str | None
+    # What made the function unavailable ("time limit", "crash", ...; FunctionUnavailable.kind),
+    # for reports on limits; not part of the JSON, whose "error" says it in words.
+    error_kind: str | None = None
 
     def to_json(self) -> dict:
         return {"score": self.score, "max": self.max, "tests": [t.to_json() for t in self.tests],
@@ -67,7 +70,8 @@ class SubmissionResult:
         return cls(submission=data["submission"], functions=functions)
 
 
-def score_function(course: Course, function: str, tests: list[TestOutcome], error: str | None) -> FunctionResult:
+def score_function(course: Course, function: str, tests: list[TestOutcome], error: str | None,
+                   error_kind: str | None = None) -> FunctionResult:
     """Points earned: the exercise's points times the passed share of test weight.
 
     A function that became unavailable (missing, import failure, time limit,
@@ -80,4 +84,4 @@ def score_function(course: Course, function: str, tests: list[TestOutcome], erro
     else:
         score = exercise.points * sum(t.weight for t in tests if t.passed) / total_weight
     return FunctionResult(function=function, assignment=exercise.assignment, score=round(score, 6),
-                          max=exercise.points, tests=tests, error=error)
+                          max=exercise.points, tests=tests, error=error, error_kind=error_kind)

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 from pathlib import Path
 
@@ -36,19 +37,40 @@ def _provided_files(solutions_dir: Path) -> tuple[Path, ...]:
     return tuple(provided)
 
 
+def submission_files(submission: Path) -> list[Path]:
+    """The files of a submission that grading reads, in a fixed order.
+
+    A directory contributes its ``.py`` files, hidden and cache folders left out.
+    Symbolic links are never followed: a link to a file the student may not read
+    (the course's solutions, say) must not be copied into the sandbox.
+    """
+    submission = Path(submission)
+    if submission.is_symlink():
+        raise GraderError(f"{submission} is a symbolic link; hand in the file or folder itself")
+    if submission.is_file():
+        return [submission]
+    found = []
+    for folder, dirs, files in os.walk(submission):  # os.walk does not enter linked folders
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_PARTS and not d.startswith("."))
+        for name in sorted(files):
+            path = Path(folder) / name
+            if name.endswith(".py") and not name.startswith(".") and not path.is_symlink():
+                found.append(path)
+    return found
+
+
 def stage_submission(course: Course, submission: Path, dest: Path) -> Path:
     """Copy ``submission`` into the empty directory ``dest``; return ``dest``."""
     submission = Path(submission)
+    files = submission_files(submission)
     dest.mkdir(parents=True, exist_ok=True)
     if submission.is_dir():
         total = 0
-        for path in sorted(submission.rglob("*.py")):
-            rel = path.relative_to(submission)
-            if SKIP_PARTS & set(rel.parts) or any(part.startswith(".") for part in rel.parts):
-                continue
+        for path in files:
             total += path.stat().st_size
             if total > MAX_SUBMISSION_BYTES:
                 raise GraderError(f"{submission}: more than {MAX_SUBMISSION_BYTES >> 20} MB of Python files")
+            rel = path.relative_to(submission)
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest / rel)
     elif submission.is_file():

@@ -16,7 +16,8 @@ from typing import Any
 
 from grader.course import Course
 from grader.worker import runtime
-from grader.worker.client import WorkerDied, WorkerProcess, WorkerTimeout, describe_exit
+from grader.errors import GraderError
+from grader.worker.client import WorkerDied, WorkerProcess, WorkerStartError, WorkerTimeout, describe_exit
 
 
 # -- what a failing call raises in the trusted process -----------------------------
@@ -42,12 +43,17 @@ class FunctionUnavailable(Exception):
     """The function cannot be graded any further in this submission.
 
     ``reason`` is short (it becomes the function's ``error``); ``str()`` is the
-    message for the student.
+    message for the student; ``kind`` is what happened, for reports on limits:
+    one of :data:`UNAVAILABLE_KINDS`.
     """
 
-    def __init__(self, reason: str, message: str):
+    def __init__(self, reason: str, message: str, kind: str):
         super().__init__(message)
         self.reason = reason
+        self.kind = kind
+
+
+UNAVAILABLE_KINDS = ("time limit", "crash", "missing", "import", "unknown")
 
 
 class UnsupportedReturn(Exception):
@@ -114,9 +120,6 @@ class Submission:
             self.worker.kill()
             self.worker = None
 
-    def output(self) -> str:
-        return self.worker.output() if self.worker is not None else ""
-
     def _time_limit(self, function: str) -> float:
         try:
             return self.course.exercise(function).time_limit
@@ -127,7 +130,8 @@ class Submission:
         try:
             return self.course.exercise(function).module
         except KeyError:
-            raise FunctionUnavailable("unknown function", f"{function} is not part of this course") from None
+            raise FunctionUnavailable("unknown function", f"{function} is not part of this course",
+                                      "unknown") from None
 
     def _ensure_worker(self) -> WorkerProcess:
         if self.worker is None or not self.worker.running:
@@ -135,7 +139,11 @@ class Submission:
                 self.worker.kill()
             self.worker = WorkerProcess(self.path, self.launcher)
             self.imported = set()
-            self.worker.start()
+            try:
+                self.worker.start()
+            except (WorkerDied, WorkerTimeout, GraderError, OSError) as exc:
+                self._lose_worker()
+                raise WorkerStartError(f"could not start a worker: {exc}") from None
         return self.worker
 
     def _lose_worker(self) -> None:
@@ -158,7 +166,7 @@ class Submission:
             problem = FunctionUnavailable(
                 f"importing {module}.py timed out",
                 f"importing {module}.py did not finish within {limit:g} s (is there a loop or a "
-                "long computation at module level?)")
+                "long computation at module level?)", "time limit")
             self.broken_modules[module] = problem
             raise problem from None
         except WorkerDied as exc:
@@ -166,7 +174,7 @@ class Submission:
             problem = FunctionUnavailable(
                 f"{module}.py ended the process on import",
                 f"importing {module}.py ended the grading process ({describe_exit(exc.returncode)}); "
-                "remove module-level code that exits")
+                "remove module-level code that exits", "crash")
             self.broken_modules[module] = problem
             raise problem from None
         if not reply.get("ok"):
@@ -210,14 +218,14 @@ class Submission:
             state.unavailable = FunctionUnavailable(
                 f"time limit exceeded ({limit:g} s)",
                 f"{name} used up its time limit of {limit:g} s (an endless loop, or far too slow); "
-                "its remaining tests were not run")
+                "its remaining tests were not run", "time limit")
             raise state.unavailable from None
         except WorkerDied as exc:
             self._lose_worker()
             state.unavailable = FunctionUnavailable(
                 "crashed the grading process",
                 f"{name} ended the grading process ({describe_exit(exc.returncode)}); "
-                "do not call sys.exit/os._exit or crash the interpreter")
+                "do not call sys.exit/os._exit or crash the interpreter", "crash")
             raise state.unavailable from None
         finally:
             state.spent += time.monotonic() - started
@@ -237,7 +245,8 @@ class Submission:
         kind = reply.get("kind")
         if kind == "missing":
             state.unavailable = FunctionUnavailable(
-                "not defined", f"{function} is not defined in your submission (check its name and module)")
+                "not defined", f"{function} is not defined in your submission (check its name and module)",
+                "missing")
             raise state.unavailable
         if kind == "import":
             raise _import_problem(self._module_of(function), reply)
@@ -262,13 +271,15 @@ def _import_problem(module: str, reply: dict) -> FunctionUnavailable:
     where = reply.get("where") or []
     location = f" ({where[-1]})" if where else ""
     if error_type == "ModuleNotFoundError" and "has no file" in message:
-        return FunctionUnavailable("not defined", f"{message}; every function of {module}.py is missing")
+        return FunctionUnavailable("not defined", f"{message}; every function of {module}.py is missing",
+                                   "missing")
     if error_type == "SystemExit":
         return FunctionUnavailable(f"{module}.py exits on import",
-                                   f"importing {module}.py called sys.exit(); remove module-level code that exits")
+                                   f"importing {module}.py called sys.exit(); remove module-level code that exits",
+                                   "crash")
     return FunctionUnavailable(
         f"could not import {module}.py: {error_type}",
-        f"could not import {module}.py: {error_type}: {message}{location}")
+        f"could not import {module}.py: {error_type}: {message}{location}", "import")
 
 
 class RemoteFunction:

@@ -17,23 +17,31 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from grader.errors import GraderError
 from grader.sandbox import bwrap
 from grader.sandbox.limits import Limits
 from grader.worker import runtime
+from grader.worker.client import RUNTIME_PATH, STARTUP_TIMEOUT, base_environment, interpreter_flags
 
 ZYGOTE_PATH = Path(__file__).with_name("zygote.py").resolve()
-RUNTIME_PATH = Path(runtime.__file__).resolve()
-STARTUP_TIMEOUT = 60.0
 CONTROL_TIMEOUT = 15.0
-MAX_FILES_BYTES = 32 * 1024 * 1024
 
 
 class ZygoteError(Exception):
     """The zygote did not answer as it should (it is replaced on the next spawn)."""
+
+
+def _tail(log, n: int = 2000) -> str:
+    """The end of a log file (what a process said before it failed)."""
+    try:
+        log.flush()
+        log.seek(0)
+        return log.read()[-n:].decode("utf-8", "replace").strip()
+    except (OSError, ValueError):
+        return ""
 
 
 @dataclass
@@ -43,30 +51,6 @@ class WorkerExit:
     code: int | None
     output_bytes: int
     output: str = ""
-
-
-def base_environment() -> dict[str, str]:
-    """The workers' environment: one BLAS thread, fixed hashing, no display."""
-    env = {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "LANG": "C.UTF-8",
-        "PYTHONHASHSEED": "0",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "MPLBACKEND": "Agg",
-    }
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        env[var] = "1"
-    return env
-
-
-def interpreter_flags() -> list[str]:
-    # Not -I: that would also ignore PYTHONHASHSEED, and set iteration order must be
-    # the same on every run for grades to be. The environment is ours entirely, so
-    # -s (no user site) and -P (no script directory on sys.path) suffice.
-    flags = ["-s", "-B"]
-    if sys.version_info >= (3, 11):
-        flags.append("-P")
-    return flags
 
 
 class _Zygote:
@@ -92,14 +76,6 @@ class _Zygote:
     @property
     def alive(self) -> bool:
         return self.process.poll() is None
-
-    def log_tail(self, n: int = 2000) -> str:
-        try:
-            self.log.flush()
-            self.log.seek(0)
-            return self.log.read()[-n:].decode("utf-8", "replace").strip()
-        except (OSError, ValueError):
-            return ""
 
     def send(self, message: dict, fds: tuple[int, ...] = ()) -> None:
         data = json.dumps(message, separators=(",", ":")).encode("utf-8")
@@ -133,7 +109,10 @@ class _Zygote:
             return b"".join(chunks)
 
         (length,) = runtime.HEADER.unpack(exact(runtime.HEADER.size))
-        reply = json.loads(exact(length).decode("utf-8"))
+        try:
+            reply = json.loads(exact(length).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            reply = None
         if not isinstance(reply, dict):
             raise ZygoteError("the zygote sent a malformed reply")
         return reply
@@ -229,12 +208,7 @@ class SandboxLauncher:
         try:
             zygote = _Zygote(self._command(theirs.fileno()), env, ours, theirs, log)
         except (ZygoteError, OSError) as exc:
-            tail = ""
-            try:
-                log.seek(0)
-                tail = log.read()[-2000:].decode("utf-8", "replace").strip()
-            except (OSError, ValueError):
-                pass
+            tail = _tail(log)
             ours.close()
             log.close()
             raise GraderError(f"the grading worker could not start ({exc})" + (f":\n{tail}" if tail else "")) from None
@@ -276,19 +250,14 @@ class SandboxLauncher:
             pass
 
     # -- workers ---------------------------------------------------------------------
-    def _files(self, submission: Path) -> dict[str, str]:
-        submission = Path(submission)
-        if submission.is_file():
-            return {submission.name: base64.b64encode(submission.read_bytes()).decode("ascii")}
-        files, total = {}, 0
-        for path in sorted(submission.rglob("*")):
-            if not path.is_file() or path.is_symlink():
-                continue
-            total += path.stat().st_size
-            if total > MAX_FILES_BYTES:
-                raise GraderError(f"{submission}: more than {MAX_FILES_BYTES >> 20} MB of files")
-            files[path.relative_to(submission).as_posix()] = base64.b64encode(path.read_bytes()).decode("ascii")
-        return files
+    @staticmethod
+    def _files(staged: Path) -> dict[str, str]:
+        """The staged submission's files, to be written into the sandbox by the zygote.
+
+        Staging has already chosen them (no links, a size cap); nothing is filtered twice.
+        """
+        return {path.relative_to(staged).as_posix(): base64.b64encode(path.read_bytes()).decode("ascii")
+                for path in sorted(Path(staged).rglob("*")) if path.is_file()}
 
     def spawn(self, submission: Path) -> "ForkedWorker":
         """A fresh worker for ``submission`` (a staged directory), forked by the zygote."""

@@ -24,10 +24,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from grader.errors import GraderError
 from grader.worker import runtime
 
 RUNTIME_PATH = Path(runtime.__file__).resolve()
@@ -37,6 +37,14 @@ OUTPUT_LIMIT = 64 * 1024
 
 class WorkerTimeout(Exception):
     """The worker did not answer before the deadline."""
+
+
+class WorkerStartError(GraderError):
+    """A worker could not be started: the grader's trouble, never the student's.
+
+    Student code only runs after the worker has said it is ready, so no grade may be
+    recorded for a submission whose worker failed to start.
+    """
 
 
 class WorkerDied(Exception):
@@ -49,14 +57,12 @@ class WorkerDied(Exception):
 
 @dataclass
 class Launch:
-    """How to start one worker: the command line and extra ``Popen`` arguments."""
+    """How to start one worker: the command line, its environment and descriptors."""
 
     argv: list[str]
     env: dict[str, str]
     cwd: str
-    preexec_fn: Any = None
     pass_fds: tuple[int, ...] = ()
-    extra: dict = field(default_factory=dict)
 
 
 class LocalLauncher:
@@ -68,17 +74,16 @@ class LocalLauncher:
     name = "local"
 
     def launch(self, submission: Path, request_fd: int, response_fd: int, scratch: Path) -> Launch:
-        argv = [sys.executable, "-I", str(RUNTIME_PATH), str(submission), str(request_fd), str(response_fd)]
-        return Launch(argv=argv, env=worker_environment(scratch), cwd=str(scratch),
-                      pass_fds=(request_fd, response_fd))
+        argv = [sys.executable, *interpreter_flags(), str(RUNTIME_PATH), str(submission), str(request_fd),
+                str(response_fd)]
+        env = dict(base_environment(), HOME=str(scratch), TMPDIR=str(scratch))
+        return Launch(argv=argv, env=env, cwd=str(scratch), pass_fds=(request_fd, response_fd))
 
 
-def worker_environment(scratch: Path) -> dict[str, str]:
-    """A small, predictable environment: one BLAS thread, no display, a scratch home."""
+def base_environment() -> dict[str, str]:
+    """Every worker's environment: one BLAS thread, fixed hashing, no display."""
     env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(scratch),
-        "TMPDIR": str(scratch),
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
         "LANG": "C.UTF-8",
         "PYTHONHASHSEED": "0",
         "PYTHONDONTWRITEBYTECODE": "1",
@@ -87,6 +92,16 @@ def worker_environment(scratch: Path) -> dict[str, str]:
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env[var] = "1"
     return env
+
+
+def interpreter_flags() -> list[str]:
+    # Not -I: that would also ignore PYTHONHASHSEED, and set iteration order must be
+    # the same on every run for grades to be. The environment is ours entirely, so
+    # -s (no user site) and -P (no script directory on sys.path) suffice.
+    flags = ["-s", "-B"]
+    if sys.version_info >= (3, 11):
+        flags.append("-P")
+    return flags
 
 
 def describe_exit(code: int | None) -> str:
@@ -122,7 +137,6 @@ class WorkerProcess:
         self._scratch: tempfile.TemporaryDirectory | None = None
         self._output = None
         self._request_w = self._response_r = None
-        self.exit_code: int | None = None
 
     @property
     def output_limit(self) -> int:
@@ -152,7 +166,7 @@ class WorkerProcess:
             self.process = subprocess.Popen(
                 launch.argv, env=launch.env, cwd=launch.cwd, pass_fds=launch.pass_fds,
                 stdin=subprocess.DEVNULL, stdout=self._output, stderr=subprocess.STDOUT,
-                start_new_session=True, preexec_fn=launch.preexec_fn, **launch.extra,
+                start_new_session=True,
             )
         finally:
             os.close(request_r)
@@ -170,7 +184,7 @@ class WorkerProcess:
     def kill(self) -> None:
         """Kill the worker's whole process group and release everything it held."""
         if self._forked is not None:
-            self.exit_code = self._forked.kill(self.output_limit).code
+            self._forked.kill(self.output_limit)
         if self.process is not None:
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
@@ -180,7 +194,6 @@ class WorkerProcess:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not ignorable
                 pass
-            self.exit_code = self.process.returncode
         for fd in (self._request_w, self._response_r):
             if fd is not None:
                 try:
@@ -196,17 +209,6 @@ class WorkerProcess:
             self._scratch = None
         self.process = None
         self._forked = None
-
-    def output(self, limit: int | None = None) -> str:
-        """What the submission printed so far (truncated)."""
-        limit = self.output_limit if limit is None else limit
-        if self._output is None:
-            return ""
-        self._output.flush()
-        self._output.seek(0)
-        data = self._output.read(limit + 1)
-        text = data[:limit].decode("utf-8", "replace")
-        return text + ("\n[output truncated]" if len(data) > limit else "")
 
     # -- requests --------------------------------------------------------------
     def request(self, message: dict, timeout: float) -> dict:

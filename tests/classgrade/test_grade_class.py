@@ -203,3 +203,38 @@ def test_help_describes_the_command():
     assert proc.returncode == 0
     for option in ("-j N", "--out DIR", "--force", "--require-sandbox", "--no-sandbox"):
         assert option in proc.stdout
+
+
+def test_one_ungradable_submission_does_not_stop_the_class(tmp_path):
+    """A submission staging refuses (too much code) fails alone; the others are graded."""
+    course = make_toy_course(tmp_path / "course")
+    submissions = tmp_path / "class"
+    submissions.mkdir()
+    (submissions / "alice.py").write_text(solution_source())
+    huge = submissions / "huge"
+    huge.mkdir()
+    (huge / "toy.py").write_text("# padding\n" * 2_200_000)  # over 20 MB of Python
+    (submissions / "zoe.py").write_text(solution_source())
+    out = tmp_path / "out"
+    proc = run_class(course, submissions, out, "-j", "1")
+    assert proc.returncode == 1, proc.stderr  # ran, but someone could not be graded
+    assert "could not grade huge" in proc.stderr
+    assert set(grades(out)) == {"alice", "zoe"}
+    manifest = json.loads((out / "class.json").read_text())
+    assert "huge" in manifest["failed"] and "MB of Python files" in manifest["failed"]["huge"]
+    assert not (out / "results" / "huge.json").exists()
+
+
+def test_results_directory_is_locked_during_a_run(tmp_path):
+    import fcntl
+
+    course = make_toy_course(tmp_path / "course")
+    submissions = tmp_path / "class"
+    submissions.mkdir()
+    (submissions / "alice.py").write_text(solution_source())
+    out = tmp_path / "out"
+    out.mkdir()
+    with open(out / ".lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        proc = run_class(course, submissions, out)
+    assert proc.returncode == 2 and "another grading run is writing to" in proc.stderr
