@@ -18,8 +18,6 @@ student's failure stops the class.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,7 +29,7 @@ from grader.autograde.gradebook import gradebook_scores, manual_state, restore_m
 from grader.autograde.records import scores
 from grader.autograde.trusted import BuiltInfo, built_info, extract, grade_extractions
 from grader.build.coursedir import stale_inputs
-from grader.build.nbgrader_run import nbgrader_env
+from grader.build.nbgrader_run import run_nbgrader
 from grader.build.segments import assignment_modules
 from grader.course import Assignment, Course
 from grader.errors import GraderError
@@ -130,35 +128,43 @@ class Record:
 
     name = "record"
     SANITIZING = re.compile(r"Sanitizing .*[\\/]submitted[\\/]([^\\/]+)[\\/]")
-    FAILED = re.compile(r"Removing failed (?:assignment|notebook): .*[\\/]autograded[\\/]([^\\/]+)[\\/]")
+    # nbgrader names every submission it gave up on at the end of its log (exit status 1).
+    FAILED = re.compile(r"Removing failed (?:assignment|notebook): .*[\\/]autograded[\\/]([^\\/]+)[\\/]"
+                        r"|There was an error processing assignment '[^']*' for student '([^']+)'")
+    TIMEOUT = 3600.0  # seconds for one nbgrader autograde (reading records is quick; regrading is not)
 
     def __call__(self, state: AutogradeState) -> None:
         patterns = state.students if state.students_wanted else ["*"]
-        env = nbgrader_env()
-        log: list[str] = []
+        sanitized, tail = 0, []
         with state.progress() as progress:
             task = progress.add_task("recording in the gradebook (nbgrader autograde)", total=len(state.students))
+
+            def follow(line: str) -> None:
+                nonlocal sanitized
+                if self.SANITIZING.search(line):
+                    sanitized += 1
+                    progress.advance(task)
+                found = self.FAILED.search(line)
+                if found:
+                    state.nbgrader_failed.append(found.group(1) or found.group(2))
+
             for pattern in patterns:
+                dropped_before = len(state.nbgrader_failed)
                 # A notebook whose record does not match is graded again by TrustedGrade: with the
                 # same sandbox choice as the rest of the class.
-                args = [sys.executable, "-m", "nbgrader", "autograde", state.assignment.id, "--force",
-                        f"--student={pattern}", f"--TrustedGrade.sandbox={state.sandbox}"]
-                proc = subprocess.Popen(args, cwd=state.course_dir, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True, env=env)
-                for line in proc.stdout:
-                    log.append(line.rstrip("\n"))
-                    if self.SANITIZING.search(line):
-                        progress.advance(task)
-                    failed = self.FAILED.search(line)
-                    if failed:
-                        state.nbgrader_failed.append(failed.group(1))
-                proc.wait()
+                proc = run_nbgrader(state.course_dir, "autograde", state.assignment.id, "--force",
+                                    f"--student={pattern}", f"--TrustedGrade.sandbox={state.sandbox}",
+                                    timeout=self.TIMEOUT, check=False, on_line=follow)
+                tail = proc.stdout.splitlines()[-20:]
+                # nbgrader exits 1 when it dropped a submission (rescued below); failing without
+                # dropping one means nbgrader itself failed.
+                if proc.returncode != 0 and len(state.nbgrader_failed) == dropped_before:
+                    raise GraderError(f"nbgrader autograde failed (exit {proc.returncode}):\n" + "\n".join(tail))
         autograded = state.course_dir / "autograded"
         missing = [s for s in state.students if not (autograded / s / state.assignment.id / state.info.notebook).is_file()]
+        if state.students and len(missing) == len(state.students) and not sanitized:
+            raise GraderError("nbgrader autograde did not process any submission:\n" + "\n".join(tail))
         state.nbgrader_failed = sorted(set(state.nbgrader_failed) | set(missing))
-        if len(state.nbgrader_failed) == len(state.students) and state.students and not any(
-                "Sanitizing" in line for line in log):
-            raise GraderError("nbgrader autograde did not run:\n" + "\n".join(log[-20:]))
 
 
 class Rescue:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Callable
 
 from grader.errors import GraderError
 
@@ -22,21 +25,57 @@ def nbgrader_env() -> dict[str, str]:
     return env
 
 
-def run_nbgrader(course_dir: Path, *args: str, timeout: float = 1800, check: bool = True) -> subprocess.CompletedProcess:
+def _kill_group(proc: subprocess.Popen) -> None:
+    """Kill nbgrader and whatever it started (it runs in its own session)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_nbgrader(course_dir: Path, *args: str, timeout: float = 1800, check: bool = True,
+                 on_line: Callable[[str], None] | None = None) -> subprocess.CompletedProcess:
     """``nbgrader ARGS`` with ``course_dir`` as working directory (where nbgrader_config.py is).
+
+    nbgrader's output (stdout and stderr, interleaved) is passed line by line to
+    ``on_line`` as it comes, and returned whole as ``stdout``. After ``timeout``
+    seconds nbgrader and everything it started are killed.
 
     Raises
     ------
     GraderError
-        With the end of nbgrader's log, when ``check`` and nbgrader fails.
+        When nbgrader does not finish within ``timeout``; with the end of nbgrader's
+        log, when ``check`` and nbgrader fails.
     """
-    env = nbgrader_env()
+    command = f"nbgrader {' '.join(args)}"
+    proc = subprocess.Popen([sys.executable, "-m", "nbgrader", *args], cwd=course_dir, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=nbgrader_env(),
+                            start_new_session=True)
+    timed_out = threading.Event()
+
+    def expire() -> None:
+        timed_out.set()
+        _kill_group(proc)
+
+    timer = threading.Timer(timeout, expire)
+    timer.daemon = True
+    timer.start()
+    log: list[str] = []
     try:
-        proc = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course_dir, capture_output=True,
-                              text=True, timeout=timeout, env=env)
-    except subprocess.TimeoutExpired:
-        raise GraderError(f"nbgrader {' '.join(args)} did not finish within {timeout:g} s") from None
+        for line in proc.stdout:
+            line = line.rstrip("\n")
+            log.append(line)
+            if on_line is not None:
+                on_line(line)
+        proc.wait()
+    finally:
+        timer.cancel()
+        if proc.poll() is None:  # interrupted (Ctrl-C) or on_line raised: nbgrader goes too
+            _kill_group(proc)
+            proc.wait()
+        proc.stdout.close()
+    if timed_out.is_set():
+        raise GraderError(f"{command} did not finish within {timeout:g} s:\n" + "\n".join(log[-25:]))
     if check and proc.returncode != 0:
-        log = (proc.stdout + proc.stderr).strip().splitlines()
-        raise GraderError(f"nbgrader {' '.join(args)} failed (exit {proc.returncode}):\n" + "\n".join(log[-25:]))
-    return proc
+        raise GraderError(f"{command} failed (exit {proc.returncode}):\n" + "\n".join(log[-25:]))
+    return subprocess.CompletedProcess(proc.args, proc.returncode, "\n".join(log) + ("\n" if log else ""), "")
