@@ -8,7 +8,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.build.leaks import (course_secrets, distinctive, fingerprint, literal_matches, solution_region_lines)
+from grader.build.leaks import (course_secrets, distinctive, feedback_leaks, fingerprint, literal_matches,
+                                solution_region_lines)
 from grader.course import load_course
 from tests.helpers import ROOT, run_grader
 
@@ -44,6 +45,29 @@ def test_hidden_values_are_distinctive_numbers_nobody_shows():
     assert not any(v == round(v) or v * 2 == round(v * 2) for v in values)
     assert distinctive(2.75) and not distinctive(3.5) and not distinctive(4.0)
     assert literal_matches("0.6652", 0.6652409557748218) and not literal_matches("0.7", 0.6652409557748218)
+
+
+def test_feedback_may_show_the_students_own_code_but_no_hidden_test(tmp_path):
+    def notebook(cells: dict[str, str]) -> nbformat.NotebookNode:
+        nb = nbformat.v4.new_notebook()
+        for grade_id, source in cells.items():
+            cell = nbformat.v4.new_code_cell(source)
+            cell.metadata["nbgrader"] = {"grade_id": grade_id, "solution": True, "grade": False}
+            nb.cells.append(cell)
+        return nb
+
+    hidden, solution = hidden_line().strip(), gae_solution_line().strip()
+    page = f"<html>\n<pre>{solution}</pre>\n<pre>{hidden}</pre>\n<p>b* = 8.2</p>\n</html>"
+    for student, cells in {"alice": {"gae_advantages": solution}, "bob": {"gae_advantages": hidden}}.items():
+        (tmp_path / "feedback" / student / "ps4b").mkdir(parents=True)
+        (tmp_path / "feedback" / student / "ps4b" / "ps4b.html").write_text(page)
+        (tmp_path / "autograded" / student / "ps4b").mkdir(parents=True)
+        nbformat.write(notebook(cells), tmp_path / "autograded" / student / "ps4b" / "ps4b.ipynb")
+    leaks = feedback_leaks(tmp_path, SECRETS)
+    found = {(leak.path.split("/")[1], leak.kind) for leak in leaks}
+    # A solution line is the student's own answer; a hidden-test line is a leak unless they wrote it.
+    assert found == {("alice", "hidden-test code"), ("alice", "hidden expected value"),
+                     ("bob", "hidden expected value")}, leaks
 
 
 # -- on real builds ----------------------------------------------------------------------

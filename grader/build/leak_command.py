@@ -12,10 +12,12 @@ from grader.options import course_dir_option, resolve_course_dir
 
 def register(sub, common) -> None:
     parser = sub.add_parser(
-        "leak-check", parents=[common], help="check release/ and exercises/ for solutions and hidden tests",
+        "leak-check", parents=[common], help="check release/, feedback/ and exercises/ for solutions and hidden tests",
         description="Look through every file of <course-dir>/release/ and the student files of exercises/ for "
                     "lines of the solution regions, code of the hidden tests and expected values that only "
-                    "hidden tests use (worked_examples.yaml). Exit status 1 names each leak; 0 means none.")
+                    "hidden tests use (worked_examples.yaml), and through <course-dir>/feedback/ (after "
+                    "`nbgrader generate_feedback`) for hidden-test code and hidden values (a student's own "
+                    "code is theirs to see). Exit status 1 names each leak; 0 means none.")
     course_dir_option(parser)
     parser.set_defaults(func=run)
 
@@ -35,5 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if leaks:
         console.print(f"[red]{len(leaks)} leak(s)[/red]")
         return 1
-    console.print("no leaks: no solution line, hidden test or hidden expected value in what students receive")
+    checked = "release/, feedback/ and exercises/" if (course_dir / "feedback").is_dir() else "release/ and exercises/"
+    console.print(f"no leaks in {checked}: no solution line, hidden test or hidden expected value in what "
+                  "students receive")
     return 0

@@ -1,5 +1,9 @@
 """The leak check: nothing students receive may carry a solution, a hidden test or a hidden answer.
 
+What students receive: ``release/`` and ``exercises/`` (every kind of leak below), and the
+feedback of ``nbgrader generate_feedback`` (hidden tests and hidden values only: it shows
+each student their own code).
+
 Three kinds of leak, each compared line by line with what is public anyway
 (the stubs of ``exercises/``, the visible tests):
 
@@ -246,12 +250,67 @@ def scan_tree(root: Path, secrets: Secrets, label_root: Path, kinds: tuple[str, 
     return leaks
 
 
+# Feedback shows each student their own code, which may well hold a solution line: only
+# hidden tests and hidden values must stay out of it.
+FEEDBACK_KINDS = ("hidden-test", "hidden-value")
+
+
+def student_lines(folder: Path) -> list[str]:
+    """What a student wrote in a submission folder: the solution cells of its notebooks and its .py files."""
+    from grader.autograde.extract import solution_cells
+
+    lines: list[str] = []
+    if not folder.is_dir():
+        return lines
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts or ".ipynb_checkpoints" in path.parts:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        if path.suffix == ".py":
+            lines += text.splitlines()
+        elif path.suffix == ".ipynb":
+            try:
+                nb = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(nb, dict):
+                for source in solution_cells(nb).values():
+                    lines += source.splitlines()
+    return lines
+
+
+def feedback_leaks(course_dir: Path, secrets: Secrets) -> list[Leak]:
+    """Hidden-test code and hidden values in ``<course_dir>/feedback/<student>/<assignment>/``.
+
+    A line the student wrote themselves (in the notebook nbgrader graded, ``autograded/``,
+    or else in ``submitted/``) is theirs to see, even where it looks like a line of a hidden test.
+    """
+    course_dir = Path(course_dir)
+    root = course_dir / "feedback"
+    leaks: list[Leak] = []
+    if not root.is_dir():
+        return leaks
+    for folder in sorted(p for p in root.glob("*/*") if p.is_dir()):
+        student, assignment = folder.parent.name, folder.name
+        graded = course_dir / "autograded" / student / assignment
+        own = fingerprints(student_lines(graded if graded.is_dir() else course_dir / "submitted" / student / assignment))
+        theirs = Secrets(solution=secrets.solution, hidden=secrets.hidden - own, values=secrets.values)
+        leaks += scan_tree(folder, theirs, course_dir, kinds=FEEDBACK_KINDS)
+    return leaks
+
+
 def check_leaks(course: Course, course_dir: Path | None = None) -> list[Leak]:
-    """Leaks in ``<course_dir>/release/`` and in the student files of ``exercises/``."""
+    """Leaks in ``<course_dir>/release/``, in ``<course_dir>/feedback/`` (see :func:`feedback_leaks`)
+    and in the student files of ``exercises/``."""
     secrets = course_secrets(course)
     leaks: list[Leak] = []
     if course_dir is not None and (Path(course_dir) / "release").is_dir():
         leaks += scan_tree(Path(course_dir) / "release", secrets, Path(course_dir))
+    if course_dir is not None:
+        leaks += feedback_leaks(Path(course_dir), secrets)
     if course.exercises_dir.is_dir():
         leaks += scan_tree(course.exercises_dir, secrets, course.root, suffixes=(".py", ".ipynb", ".md", ".txt"))
     return leaks
