@@ -46,11 +46,13 @@ def test_cases_are_drawn_once_and_replayed_identically(tmp_path, monkeypatch):
     fresh = make_test(first)
     fresh(impl=None)
     fresh(impl=None)  # a second submission in the same session: the same cases, in order
-    assert len(first) == 2 * (len(first) // 2) and same(first[: len(first) // 2], first[len(first) // 2:])
-    assert same(first[0], (np.zeros(2), True, 1.0, {"mask": np.ones((2, 2), bool), "k": 0})), "explicit first"
+    session = first[: len(first) // 2]  # one session's worth of cases
+    assert len(first) == 2 * len(session) and same(session, first[len(session):])
+    assert len(session) > 1, "the explicit example and drawn ones"
+    assert same(session[0], (np.zeros(2), True, 1.0, {"mask": np.ones((2, 2), bool), "k": 0})), "explicit first"
     assert list(tmp_path.rglob("*.json")), "the drawn cases were stored"
     make_test(second)(impl=None)  # a new session: read from the cache
-    assert same(second, first[: len(second)])
+    assert same(second, session), "the cache gives back exactly the session's cases"
     monkeypatch.setenv("GRADER_CASES_CACHE", "0")
     make_test(third)(impl=None)  # no cache at all: hypothesis draws the very same cases
     assert same(third, second)
@@ -68,10 +70,13 @@ def test_a_damaged_cache_entry_is_drawn_again(tmp_path, monkeypatch):
     monkeypatch.setenv("GRADER_CASES_CACHE", str(tmp_path))
     seen = []
     make_test(seen)(impl=None)
-    for path in tmp_path.rglob("*.json"):
+    cached = list(tmp_path.rglob("*.json"))
+    assert cached, "the drawn cases were stored"
+    for path in cached:
         path.write_text("{not json")
     again = []
     make_test(again)(impl=None)
     assert same(again, seen)
-    for path in tmp_path.rglob("*.json"):
+    assert sorted(tmp_path.rglob("*.json")) == sorted(cached)
+    for path in cached:
         json.loads(path.read_text())  # rewritten whole
