@@ -43,8 +43,6 @@ def test_the_real_course_is_valid():
     course = load_course(ROOT)
     assert course.functions, "the course has exercises"
     assert len(set(course.functions)) == len(course.functions)
-    for exercise in course.exercises:
-        assert exercise.points >= 0 and exercise.time_limit > 0
 
 
 def test_a_minimal_course_loads_with_defaults(tmp_path):

@@ -30,9 +30,6 @@ def test_lab_notebook_executes_on_the_smoke_profile(tmp_path, monkeypatch):
     client = nbclient.NotebookClient(notebook, timeout=900, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
     client.execute()  # raises CellExecutionError, with the cell and its traceback, when a cell fails
-    errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])
-              if o.get("output_type") == "error"]
-    assert not errors
     text = "\n".join(o.get("text", "") for c in notebook.cells if c.cell_type == "code"
                      for o in c.get("outputs", []) if o.get("output_type") == "stream")
     assert "profile: smoke" in text and os.fspath(ROOT / "solutions") in text
