@@ -38,8 +38,8 @@ def graded(tmp_path_factory):
     plan = {"@reference": {"path": str(COURSE.solutions_dir), "only": FUNCTIONS}}
     mutants = {}
     for mutant in load_mutants():
-        if mutant.function not in FUNCTIONS:
-            continue
+        assert mutant.function in FUNCTIONS, (
+            f"tests/data/mutants/{mutant.function}/ does not name a function with hidden tests (misspelled?)")
         sid = str(mutant)
         path = build_submission(root / mutant.function / mutant.name, [mutant.path])
         plan[sid] = {"path": str(path), "only": [mutant.function]}
