@@ -27,8 +27,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from grader.autograde.extract import Extraction
 from grader.autograde.gradebook import gradebook_scores, manual_state, restore_manual, write_placeholder
 from grader.autograde.records import scores
-from grader.autograde.trusted import BuiltInfo, built_info, extract, grade_extractions
-from grader.build.coursedir import stale_inputs
+from grader.autograde.trusted import built_info, extract, grade_extractions
+from grader.build.coursedir import BuiltAssignment, stale_inputs
 from grader.build.nbgrader_run import run_nbgrader
 from grader.build.segments import assignment_modules
 from grader.course import Assignment, Course
@@ -45,7 +45,7 @@ class AutogradeState:
     jobs: int = 1
     archive: Path | None = None
     name_regexp: str | None = None
-    info: BuiltInfo | None = None
+    info: BuiltAssignment | None = None
     students: list[str] = field(default_factory=list)
     extractions: dict[str, Extraction] = field(default_factory=dict)
     records: dict[str, dict] = field(default_factory=dict)

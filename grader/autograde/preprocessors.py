@@ -24,6 +24,7 @@ from traitlets import Enum, Unicode
 
 from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END
 from grader.autograde.records import function_report, load_record, record_key, scores
+from grader.build.coursedir import BuiltAssignment
 from grader.build.segments import ModuleParts, assignment_modules
 from grader.classgrade.fingerprint import course_fingerprint
 from grader.course import Assignment, Course, load_course
@@ -75,7 +76,7 @@ class GradingContext:
 
     course: Course
     assignment: Assignment
-    info: object  # grader.autograde.trusted.BuiltInfo
+    info: BuiltAssignment
     modules: dict[str, ModuleParts]
     course_hash: str
 

@@ -5,7 +5,6 @@ when nbgrader's autograde runs without a fresh record)."""
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -15,7 +14,7 @@ from grader.autograde.extract import Extraction, extract_submission, notebooks_o
 from grader.autograde.grading import grade_all
 from grader.autograde.reaper import become_subreaper, kill_strays
 from grader.autograde.records import make_record, record_key, save_record
-from grader.build.coursedir import read_manifest
+from grader.build.coursedir import BuiltAssignment, built_assignments
 from grader.build.segments import ModuleParts
 from grader.classgrade.fingerprint import course_fingerprint
 from grader.course import Assignment, Course
@@ -25,20 +24,12 @@ from grader.grade.results import SubmissionResult, score_function
 EXTRACTED_DIR = "extracted"
 
 
-@dataclass
-class BuiltInfo:
-    """What ``grader build`` recorded about an assignment."""
-
-    notebook: str
-    lab: bool
-    student_modules: list[str]
-
-
-def built_info(course_dir: Path, assignment: Assignment) -> BuiltInfo:
-    data = read_manifest(course_dir).get("assignments", {}).get(assignment.id)
-    if data is None:
+def built_info(course_dir: Path, assignment: Assignment) -> BuiltAssignment:
+    """What ``grader build`` recorded about ``assignment`` in ``course_dir``."""
+    built = built_assignments(course_dir).get(assignment.id)
+    if built is None:
         raise GraderError(f"{assignment.id} has not been built in {course_dir}: run `grader build` first")
-    return BuiltInfo(notebook=data["notebook"], lab=data["lab"], student_modules=list(data.get("student_modules", [])))
+    return built
 
 
 def extraction_dir(course_dir: Path, student: str, assignment: str) -> Path:
@@ -49,7 +40,7 @@ def submission_dir(course_dir: Path, student: str, assignment: str) -> Path:
     return Path(course_dir) / "submitted" / student / assignment
 
 
-def extract(course: Course, course_dir: Path, assignment: Assignment, info: BuiltInfo, student: str,
+def extract(course: Course, course_dir: Path, assignment: Assignment, info: BuiltAssignment, student: str,
             notebooks: list[nbformat.NotebookNode] | None = None,
             modules: dict[str, ModuleParts] | None = None) -> Extraction:
     """Modules of one submission; the notebooks are read from submitted/ unless given.

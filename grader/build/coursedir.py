@@ -9,14 +9,16 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Iterable
 
 import nbformat
 
 from grader.build.notebook import is_lab
 from grader.course import Assignment, Course
-from grader.stubs import generate, has_solution_regions
+from grader.grade.staging import course_provided_files
+from grader.stubs import generate
 
 MANIFEST = ".grader-build.json"
 CONFIG = "nbgrader_config.py"
@@ -71,14 +73,15 @@ def student_module_files(course: Course) -> dict[str, bytes]:
     return {rel.as_posix(): content for rel, content in generate(course).items()}
 
 
-def split_supplementary(course: Course) -> tuple[list[str], list[str]]:
-    """(student modules, course-provided files) among the files students receive for a lab."""
-    student, provided = [], []
-    for rel, content in student_module_files(course).items():
-        is_student = rel.endswith(".py") and has_solution_regions(
-            (course.solutions_dir / rel).read_text(encoding="utf-8"))
-        (student if is_student else provided).append(rel)
-    return sorted(student), sorted(provided)
+def split_supplementary(course: Course, files: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(student modules, course-provided files) among ``files``, the files students receive for a lab.
+
+    Course-provided means what grading takes from the course, never from a submission
+    (:func:`grader.grade.staging.course_provided_files`).
+    """
+    provided = {rel.as_posix() for rel in course_provided_files(course)}
+    files = sorted(files)
+    return [rel for rel in files if rel not in provided], [rel for rel in files if rel in provided]
 
 
 def config_text(course: Course, built: list[BuiltAssignment]) -> str:
@@ -125,7 +128,7 @@ def write_source(course: Course, course_dir: Path, assignment: Assignment, nb: n
     if built.lab:
         # Student modules are released as stubs (exercises/), never as solutions/.
         files = student_module_files(course)
-        built.student_modules, built.provided_files = split_supplementary(course)
+        built.student_modules, built.provided_files = split_supplementary(course, files)
         for rel, content in files.items():
             (folder / rel).parent.mkdir(parents=True, exist_ok=True)
             (folder / rel).write_bytes(content)
@@ -159,6 +162,13 @@ def read_manifest(course_dir: Path) -> dict:
     if not path.is_file():
         return {}
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def built_assignments(course_dir: Path) -> dict[str, BuiltAssignment]:
+    """What earlier builds of ``course_dir`` recorded, per assignment id."""
+    known = {f.name for f in fields(BuiltAssignment)}
+    return {aid: BuiltAssignment(**{k: v for k, v in data.items() if k in known})
+            for aid, data in read_manifest(course_dir).get("assignments", {}).items()}
 
 
 def stale_inputs(course: Course, course_dir: Path) -> list[str]:

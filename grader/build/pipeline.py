@@ -17,13 +17,11 @@ from pathlib import Path
 
 from rich.console import Console
 
-from grader.build.coursedir import (BuiltAssignment, config_text, write_manifest, write_source)
+from grader.build.coursedir import CONFIG, BuiltAssignment, built_assignments, config_text, write_manifest, write_source
 from grader.build.nbgrader_run import run_nbgrader
 from grader.build.notebook import build_notebook, is_lab, lab_source, load_prose
 from grader.course import Assignment, Course, solution_functions
 from grader.errors import GraderError
-
-from grader.options import DEFAULT_COURSE_DIR  # noqa: E402,F401
 
 
 @dataclass
@@ -96,14 +94,11 @@ class WriteConfig:
     name = "config"
 
     def __call__(self, state: BuildState) -> None:
-        from grader.build.coursedir import CONFIG, read_manifest
-
         # Keep what earlier builds released (a build of one assignment must not forget the others).
-        previous = read_manifest(state.course_dir).get("assignments", {})
         built = {b.id: b for b in state.built}
-        for aid, data in previous.items():
+        for aid, previous in built_assignments(state.course_dir).items():
             if aid not in built and (state.course_dir / "source" / aid).is_dir():
-                built[aid] = BuiltAssignment(**data)
+                built[aid] = previous
         (state.course_dir / CONFIG).write_text(config_text(state.course, list(built.values())), encoding="utf-8")
         write_manifest(state.course, state.course_dir, list(built.values()), state.skipped)
 
