@@ -157,13 +157,12 @@ def test_reports_name_the_misconception_and_the_cell_line(tmp_path):
         Outcome("a", True, 1, ""),
         Outcome("b", False, 1, "gae_advantages raised ValueError: no (at gae.py, line 12, in gae_advantages)")]})
     ex = extract_submission(COURSE, PS4B, [notebook_with({})], [], None, tmp_path / "out")
-    record = make_record("s", "ps4b", ex, result, "key")
-    record["result"] = result.to_json()
+    record = make_record("s", "ps4b", ex, result.to_json(), "key")
     first = ex.spans["gae_advantages"].first
     record["result"]["functions"]["gae_advantages"]["tests"][1]["message"] = (
         f"gae_advantages raised ValueError: no (at gae.py, line {first + 2}, in gae_advantages)")
     text = function_report(record, "gae_advantages")
-    assert text.startswith("gae_advantages: 2.5 of 5 points")
+    assert text.startswith("gae_advantages: 2.50 of 5 points")
     assert "the cell of gae_advantages, line 3" in text and "1 of 2 checks passed" in text
 
 

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from grader.course import load_course
 from grader.errors import GraderError
+from grader.grade.render import format_points
 from grader.options import course_dir_option, resolve_course_dir
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     # nbgrader and nbformat take seconds to import: only when autograding.
     from grader.autograde.pipeline import autograde
     from grader.autograde.grading import default_jobs
-    from grader.autograde.records import function_report, scores
+    from grader.autograde.records import first_issue, function_report
 
     console = Console(highlight=False)
     course = load_course(args.course, check_files=False)
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         raise GraderError("--jobs must be at least 1")
     if args.name_regexp and not args.zip:
         raise GraderError("--name-regexp only applies with --zip")
-    jobs = args.jobs or default_jobs(8)
+    jobs = args.jobs or default_jobs()
     state = autograde(course, course_dir, args.assignment, students=args.student, jobs=jobs,
                       archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
                       sandbox=sandbox_mode(args), console=console)
@@ -68,19 +69,12 @@ def run(args: argparse.Namespace) -> int:
     table.add_column("first thing to look at", overflow="fold", max_width=80)
     for student in state.students:
         record = state.records[student]
-        points = scores(record)
-        total = sum(s for s, _ in points.values())
-        most = sum(m for _, m in points.values())
-        issue = ""
-        for function, (score, top) in points.items():
-            if score < top:
-                lines = function_report(record, function).splitlines()[1:]
-                issue = lines[0].lstrip("!\u2717 ") if lines else f"{function}: {score:g}/{top:g}"
-                break
+        result = record["result"]
         flag = " (rescued)" if student in state.rescued else ""
-        table.add_row(student + flag, f"{total:g}/{most:g}", issue)
+        table.add_row(student + flag, f"{format_points(result['total'])}/{format_points(result['max'])}",
+                      first_issue(record))
         if args.details:
-            for function in points:
+            for function in result["functions"]:
                 console.print(function_report(record, function), end="")
     console.print(table)
     console.print(f"recorded in {course_dir / 'gradebook.db'}; next: `nbgrader generate_feedback {args.assignment}` "

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import nbformat
 
+from grader.autograde.records import GENERAL
 from grader.build.segments import ModuleParts, assignment_modules
 from grader.course import Assignment, Course
 
-GENERAL = ""  # notes key for the submission as a whole
 MAGIC = re.compile(r"^\s*(%|!)")
 
 

@@ -14,12 +14,16 @@ import json
 import re
 from pathlib import Path
 
-from grader.autograde.extract import GENERAL, Extraction
+from typing import TYPE_CHECKING
+
 from grader.classgrade.fingerprint import submission_fingerprint
-from grader.course import Assignment, Course
-from grader.grade.results import FunctionResult, SubmissionResult, TestOutcome
+from grader.grade.render import format_points
+
+if TYPE_CHECKING:  # extraction imports nbformat: not needed to read or report a record
+    from grader.autograde.extract import Extraction
 
 RESULTS_DIR = "grader-results"
+GENERAL = ""  # notes key for the submission as a whole
 WHERE = re.compile(r"\b(\w+)\.py, line (\d+)")
 
 
@@ -39,8 +43,9 @@ def record_path(course_dir: Path, assignment: str, student: str) -> Path:
     return Path(course_dir) / RESULTS_DIR / assignment / f"{student}.json"
 
 
-def make_record(student: str, assignment: str, extraction: Extraction, result: SubmissionResult, key: str,
+def make_record(student: str, assignment: str, extraction: Extraction, result: dict, key: str,
                 labs: list[str] = ()) -> dict:
+    """The record of one graded submission; ``result`` is ``SubmissionResult.to_json()``."""
     return {
         "student": student,
         "assignment": assignment,
@@ -48,7 +53,7 @@ def make_record(student: str, assignment: str, extraction: Extraction, result: S
         "key": key,
         "notes": extraction.notes,
         "spans": {f: [s.module, s.first, s.last] for f, s in extraction.spans.items()},
-        "result": result.to_json(),
+        "result": result,
     }
 
 
@@ -69,17 +74,6 @@ def load_record(course_dir: Path, assignment: str, student: str) -> dict | None:
         return None
 
 
-def result_from_json(course: Course, data: dict) -> SubmissionResult:
-    """Rebuild a :class:`SubmissionResult` from ``SubmissionResult.to_json()``."""
-    functions = {}
-    for name, f in data.get("functions", {}).items():
-        tests = [TestOutcome(t["name"], t["passed"], t["weight"], t["message"]) for t in f.get("tests", [])]
-        functions[name] = FunctionResult(function=name, assignment=course.exercise(name).assignment,
-                                         score=float(f["score"]), max=float(f["max"]), tests=tests,
-                                         error=f.get("error"))
-    return SubmissionResult(submission=data.get("submission", ""), functions=functions)
-
-
 def scores(record: dict) -> dict[str, tuple[float, float]]:
     """function -> (score, max) of a record."""
     return {name: (float(f["score"]), float(f["max"])) for name, f in record["result"]["functions"].items()}
@@ -98,33 +92,48 @@ def _where(text: str, spans: dict[str, list]) -> str:
     return WHERE.sub(replace, text)
 
 
-def _fmt(x: float) -> str:
-    return f"{round(x, 2):g}"
+def _notes(record: dict, function: str) -> list[str]:
+    notes = record.get("notes", {})
+    return notes.get(GENERAL, []) + notes.get(function, [])
+
+
+def _messages(record: dict, function: str) -> list[str]:
+    """The distinct failure messages of one exercise, cell lines named as the student sees them."""
+    f = record["result"]["functions"][function]
+    messages = list(dict.fromkeys(t["message"] for t in f.get("tests", []) if not t["passed"] and t["message"]))
+    if f.get("error") == "not implemented" and function not in record.get("labs", []):
+        messages = [f"{function} is not implemented yet: it still raises NotImplementedError"]
+    if f.get("error") and not messages:
+        messages = [f"{function}: {f['error']}"]
+    return [_where(m, record.get("spans", {})) for m in messages]
 
 
 def function_report(record: dict, function: str) -> str:
-    """Score and messages of one exercise, as plain text for its autograded cell.
+    """Score and messages of one exercise, as plain text: the output of its autograded cell
+    in nbgrader, the ``output`` of its test in Gradescope's results.json.
 
     Everything here comes from the failure messages of the tests (written for
     students: the misconception, never a hidden value) and from the extraction.
+    ``record`` needs only ``result`` (``SubmissionResult.to_json()``); ``notes``,
+    ``spans`` and ``labs`` come from an extraction.
     """
-    spans = record.get("spans", {})
     f = record["result"]["functions"].get(function)
-    notes = record.get("notes", {}).get(GENERAL, []) + record.get("notes", {}).get(function, [])
     if f is None:
         return f"{function}: not graded\n"
     tests = f.get("tests", [])
-    passed = sum(1 for t in tests if t["passed"])
-    lines = [f"{function}: {_fmt(f['score'])} of {_fmt(f['max'])} points (hidden tests, run by the course grader)"]
-    for note in notes:
-        lines.append(f"! {note}")
-    messages = list(dict.fromkeys(t["message"] for t in tests if not t["passed"] and t["message"]))
-    if f.get("error") == "not implemented" and function not in record.get("labs", []):
-        messages = [f"{function} is not implemented yet: its cell still raises NotImplementedError"]
-    if f.get("error") and not messages:
-        messages = [f"{function}: {f['error']}"]
-    for message in messages:
-        lines.append(f"\u2717 {_where(message, spans)}")
+    lines = [f"{function}: {format_points(f['score'])} of {format_points(f['max'])} points "
+             "(hidden tests, run by the course grader)"]
+    lines += [f"! {note}" for note in _notes(record, function)]
+    lines += [f"\u2717 {message}" for message in _messages(record, function)]
     if tests:
-        lines.append(f"{passed} of {len(tests)} checks passed")
+        lines.append(f"{sum(1 for t in tests if t['passed'])} of {len(tests)} checks passed")
     return "\n".join(lines) + "\n"
+
+
+def first_issue(record: dict) -> str:
+    """The first thing to look at in a record: a note or message of the first exercise that lost points."""
+    for function, (score, most) in scores(record).items():
+        if score < most:
+            found = _notes(record, function) + _messages(record, function)
+            return found[0] if found else f"{function}: {format_points(score)}/{format_points(most)}"
+    return ""

@@ -70,6 +70,7 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
     finally:
         # Nothing a submission started may outlive grading (and touch the gradebook later).
         kill_strays()
+    labs = [e.function for e in assignment.exercises if e.kind == "lab"]
     records = {}
     for student, extraction in extractions.items():
         if student in results:
@@ -78,10 +79,8 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
             result_json = unreadable_result(course, assignment, extraction).to_json()
             if on_done:
                 on_done(student)
-        labs = [e.function for e in assignment.exercises if e.kind == "lab"]
-        record = make_record(student, assignment.id, extraction, SubmissionResult("", {}),
-                             record_key(extraction, course_hash), labs)
-        record["result"] = result_json
+        record = make_record(student, assignment.id, extraction, result_json, record_key(extraction, course_hash),
+                             labs)
         save_record(course_dir, record)
         records[student] = record
     return records

@@ -22,6 +22,7 @@ from grader.build.percent import read_percent
 from grader.build.segments import ModuleParts, course_modules, setup_code, student_segments
 from grader.course import Assignment, Course, Exercise
 from grader.errors import CourseError
+from grader.grade.render import format_points
 
 PROSE_FILE = "notebooks/assignments.yaml"
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
@@ -78,10 +79,6 @@ class Context:
         return [self.modules[m] for m in self.assignment.modules if m in self.modules]
 
 
-def _fmt(x: float) -> str:
-    return f"{x:g}"
-
-
 # -- steps ------------------------------------------------------------------------------
 class Title:
     """The assignment's title, the course and the total points."""
@@ -90,7 +87,7 @@ class Title:
         course, a = ctx.course, ctx.assignment
         text = (f"# {a.title}\n\n"
                 f"**{course.title}**, module {course.module_number}: *{course.module_title}*  \n"
-                f"Assignment `{a.id}`: {len(a.exercises)} exercise(s), {_fmt(ctx.points)} points.")
+                f"Assignment `{a.id}`: {len(a.exercises)} exercise(s), {format_points(ctx.points)} points.")
         return [C.markdown(text, "title")]
 
 
@@ -186,9 +183,9 @@ class Exercises:
     def context(number: int, exercise: Exercise, public_segment: str | None) -> str:
         what = {"function": "function", "answer": "answer", "lab": "lab run"}.get(exercise.kind, exercise.kind)
         label = "Question" if exercise.kind == "answer" else "Exercise"
-        title = f"## {label} {number}: `{exercise.function}` ({_fmt(exercise.points)} points)"
+        title = f"## {label} {number}: `{exercise.function}` ({format_points(exercise.points)} points)"
         if number == 0:
-            title = f"## `{exercise.function}` ({_fmt(exercise.points)} points)"
+            title = f"## `{exercise.function}` ({format_points(exercise.points)} points)"
         text = C.segment_docstring(public_segment) if public_segment else None
         if exercise.kind == "answer":
             doc = C.question_text(text)

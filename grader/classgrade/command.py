@@ -12,6 +12,7 @@ from rich.table import Table
 
 from grader.classgrade.run import grade_class
 from grader.course import load_course
+from grader.grade.render import format_points
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
 DEFAULT_OUT = "grading-results"
@@ -38,10 +39,6 @@ def register(sub, common) -> None:
                         help="grade only this function (repeatable); such results are kept apart from full ones")
     add_sandbox_options(parser)
     parser.set_defaults(func=run)
-
-
-def _fmt(x: float) -> str:
-    return f"{x:g}" if x == int(x) else f"{x:.2f}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         elif kind == "graded":
             state["done"] += 1
             result = data["result"]
-            line = f"{data['student']} {_fmt(result['total'])}/{_fmt(result['max'])}"
+            line = f"{data['student']} {format_points(result['total'])}/{format_points(result['max'])}"
             progress.update(state["task"], advance=1, last=line)
             if not interactive:
                 console.print(f"[{state['done']}/{state['todo']}] graded {line} ({data['elapsed']:.1f} s)")

@@ -4,7 +4,8 @@ Gradescope runs one submission per container and reads
 ``/autograder/results/results.json``: a total ``score`` and one entry per test with
 ``name``, ``score``, ``max_score``, ``output`` and ``visibility``. Here a "test" is
 one exercise: its points and the misconception messages of its failed checks,
-the same text the nbgrader feedback shows (never hidden inputs or expected values).
+the same text the nbgrader feedback shows (:func:`grader.autograde.records.function_report`;
+never hidden inputs or expected values).
 """
 
 from __future__ import annotations
@@ -12,35 +13,25 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from grader.autograde.records import function_report
 from grader.errors import GraderError
+from grader.grade.render import format_points
 from grader.grade.results import SubmissionResult
-
-
-def _output(function) -> str:
-    if function.error == "not implemented":
-        return f"{function.function} is not implemented yet"
-    messages = function.messages or ([f"{function.function}: {function.error}"] if function.error else [])
-    if not messages:
-        return "all checks passed"
-    passed = sum(1 for t in function.tests if t.passed)
-    lines = [f"- {m}" for m in messages]
-    if function.tests:
-        lines.append(f"{passed} of {len(function.tests)} checks passed")
-    return "\n".join(lines)
 
 
 def gradescope_results(result: SubmissionResult) -> dict:
     """The ``results.json`` document of one graded submission (plain floats only)."""
+    record = {"result": result.to_json()}  # the same report as the nbgrader feedback
     tests = [{
         "name": f"{f.assignment}: {name}",
         "score": float(f.score),
         "max_score": float(f.max),
-        "output": _output(f),
+        "output": function_report(record, name),
         "visibility": "visible",
     } for name, f in result.functions.items()]
     return {
         "score": float(result.total),
-        "output": f"{result.total:g} of {result.max:g} points from the hidden tests.",
+        "output": f"{format_points(result.total)} of {format_points(result.max)} points from the hidden tests.",
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,

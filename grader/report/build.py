@@ -19,6 +19,7 @@ from pathlib import Path
 
 from grader.classgrade.store import ResultStore
 from grader.errors import GraderError
+from grader.grade.render import format_points
 
 EXAMPLES = 3
 TOP_MESSAGES = 15
@@ -256,10 +257,6 @@ def _e(text) -> str:
     return html.escape(str(text))
 
 
-def _n(x: float) -> str:
-    return f"{x:g}" if float(x) == int(x) else f"{x:.2f}"
-
-
 def render(data: ClassData) -> str:
     """The whole page as one HTML string."""
     records = data.records
@@ -280,7 +277,7 @@ def render(data: ClassData) -> str:
     full = sum(1 for t in totals if most and t >= most)
     cards = [
         (f"{len(records)}", "submissions graded" + (f" ({len(data.missing)} missing)" if data.missing else "")),
-        (f"{statistics.fmean(totals):.1f} / {_n(most)}", "mean total"),
+        (f"{statistics.fmean(totals):.1f} / {format_points(most)}", "mean total"),
         (f"{statistics.median(totals):.1f}", "median total"),
         (f"{full}", "full marks"),
         (f"{len({row['student'] for row in limits})}", "hit a limit"),
@@ -299,7 +296,7 @@ def render(data: ClassData) -> str:
     rows = "".join(
         f"<tr><td><code>{_e(s['function'])}</code></td><td>{_e(s['assignment'])}</td>"
         f"<td class='num'>{s['pass_rate']:.0%}</td><td class='num'>{s['full']}</td><td class='num'>{s['partial']}"
-        f"</td><td class='num'>{s['zero']}</td><td class='num'>{s['mean']:.2f} / {_n(s['max'])}</td></tr>"
+        f"</td><td class='num'>{s['zero']}</td><td class='num'>{s['mean']:.2f} / {format_points(s['max'])}</td></tr>"
         for s in stats)
     parts.append("<details><summary>as a table</summary><table><tr><th>function</th><th>assignment</th>"
                  "<th class='num'>full marks</th><th class='num'>full</th><th class='num'>partial</th>"
@@ -349,9 +346,9 @@ def render(data: ClassData) -> str:
     head = "".join(f"<th class='num'>{_e(a['id'])}</th>" for a in data.assignments)
     body = "".join(
         f"<tr><td>{_e(r['student'])}</td>" + "".join(
-            f"<td class='num'>{_n(r.get('assignments', {}).get(a['id'], {}).get('score', 0.0))}</td>"
+            f"<td class='num'>{format_points(r.get('assignments', {}).get(a['id'], {}).get('score', 0.0))}</td>"
             for a in data.assignments)
-        + f"<td class='num'><b>{_n(r['result']['total'])}</b> / {_n(r['result']['max'])}</td>"
+        + f"<td class='num'><b>{format_points(r['result']['total'])}</b> / {format_points(r['result']['max'])}</td>"
           f"<td class='num'>{r.get('elapsed', 0.0):.2f} s</td></tr>" for r in records)
     parts.append(f"<details><summary>{len(records)} students</summary><table><tr><th>student</th>{head}"
                  f"<th class='num'>total</th><th class='num'>grading</th></tr>{body}</table></details>")
