@@ -26,8 +26,10 @@ from grader.grade.runner import run_tests
 from grader.sandbox import sandbox_launcher
 
 
-def default_jobs(count: int) -> int:
-    return max(1, min(count, os.cpu_count() or 1, 4))
+def default_jobs() -> int:
+    """Grading processes when --jobs is not given: one per core, at most 4 (never more than students:
+    the class engine starts no more processes than it has submissions to grade)."""
+    return max(1, min(os.cpu_count() or 1, 4))
 
 
 @contextlib.contextmanager

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from rich.console import Console
 
 from grader.course import load_course
-from grader.options import course_dir_option, resolve_course_dir  # noqa: F401 (used by other commands)
+from grader.options import course_dir_option, resolve_course_dir
 
 
 def register(sub, common) -> None:
