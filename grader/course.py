@@ -379,17 +379,26 @@ def solution_functions(path: Path) -> dict[str, bool]:
     return found
 
 
-def answer_names(path: Path) -> set[str]:
-    """Names assigned at module level inside a module-level solution region (answer constants)."""
-    source = path.read_text(encoding="utf-8")
-    tree = ast.parse(source, filename=str(path))
+def module_regions(lines: list[str]) -> list[tuple[int, int]]:
+    """1-based (BEGIN, END) lines of the solution regions at module level (answer sheets).
+
+    A module-level region's markers have no indentation.
+    """
     regions, begin = [], None
-    for number, line in enumerate(source.splitlines(), start=1):
-        if line.rstrip() == BEGIN_SOLUTION:  # no indentation: a module-level region
+    for number, line in enumerate(lines, start=1):
+        if line.rstrip() == BEGIN_SOLUTION:
             begin = number
         elif line.rstrip() == END_SOLUTION and begin is not None:
             regions.append((begin, number))
             begin = None
+    return regions
+
+
+def answer_names(path: Path) -> set[str]:
+    """Names assigned at module level inside a module-level solution region (answer constants)."""
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source, filename=str(path))
+    regions = module_regions(source.splitlines())
     names = set()
     for node in tree.body:
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and any(b < node.lineno < e for b, e in regions):

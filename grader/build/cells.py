@@ -203,3 +203,9 @@ def hidden_tests_region(course: Course, exercise: Exercise) -> str:
         lines.append("# (no hidden tests yet: this exercise scores zero until they exist)")
     lines.append(HIDDEN_END)
     return "\n".join(lines)
+
+
+def check_cell(course: Course, exercise: Exercise) -> nbformat.NotebookNode:
+    """An exercise's autograded cell: its visible checks, then its hidden tests as an inert region."""
+    source = visible_tests_code(course, exercise) + "\n" + hidden_tests_region(course, exercise)
+    return autograded_code(source, exercise.function, exercise.points)

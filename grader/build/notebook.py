@@ -175,8 +175,7 @@ class Exercises:
                 if segment is None:
                     raise CourseError(f"{exercise.function} is not defined in solutions/{exercise.module}.py")
                 out.append(C.solution_code(segment, exercise.function))
-            source = C.visible_tests_code(ctx.course, exercise) + "\n" + C.hidden_tests_region(ctx.course, exercise)
-            out.append(C.autograded_code(source, exercise.function, exercise.points))
+            out.append(C.check_cell(ctx.course, exercise))
         return out
 
     @staticmethod
@@ -237,10 +236,9 @@ class LabGrading:
         out = [C.markdown("## Graded runs\n\nThe cells below are read-only. Each one runs a graded lab function "
                           "with your modules, the way the grader does.", "graded_runs")]
         for exercise in ctx.assignment.exercises:
-            source = C.visible_tests_code(ctx.course, exercise) + "\n" + C.hidden_tests_region(ctx.course, exercise)
             out.append(C.markdown(Exercises.context(0, exercise, ctx.student.get(exercise.function)),
                                   f"context_{exercise.function}"))
-            out.append(C.autograded_code(source, exercise.function, exercise.points))
+            out.append(C.check_cell(ctx.course, exercise))
         return out
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from grader.course import BEGIN_SOLUTION, END_SOLUTION, Assignment, Course
+from grader.course import BEGIN_SOLUTION, END_SOLUTION, Assignment, Course, module_regions
 from grader.errors import CourseError
 from grader.stubs import stub_source
 
@@ -48,12 +48,19 @@ def _is_docstring(node: ast.stmt) -> bool:
     return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
 
+def _comments_above(lines: list[str], line: int) -> list[str]:
+    """The block of comment lines right above 1-based ``line`` (a question above its answer)."""
+    first = line
+    while first > 1 and lines[first - 2].lstrip().startswith("#") and lines[first - 2].strip() not in (
+            BEGIN_SOLUTION, END_SOLUTION):
+        first -= 1
+    return lines[first - 1:line - 1]
+
+
 def _span(node: ast.stmt, lines: list[str]) -> tuple[int, int]:
     """1-based inclusive line span of a node, with its decorators and the comments just above."""
     start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-    while start > 1 and lines[start - 2].lstrip().startswith("#") and lines[start - 2].strip() not in (
-            BEGIN_SOLUTION, END_SOLUTION):
-        start -= 1
+    start -= len(_comments_above(lines, start))
     end = node.end_lineno
     # Comments that close the body (an indented ### END SOLUTION) are not part of the AST node.
     while end < len(lines) and lines[end].strip().startswith("#") and _indent(lines[end]) > node.col_offset:
@@ -93,25 +100,6 @@ def join_statements(texts: list[str]) -> str:
     return out
 
 
-def module_regions(lines: list[str]) -> list[tuple[int, int]]:
-    """1-based (BEGIN, END) lines of the solution regions at module level (answer sheets)."""
-    regions, begin = [], None
-    for number, line in enumerate(lines, start=1):
-        if line.rstrip() == BEGIN_SOLUTION:
-            begin = number
-        elif line.rstrip() == END_SOLUTION and begin is not None:
-            regions.append((begin, number))
-            begin = None
-    return regions
-
-
-def _comments_above(lines: list[str], line: int) -> list[str]:
-    """The block of comment lines right above 1-based ``line`` (a question above its answer)."""
-    first = line
-    while first > 1 and lines[first - 2].lstrip().startswith("#") and lines[first - 2].strip() not in (
-            BEGIN_SOLUTION, END_SOLUTION):
-        first -= 1
-    return lines[first - 1:line - 1]
 
 
 def split_module(name: str, source: str, student_source: str, exercises: set[str], label: str) -> ModuleParts:
