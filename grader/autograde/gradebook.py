@@ -11,13 +11,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 
 from grader.autograde.extract import GENERAL, read_notebook
-from grader.autograde.preprocessors import exercise_of, fill_outputs
+from grader.autograde.preprocessors import exercise_of, exercise_of_grade, fill_outputs
 from grader.autograde.records import scores
 
 
@@ -25,21 +26,27 @@ def db_url(course_dir: Path) -> str:
     return f"sqlite:///{Path(course_dir).resolve() / 'gradebook.db'}"
 
 
+def _grades(gb: Gradebook, assignment: str) -> Iterator[tuple[str, str, object]]:
+    """(student, notebook, grade) for every grade of every submission of ``assignment``."""
+    try:
+        submissions = gb.find_assignment(assignment).submissions
+    except MissingEntry:
+        return
+    for submission in submissions:
+        for nb in submission.notebooks:
+            for grade in nb.grades:
+                yield submission.student.id, nb.name, grade
+
+
 def gradebook_scores(course_dir: Path, course_id: str, assignment: str) -> dict[str, dict[str, float | None]]:
     """student -> {exercise: auto score} for every submission of ``assignment`` in the gradebook."""
     out: dict[str, dict[str, float | None]] = {}
     with Gradebook(db_url(course_dir), course_id) as gb:
-        try:
-            submissions = gb.find_assignment(assignment).submissions
-        except MissingEntry:
-            return out
-        for submission in submissions:
-            grades = {}
-            for nb in submission.notebooks:
-                for grade in nb.grades:
-                    if grade.name.startswith("test_"):
-                        grades[grade.name[len("test_"):]] = grade.auto_score
-            out[submission.student.id] = grades
+        for student, _, grade in _grades(gb, assignment):
+            grades = out.setdefault(student, {})
+            function = exercise_of_grade(grade.name)
+            if function is not None:
+                grades[function] = grade.auto_score
     return out
 
 
@@ -48,37 +55,22 @@ def manual_state(course_dir: Path, course_id: str, assignment: str) -> dict[tupl
 
     Only people set these; a change while student code was being graded is tampering.
     """
-    state: dict[tuple, tuple] = {}
     with Gradebook(db_url(course_dir), course_id) as gb:
-        try:
-            submissions = gb.find_assignment(assignment).submissions
-        except MissingEntry:
-            return state
-        for submission in submissions:
-            for nb in submission.notebooks:
-                for grade in nb.grades:
-                    state[(submission.student.id, nb.name, grade.name)] = (grade.manual_score, grade.extra_credit)
-    return state
+        return {(student, notebook, grade.name): (grade.manual_score, grade.extra_credit)
+                for student, notebook, grade in _grades(gb, assignment)}
 
 
 def restore_manual(course_dir: Path, course_id: str, assignment: str, before: dict[tuple, tuple]) -> list[str]:
     """Put back manual scores and extra credit that changed since ``before``; say what was restored."""
     restored = []
     with Gradebook(db_url(course_dir), course_id) as gb:
-        try:
-            submissions = gb.find_assignment(assignment).submissions
-        except MissingEntry:
-            return restored
-        for submission in submissions:
-            for nb in submission.notebooks:
-                for grade in nb.grades:
-                    key = (submission.student.id, nb.name, grade.name)
-                    manual, extra = before.get(key, (None, None))
-                    if (grade.manual_score, grade.extra_credit) != (manual, extra):
-                        restored.append(f"{key[0]}/{grade.name}: manual score {grade.manual_score}, extra credit "
-                                        f"{grade.extra_credit} -> {manual}, {extra}")
-                        grade.manual_score, grade.extra_credit = manual, extra
-                        grade.needs_manual_grade = grade.auto_score is None
+        for student, notebook, grade in _grades(gb, assignment):
+            manual, extra = before.get((student, notebook, grade.name), (None, None))
+            if (grade.manual_score, grade.extra_credit) != (manual, extra):
+                restored.append(f"{student}/{grade.name}: manual score {grade.manual_score}, extra credit "
+                                f"{grade.extra_credit} -> {manual}, {extra}")
+                grade.manual_score, grade.extra_credit = manual, extra
+                grade.needs_manual_grade = grade.auto_score is None
         gb.db.commit()
     return restored
 
@@ -114,7 +106,7 @@ def write_placeholder(course_dir: Path, course_id: str, assignment: str, noteboo
         notebook_id = Path(notebook).stem
         submission = gb.find_submission_notebook(notebook_id, assignment, student)
         for grade in submission.grades:
-            function = grade.name[len("test_"):] if grade.name.startswith("test_") else None
+            function = exercise_of_grade(grade.name)
             grade.auto_score = float(points[function][0]) if function in points else 0.0
             grade.needs_manual_grade = False
         gb.db.commit()

@@ -22,22 +22,24 @@ from nbgrader import utils
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum, Unicode
 
-from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END
+from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END, test_grade_id
 from grader.autograde.records import function_report, load_record, record_key, scores
 from grader.build.coursedir import BuiltAssignment
 from grader.build.segments import ModuleParts, assignment_modules
 from grader.classgrade.fingerprint import course_fingerprint
 from grader.course import Assignment, Course, load_course
 
-TEST_PREFIX = "test_"
+def exercise_of_grade(grade_id: str) -> str | None:
+    """The exercise an autograded cell's grade id names (:func:`grader.build.cells.test_grade_id`), or None."""
+    prefix = test_grade_id("")
+    return grade_id[len(prefix):] if grade_id.startswith(prefix) and len(grade_id) > len(prefix) else None
 
 
 def exercise_of(cell) -> str | None:
     """The exercise an autograded cell grades (its grade id is ``test_<name>``)."""
     meta = cell.get("metadata", {}).get("nbgrader", {})
-    grade_id = str(meta.get("grade_id", ""))
-    if meta.get("grade") and cell.get("cell_type") == "code" and grade_id.startswith(TEST_PREFIX):
-        return grade_id[len(TEST_PREFIX):]
+    if meta.get("grade") and cell.get("cell_type") == "code":
+        return exercise_of_grade(str(meta.get("grade_id", "")))
     return None
 
 
