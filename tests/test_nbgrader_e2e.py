@@ -246,7 +246,7 @@ def test_rerun_and_plain_nbgrader_autograde_give_the_same_grades(graded):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     # Plain `nbgrader autograde` (e.g. formgrader's button) without a trusted record: TrustedGrade
     # grades the notebook itself, outside nbgrader's process, with the same result.
-    (course_dir / "grader-results/ps4b/renamed.json").unlink()
+    (course_dir / "grader-results/ps4b/results/renamed.json").unlink()
     plain = nbgrader(course_dir, "autograde", "ps4b", "--student", "renamed", "--force")
     assert plain.returncode == 0, plain.stdout + plain.stderr
     export = nbgrader(course_dir, "export", "--to", "again.csv")

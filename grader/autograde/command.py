@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from rich.console import Console
@@ -29,7 +30,7 @@ def register(sub, common) -> None:
     course_dir_option(parser)
     parser.add_argument("--student", action="append", metavar="ID", help="grade only this student (repeatable)")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
-                        help="grading sessions in parallel (default: one per core, at most 4)")
+                        help="trusted grading processes in parallel (default: one per core, at most 4)")
     parser.add_argument("--zip", metavar="FILE", default=None,
                         help="first collect an LMS download (a zip of notebooks named by student) into "
                              "submitted/ with `nbgrader zip_collect`")
@@ -41,10 +42,15 @@ def register(sub, common) -> None:
     parser.set_defaults(func=run)
 
 
+def default_jobs() -> int:
+    """Grading processes when --jobs is not given: one per core, at most 4 (the class engine
+    never starts more than it has submissions to grade)."""
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
 def run(args: argparse.Namespace) -> int:
     # nbgrader and nbformat take seconds to import: only when autograding.
     from grader.autograde.pipeline import autograde
-    from grader.autograde.grading import default_jobs
     from grader.autograde.records import first_issue, function_report
 
     console = Console(highlight=False)

@@ -6,7 +6,8 @@ An ordered pipeline of named steps (:data:`AUTOGRADE_STEPS`) on a shared
 1. ``collect``  (with ``--zip``) an LMS download into submitted/ via ``nbgrader zip_collect``
 2. ``find``     the submissions: submitted/<student>/<assignment>/
 3. ``extract``  each notebook's solution cells into modules shaped like exercises/
-4. ``grade``    all of them with the hidden tests, in parallel jobs, behind the worker boundary
+4. ``grade``    all of them with the hidden tests, with ``grader grade-class``'s engine (a queue of
+                trusted processes, sandboxed workers; a submission with a current record is not regraded)
 5. ``record``   ``nbgrader autograde`` with ``TrustedGrade`` in place of ``Execute``
 6. ``rescue``   an autograded notebook and grades for submissions nbgrader could not process
 7. ``verify``   the gradebook holds exactly the trusted grades, and no manual score changed
@@ -120,7 +121,7 @@ class Grade:
                                      total=len(state.students))
             state.records = grade_extractions(state.course, state.course_dir, state.assignment, state.extractions,
                                               jobs=state.jobs, sandbox=state.sandbox,
-                                              on_done=lambda sid: progress.advance(task))
+                                              on_advance=lambda n: progress.advance(task, n))
 
 
 class Record:

@@ -23,10 +23,10 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum, Unicode
 
 from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END, test_grade_id
-from grader.autograde.records import function_report, load_record, record_key, scores
+from grader.autograde.records import function_report, is_current, results_store, scores, with_extraction
 from grader.build.coursedir import BuiltAssignment
 from grader.build.segments import ModuleParts, assignment_modules
-from grader.classgrade.fingerprint import course_fingerprint
+from grader.classgrade.run import run_fingerprint
 from grader.course import Assignment, Course, load_course
 
 def exercise_of_grade(grade_id: str) -> str | None:
@@ -80,7 +80,8 @@ class GradingContext:
     assignment: Assignment
     info: BuiltAssignment
     modules: dict[str, ModuleParts]
-    course_hash: str
+    course_hash: str  # run_fingerprint for the assignment's functions, as grade_class stores it
+    labs: tuple[str, ...]
 
 
 @functools.lru_cache(maxsize=8)
@@ -92,7 +93,9 @@ def grading_context(course_root: str, course_dir: str, assignment_id: str) -> Gr
     course = load_course(course_root or None, check_files=False)
     assignment = course.assignment(assignment_id)
     return GradingContext(course, assignment, built_info(Path(course_dir), assignment),
-                          assignment_modules(course, assignment), course_fingerprint(course))
+                          assignment_modules(course, assignment),
+                          run_fingerprint(course, [e.function for e in assignment.exercises]),
+                          tuple(e.function for e in assignment.exercises if e.kind == "lab"))
 
 
 class TrustedGrade(NbGraderPreprocessor):
@@ -125,14 +128,14 @@ class TrustedGrade(NbGraderPreprocessor):
         # the student's solution cells as submitted. Extract from it, so what is recorded is
         # exactly what this notebook holds.
         extraction = extract(course, course_dir, assignment, ctx.info, student, notebooks=[nb], modules=ctx.modules)
-        key = record_key(extraction, ctx.course_hash)
-        record = load_record(course_dir, assignment_id, student)
-        if record is None or record.get("key") != key:
+        record = results_store(course_dir, assignment_id).load(student)
+        if is_current(record, extraction, ctx.course_hash):
+            self.log.info("Using the trusted grade of %s/%s", student, assignment_id)
+            record = with_extraction(record, assignment_id, extraction, ctx.labs)
+        else:
             self.log.info("Grading %s/%s with the trusted grader", student, assignment_id)
             record = grade_extractions(course, course_dir, assignment, {student: extraction},
                                        sandbox=self.sandbox)[student]
-        else:
-            self.log.info("Using the trusted grade of %s/%s", student, assignment_id)
         return fill_outputs(nb, record), resources
 
 

@@ -1,22 +1,23 @@
-"""Trusted grading records: one JSON file per student and assignment.
+"""Trusted grading records of ``grader autograde``: class-run results plus what a student reads.
 
-``grader autograde`` grades first and writes ``grader-results/<assignment>/<student>.json``;
-nbgrader's autograde step then reads it (``TrustedGrade``) to fill the autograded
-cells. A record is used only while its key still matches (:func:`record_key`): the same
-extracted modules and notes, graded by the same course (course.yaml, solutions, exercises/,
-tests), the same grading code and the same Python and numpy.
+``grader autograde`` grades the extracted submissions with the class engine
+(:func:`grader.classgrade.run.grade_class`) into ``grader-results/<assignment>/``, a
+:class:`~grader.classgrade.store.ResultStore` (``results/<student>.json``, written atomically
+as each submission finishes); each record then gains the extraction's notes and cell spans
+(:func:`with_extraction`). nbgrader's autograde step reads it (``TrustedGrade``) to fill the
+autograded cells. A record is used only while it is current (:func:`is_current`): the same
+extracted modules (their submission fingerprint), graded by the same course, grading code
+and Python and numpy (the course fingerprint, for the assignment's functions).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from grader.classgrade.fingerprint import submission_fingerprint
+from grader.classgrade.store import FORMAT, ResultStore
 from grader.grade.render import format_points
 
 if TYPE_CHECKING:  # extraction imports nbformat: not needed to read or report a record
@@ -27,51 +28,33 @@ GENERAL = ""  # notes key for the submission as a whole
 WHERE = re.compile(r"\b(\w+)\.py, line (\d+)")
 
 
-def record_key(extraction: Extraction, course_hash: str) -> str:
-    """The key of a record: the fingerprints of what was graded and of what graded it.
+def results_store(course_dir: Path, assignment: str) -> ResultStore:
+    """Where the records of ``assignment`` live: ``<course_dir>/grader-results/<assignment>/``."""
+    return ResultStore(Path(course_dir) / RESULTS_DIR / assignment)
 
-    ``course_hash`` is :func:`grader.classgrade.fingerprint.course_fingerprint` of the course
-    (computed once per class); the submission is the extraction folder, hashed the way
-    ``grader grade-class`` hashes a submission.
+
+def is_current(record: dict | None, extraction: Extraction, course_hash: str) -> bool:
+    """Is ``record`` the grade of exactly these extracted modules by this course?
+
+    ``course_hash`` is :func:`grader.classgrade.run.run_fingerprint` for the assignment's functions.
     """
-    notes = json.dumps(extraction.notes, sort_keys=True)
-    text = f"{submission_fingerprint(extraction.directory)}\0{course_hash}\0{notes}"
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return (record is not None and extraction.readable and record.get("course_hash") == course_hash
+            and record.get("submission_hash") == submission_fingerprint(extraction.directory))
 
 
-def record_path(course_dir: Path, assignment: str, student: str) -> Path:
-    return Path(course_dir) / RESULTS_DIR / assignment / f"{student}.json"
+def with_extraction(record: dict, assignment: str, extraction: Extraction, labs: list[str] = ()) -> dict:
+    """``record`` with what the extraction tells the student: notes and where each cell landed."""
+    return dict(record, assignment=assignment, labs=list(labs), notes=extraction.notes,
+                spans={f: [s.module, s.first, s.last] for f, s in extraction.spans.items()})
 
 
-def make_record(student: str, assignment: str, extraction: Extraction, result: dict, key: str,
+def make_record(student: str, assignment: str, extraction: Extraction, result: dict, course_hash: str = "",
                 labs: list[str] = ()) -> dict:
-    """The record of one graded submission; ``result`` is ``SubmissionResult.to_json()``."""
-    return {
-        "student": student,
-        "assignment": assignment,
-        "labs": list(labs),
-        "key": key,
-        "notes": extraction.notes,
-        "spans": {f: [s.module, s.first, s.last] for f, s in extraction.spans.items()},
-        "result": result,
-    }
-
-
-def save_record(course_dir: Path, record: dict) -> Path:
-    path = record_path(course_dir, record["assignment"], record["student"])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    return path
-
-
-def load_record(course_dir: Path, assignment: str, student: str) -> dict | None:
-    path = record_path(course_dir, assignment, student)
-    if not path.is_file():
-        return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except ValueError:
-        return None
+    """A record made without the class engine (a submission with nothing to run); ``result`` is
+    ``SubmissionResult.to_json()``. Its empty submission fingerprint never passes for current."""
+    record = {"format": FORMAT, "student": student, "submission": str(extraction.directory), "submission_hash": "",
+              "course_hash": course_hash, "result": result}
+    return with_extraction(record, assignment, extraction, labs)
 
 
 def scores(record: dict) -> dict[str, tuple[float, float]]:

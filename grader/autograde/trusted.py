@@ -4,19 +4,17 @@ when nbgrader's autograde runs without a fresh record)."""
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Callable
 
 import nbformat
 
 from grader.autograde.extract import Extraction, extract_submission, notebooks_of
-from grader.autograde.grading import grade_all
 from grader.autograde.reaper import become_subreaper, kill_strays
-from grader.autograde.records import make_record, record_key, save_record
+from grader.autograde.records import is_current, make_record, results_store, with_extraction
 from grader.build.coursedir import BuiltAssignment, built_assignments
 from grader.build.segments import ModuleParts
-from grader.classgrade.fingerprint import course_fingerprint
+from grader.classgrade.run import grade_class, run_fingerprint
 from grader.course import Assignment, Course
 from grader.errors import GraderError
 from grader.grade.results import SubmissionResult, score_function
@@ -57,32 +55,65 @@ def extract(course: Course, course_dir: Path, assignment: Assignment, info: Buil
 
 def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, extractions: dict[str, Extraction],
                       *, jobs: int = 1, sandbox: str = "auto",
-                      on_done: Callable[[str], None] | None = None) -> dict[str, dict]:
-    """Grade every extraction, kill what student code left running, save one record each."""
-    course_hash = course_fingerprint(course)
+                      on_advance: Callable[[int], None] | None = None) -> dict[str, dict]:
+    """One record per extraction, graded by the class engine (:func:`grader.classgrade.run.grade_class`).
+
+    Submissions are handed out one at a time to ``jobs`` trusted processes (a process
+    that dies is replaced and its submission retried) and each record is written
+    atomically the moment it is graded; a submission whose stored record is current is
+    not graded again. Nothing a submission started outlives grading. ``on_advance(n)``
+    counts submissions done.
+
+    Raises
+    ------
+    GraderError
+        Naming the submissions that could not be graded; every other record is kept,
+        so running again grades only those.
+    """
+    course_dir = Path(course_dir).resolve()
+    advance = on_advance or (lambda n: None)
     only = [e.function for e in assignment.exercises]
-    readable = {s: x.directory for s, x in extractions.items() if x.readable}
-    become_subreaper()
-    try:
-        with tempfile.TemporaryDirectory(prefix="grader-autograde-") as scratch:
-            results = grade_all(course, readable, only, jobs=jobs, scratch=Path(scratch), sandbox=sandbox,
-                                on_done=on_done)
-    finally:
-        # Nothing a submission started may outlive grading (and touch the gradebook later).
-        kill_strays()
     labs = [e.function for e in assignment.exercises if e.kind == "lab"]
+    store = results_store(course_dir, assignment.id)
+    readable = {s: x.directory for s, x in extractions.items() if x.readable}
+
+    def follow(kind: str, data: dict) -> None:
+        if kind == "plan":
+            advance(data["current"])
+        elif kind in ("graded", "failed"):
+            advance(1)
+
+    failed: dict[str, str] = {}
+    if readable:
+        become_subreaper()
+        try:
+            run = grade_class(course, course_dir / EXTRACTED_DIR, store.root, jobs=jobs, mode=sandbox, only=only,
+                              on_event=follow, students=readable)
+        finally:
+            # Nothing a submission started may outlive grading (and touch the gradebook later).
+            kill_strays()
+        if run.interrupted:
+            raise KeyboardInterrupt
+        failed = dict(run.failed)
+    course_hash = run_fingerprint(course, only)
     records = {}
     for student, extraction in extractions.items():
-        if student in results:
-            result_json = results[student]
+        if extraction.readable:
+            record = store.load(student)
+            if not is_current(record, extraction, course_hash):
+                failed.setdefault(student, "no current grade was written")
+                continue
         else:  # nothing to run: every exercise scores zero, the notes say why
-            result_json = unreadable_result(course, assignment, extraction).to_json()
-            if on_done:
-                on_done(student)
-        record = make_record(student, assignment.id, extraction, result_json, record_key(extraction, course_hash),
-                             labs)
-        save_record(course_dir, record)
+            record = make_record(student, assignment.id, extraction,
+                                 unreadable_result(course, assignment, extraction).to_json(), course_hash)
+            advance(1)
+        record = with_extraction(record, assignment.id, extraction, labs)
+        store.save(record)
         records[student] = record
+    if failed:
+        raise GraderError(f"{len(failed)} submission(s) of {assignment.id} could not be graded (the other "
+                          f"{len(records)} grades are saved in {store.root}; run again to grade only these):\n"
+                          + "\n".join(f"  {student}: {reason}" for student, reason in sorted(failed.items())))
     return records
 
 

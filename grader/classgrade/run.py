@@ -181,12 +181,25 @@ def lock_results(store: ResultStore):
     return handle
 
 
+def run_fingerprint(course: Course, only: list[str] | None = None) -> str:
+    """The course fingerprint results are stored under; with ``only``, the functions graded are part
+    of it, so a partial grade never passes for a complete one (or for another part)."""
+    course_hash = course_fingerprint(course)
+    if only:
+        only = [f for f in course.functions if f in only]
+        course_hash = hashlib.sha256(f"{course_hash} only {' '.join(only)}".encode()).hexdigest()
+    return course_hash
+
+
 def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int = 1, mode: str = "auto",
                 force: bool = False, only: list[str] | None = None,
-                on_event: Callable[[str, dict], None] | None = None) -> ClassRun:
+                on_event: Callable[[str, dict], None] | None = None,
+                students: dict[str, Path] | None = None) -> ClassRun:
     """Grade every submission of ``submissions_dir`` that has no current result in ``out``.
 
     ``only`` restricts grading to these functions (the results then hold only them).
+    ``students`` (``{student: submission}``) grades exactly these instead of discovering
+    the submissions of ``submissions_dir`` (``grader autograde`` grades its extractions).
 
     ``on_event(kind, data)`` follows the run: ``("plan", {...})``, ``("started", {"sandbox"})``,
     ``("graded", record)``, ``("failed", {...})``.
@@ -194,7 +207,7 @@ def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int =
     started = time.monotonic()
     notify = on_event or (lambda kind, data: None)
     submissions_dir = Path(submissions_dir).resolve()
-    students = discover_submissions(submissions_dir)
+    students = discover_submissions(submissions_dir) if students is None else dict(students)
     store = ResultStore(out)
     lock = lock_results(store)  # before reading what an earlier run left there
     previous = store.manifest()
@@ -206,9 +219,7 @@ def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int =
         if unknown:
             raise GraderError(f"not a function of this course: {', '.join(unknown)}")
         only = [f for f in course.functions if f in only]
-    course_hash = course_fingerprint(course)
-    if only:  # a partial grade must never pass for a complete one (or for another part)
-        course_hash = hashlib.sha256(f"{course_hash} only {' '.join(only)}".encode()).hexdigest()
+    course_hash = run_fingerprint(course, only)
     todo, current = plan(students, store, course_hash, force)
     run = ClassRun(students=students, up_to_date=current)
     manifest = {
