@@ -1,10 +1,10 @@
-"""Gradescope's autograder ``results.json`` from a grading result.
+"""Gradescope's autograder ``results.json`` from a grade record.
 
 Gradescope runs one submission per container and reads
 ``/autograder/results/results.json``: a total ``score`` and one entry per test with
 ``name``, ``score``, ``max_score``, ``output`` and ``visibility``. Here a "test" is
 one exercise: its points and the misconception messages of its failed checks,
-the same text the nbgrader feedback shows (:func:`grader.autograde.records.function_report`;
+the same text the nbgrader feedback shows (:func:`grader.feedback.function_report`;
 never hidden inputs or expected values).
 """
 
@@ -13,15 +13,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from grader.autograde.records import function_report
+from grader.engine.record import GradeRecord
 from grader.errors import GraderError
-from grader.grade.render import format_points
-from grader.grade.results import SubmissionResult
+from grader.feedback import format_points, function_report
 
 
-def gradescope_results(result: SubmissionResult) -> dict:
+def gradescope_results(record: GradeRecord) -> dict:
     """The ``results.json`` document of one graded submission (plain floats only)."""
-    record = {"result": result.to_json()}  # the same report as the nbgrader feedback
+    result = record.result
     tests = [{
         "name": f"{f.assignment}: {name}",
         "score": float(f.score),
@@ -38,14 +37,14 @@ def gradescope_results(result: SubmissionResult) -> dict:
     }
 
 
-def write_gradescope(result: SubmissionResult, out: Path | str) -> Path:
+def write_gradescope(record: GradeRecord, out: Path | str) -> Path:
     """Write ``results.json`` (``out`` may be the file or a directory to put it in)."""
     out = Path(out)
     if out.is_dir():
         out = out / "results.json"
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(gradescope_results(result), indent=1) + "\n", encoding="utf-8")
+        out.write_text(json.dumps(gradescope_results(record), indent=1) + "\n", encoding="utf-8")
     except OSError as exc:
         raise GraderError(f"cannot write {out}: {exc.strerror}") from None
     return out
