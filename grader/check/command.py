@@ -9,8 +9,7 @@ from rich.console import Console
 
 from grader.course import load_course
 from grader.engine.driver import grade_here
-from grader.engine.parcel import Parcel
-from grader.grade.command import check_submission_path
+from grader.engine.parcel import Parcel, check_submission_path
 
 ALL_PASSED = "visible tests passed; hidden tests will also be run"
 

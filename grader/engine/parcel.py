@@ -92,6 +92,18 @@ class Parcel:
                    only=data.get("only"))
 
 
+def check_submission_path(path: Path | str) -> Path:
+    """A submission must be a directory or a .py file; say clearly when it is not."""
+    p = Path(path)
+    if not p.exists():
+        raise GraderError(f"submission not found: {p}")
+    if p.is_file() and p.suffix != ".py":
+        raise GraderError(f"a submission is a directory shaped like exercises/ or one .py file, not {p.name}")
+    if not (p.is_file() or p.is_dir()):
+        raise GraderError(f"not a file or directory: {p}")
+    return p
+
+
 def label_of(path: Path, root: Path) -> str:
     """``path`` relative to ``root`` when inside it, else its name."""
     try:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from rich.console import Console
 
 from grader.course import load_course
 from grader.engine.driver import grade_here
 from grader.engine.fingerprint import run_fingerprint
-from grader.engine.parcel import Parcel
+from grader.engine.parcel import Parcel, check_submission_path
 from grader.errors import GraderError
 from grader.feedback import print_grades
 from grader.sandbox import add_sandbox_options, sandbox_launcher, sandbox_mode
@@ -35,18 +34,6 @@ def register(sub, common) -> None:
                              "one submission only")
     add_sandbox_options(parser)
     parser.set_defaults(func=run)
-
-
-def check_submission_path(path: Path | str) -> Path:
-    """A submission must be a directory or a .py file; say clearly when it is not."""
-    p = Path(path)
-    if not p.exists():
-        raise GraderError(f"submission not found: {p}")
-    if p.is_file() and p.suffix != ".py":
-        raise GraderError(f"a submission is a directory shaped like exercises/ or one .py file, not {p.name}")
-    if not (p.is_file() or p.is_dir()):
-        raise GraderError(f"not a file or directory: {p}")
-    return p
 
 
 def run(args: argparse.Namespace) -> int:
