@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -281,3 +282,23 @@ def test_nbgrader_validate(built, graded):
     assert "VALIDATION FAILED" in release.stdout + release.stderr
     solved = nbgrader(built, "validate", str(built / "submitted/correct/ps4b/ps4b.ipynb"))
     assert "Success! Your notebook passes all the tests." in solved.stdout, solved.stdout + solved.stderr
+
+
+def test_a_course_directory_moved_elsewhere_reuses_its_grades(graded, tmp_path):
+    """Nothing stored names the course directory's path: a copy (a backup restored, a volume mounted
+    elsewhere) autogrades again without regrading anyone; --out keeps the records elsewhere."""
+    course_dir = graded["dir"]
+    moved = tmp_path / "mounted-elsewhere" / "course"
+    shutil.copytree(course_dir, moved, symlinks=True)
+    records = moved / "grader-results" / "ps4b" / "results"
+    before = {p.name: p.read_bytes() for p in records.glob("*.json")}
+    assert before and not any(str(course_dir) in text.decode() for text in before.values())
+    again = run_grader("autograde", "ps4b", "--course-dir", str(moved), "--student", "partly_wrong",
+                       "--student", "correct")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert {p.name: p.read_bytes() for p in records.glob("*.json")} == before, "nobody regraded"
+    out = tmp_path / "records"
+    elsewhere = run_grader("autograde", "ps4b", "--course-dir", str(moved), "--student", "correct", "--out", str(out))
+    assert elsewhere.returncode == 0, elsewhere.stdout + elsewhere.stderr
+    record = json.loads((out / "ps4b" / "results" / "correct.json").read_text())
+    assert record["result"]["total"] == FULL and record["submission"] == "correct/ps4b"

@@ -156,7 +156,8 @@ class Record:
                 dropped_before = len(state.nbgrader_failed)
                 # A notebook whose record does not match is graded again by TrustedGrade: with the
                 # same sandbox choice as the rest of the class.
-                options = [f"--TrustedGrade.sandbox={state.sandbox}"]
+                # The course this command grades with, wherever the build said it was.
+                options = [f"--TrustedGrade.sandbox={state.sandbox}", f"--TrustedGrade.course_root={state.course.root}"]
                 if state.out is not None:
                     options.append(f"--TrustedGrade.results_dir={state.out}")
                 proc = run_nbgrader(state.course_dir, "autograde", state.assignment.id, "--force",

@@ -99,7 +99,7 @@ class WriteConfig:
         for aid, previous in built_assignments(state.course_dir).items():
             if aid not in built and (state.course_dir / "source" / aid).is_dir():
                 built[aid] = previous
-        (state.course_dir / CONFIG).write_text(config_text(state.course, list(built.values())), encoding="utf-8")
+        (state.course_dir / CONFIG).write_text(config_text(state.course, list(built.values()), state.course_dir), encoding="utf-8")
         write_manifest(state.course, state.course_dir, list(built.values()), state.skipped)
 
 
