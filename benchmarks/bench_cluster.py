@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_class import make_class  # noqa: E402
+from bench_class import make_class, run_grader as grade_class  # noqa: E402
 
 from grader.course import load_course  # noqa: E402
 
@@ -86,19 +86,6 @@ class LocalDaskCluster:
         for process in self.processes:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-
-
-def grade_class(course, submissions: Path, out: Path, functions: list[str], *extra: str) -> float:
-    argv = [sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out), "--course",
-            str(course.root), "--require-sandbox", "--force", *extra]
-    for f in functions:
-        argv += ["--only", f]
-    started = time.perf_counter()
-    proc = subprocess.run(argv, capture_output=True, text=True)
-    elapsed = time.perf_counter() - started
-    if proc.returncode != 0:
-        sys.exit(f"grader grade-class {' '.join(extra)} failed:\n{proc.stderr[-3000:]}")
-    return elapsed
 
 
 def records(out: Path) -> list[dict]:

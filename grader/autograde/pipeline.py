@@ -124,7 +124,19 @@ class Grade:
                                      total=len(state.students))
             state.records = grade_extractions(state.course, state.course_dir, state.assignment, state.extractions,
                                               jobs=state.jobs, sandbox=state.sandbox, scheduler=state.scheduler,
-                                              out=state.out, on_advance=lambda n: progress.advance(task, n))
+                                              out=state.out, on_advance=lambda n: progress.advance(task, n),
+                                              on_event=lambda kind, data: self.tell(state, kind, data))
+
+    @staticmethod
+    def tell(state: AutogradeState, kind: str, data: dict) -> None:
+        """What people must see of the grading sessions: refused workers, retries, lost sessions."""
+        from rich.markup import escape
+
+        if kind == "refused":
+            state.console.print(f"[bold red]refused {escape(data['session'])}: {escape(data['reason'])}[/bold red]")
+        elif kind == "retry":
+            state.console.print(f"[yellow]{escape(data['session'])} lost {escape(data['student'])} "
+                                f"({escape(data['reason'])}); grading it again elsewhere[/yellow]")
 
 
 class Record:
