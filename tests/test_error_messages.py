@@ -11,10 +11,8 @@ import argparse
 import ast
 import importlib
 import re
-import sys
 from pathlib import Path
 
-import pytest
 
 import grader
 from grader import cli

@@ -9,12 +9,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from grader.classgrade.command import add_engine_options
 from grader.course import load_course
-from grader.engine.dispatch import scheduler_address
 from grader.errors import GraderError
 from grader.feedback import first_issue, format_points, function_report
-from grader.options import course_dir_option, resolve_course_dir
+from grader.options import course_dir_option, engine_options, resolve_course_dir, scheduler_address
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
 
@@ -31,7 +29,7 @@ def register(sub, common) -> None:
     parser.add_argument("assignment", metavar="ASSIGNMENT", help="assignment id (course.yaml)")
     course_dir_option(parser)
     parser.add_argument("--student", action="append", metavar="ID", help="grade only this student (repeatable)")
-    add_engine_options(parser, jobs_help="trusted grading processes in parallel on this machine (default: one "
+    engine_options(parser, jobs_help="trusted grading processes in parallel on this machine (default: one "
                                          "per core, at most 4)")
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="where the trusted records go, DIR/<assignment>/ (default: grader-results/ in the "

@@ -13,9 +13,10 @@ from rich.table import Table
 
 from grader.classgrade.run import discover_submissions
 from grader.course import load_course
-from grader.engine.dispatch import SCHEDULER_ENV, grade_class, scheduler_address
+from grader.engine.dispatch import grade_class
 from grader.errors import GraderError
 from grader.feedback import format_points
+from grader.options import engine_options, scheduler_address
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
 DEFAULT_OUT = "grading-results"
@@ -34,7 +35,7 @@ def register(sub, common) -> None:
                     "HTML page.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("submissions_dir", metavar="SUBMISSIONS_DIR", help="one subdirectory or .py file per student")
-    add_engine_options(parser, jobs_help="grading processes in parallel on this machine (default: the number "
+    engine_options(parser, jobs_help="grading processes in parallel on this machine (default: the number "
                                          "of CPUs)")
     parser.add_argument("--out", metavar="DIR", default=DEFAULT_OUT,
                         help=f"results directory (default: ./{DEFAULT_OUT})")
@@ -43,15 +44,6 @@ def register(sub, common) -> None:
                         help="grade only this function (repeatable); such results are kept apart from full ones")
     add_sandbox_options(parser)
     parser.set_defaults(func=run)
-
-
-def add_engine_options(parser, *, jobs_help: str) -> None:
-    """``-j/--jobs`` and ``--scheduler``: where grading happens (grade-class, autograde)."""
-    parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N", help=jobs_help)
-    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                        help=f"grade on the Dask cluster of this scheduler (e.g. tcp://host:8786; default: "
-                             f"${SCHEDULER_ENV}, else on this machine). Its workers need the grader installed "
-                             "(pip install 'rl-llm-m4-grader[cluster]') and bubblewrap; see docs/cluster.md")
 
 
 class ClassProgress:

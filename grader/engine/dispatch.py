@@ -12,7 +12,6 @@ gets a fresh worker, and the property tests are derandomized.
 
 from __future__ import annotations
 
-import os
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -28,7 +27,6 @@ from grader.engine.store import ResultStore
 from grader.errors import GraderError
 
 MAX_ATTEMPTS = 2
-SCHEDULER_ENV = "GRADER_SCHEDULER"
 
 Notify = Callable[[str, dict], None]
 
@@ -154,11 +152,6 @@ def plan(students: dict[str, Path], labels: dict[str, str], store: ResultStore, 
         record = None if force else store.load(student)
         (current if record is not None and record.is_current(fingerprint, course_hash) else todo).append(student)
     return todo, current
-
-
-def scheduler_address(value: str | None) -> str | None:
-    """``--scheduler``, else ``$GRADER_SCHEDULER``, else None (grade on this machine)."""
-    return value or os.environ.get(SCHEDULER_ENV) or None
 
 
 def make_backend(course: Course, *, scheduler: str | None, jobs: int, mode: str, course_hash: str,
