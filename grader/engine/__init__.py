@@ -7,5 +7,8 @@
 - :mod:`grader.engine.store`: the results directory (one record per student, written atomically);
 - :mod:`grader.engine.dispatch`: hand submissions to grading sessions, retry, save each record;
 - :mod:`grader.engine.local`: grading sessions in trusted processes on this machine;
-- :mod:`grader.engine.cluster`: grading sessions on the workers of a Dask cluster.
+- :mod:`grader.engine.cluster`: grading sessions on the workers of a Dask cluster;
+- :mod:`grader.engine.batch`: many submissions, each on its own functions (the course's mutant tests).
+
+Commands import the engine, never each other's internals.
 """
