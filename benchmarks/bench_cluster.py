@@ -24,10 +24,7 @@ import argparse
 import json
 import os
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,52 +37,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_class import make_class, run_grader as grade_class  # noqa: E402
 
 from grader.course import load_course  # noqa: E402
-
-BIN = Path(sys.executable).parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.cluster.common import Cluster  # noqa: E402
 
 
 def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-class LocalDaskCluster:
-    """`dask scheduler` and N `dask worker --nthreads 1` processes, each in its own scratch directory."""
-
-    def __init__(self, base: Path, workers: int = 2):
-        self.address = f"tcp://127.0.0.1:{free_port()}"
-        self.processes = []
-        self.base = base
-        self.scheduler = self._start("scheduler", ["scheduler", "--host", "127.0.0.1", "--port",
-                                                   self.address.rsplit(":", 1)[1], "--no-dashboard"])
-        from distributed import Client
-
-        self.client = Client(self.address, timeout=60, set_as_default=False)
-        for i in range(workers):
-            self._start(f"worker{i}", ["worker", self.address, "--nthreads", "1", "--no-nanny", "--no-dashboard",
-                                       "--local-directory", str(base / f"worker{i}" / "local")])
-        self.client.wait_for_workers(workers, timeout=120)
-
-    def _start(self, name, args):
-        scratch = self.base / name
-        scratch.mkdir(parents=True)
-        process = subprocess.Popen([str(BIN / "dask"), *args], cwd=scratch, stdout=open(scratch / "log", "wb"),
-                                   stderr=subprocess.STDOUT, start_new_session=True)
-        self.processes.append(process)
-        return process
-
-    def close(self):
-        self.client.close()
-        for process in self.processes:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
 
 
 def records(out: Path) -> list[dict]:
@@ -97,13 +55,13 @@ def noop(parcel, record):
     return record
 
 
-def round_trip(cluster: LocalDaskCluster, parcel_bytes: dict, record: dict, n: int) -> dict:
+def round_trip(cluster: Cluster, parcel_bytes: dict, record: dict, n: int) -> dict:
     """Per-task costs of the cluster path, with two tasks in flight per worker (as the grader)."""
     from distributed import wait
 
     client = cluster.client
     workers = list(client.nthreads())
-    sched0, client0, started = cpu_seconds(cluster.scheduler.pid), time.process_time(), time.perf_counter()
+    sched0, client0, started = cpu_seconds(cluster.processes["scheduler"].pid), time.process_time(), time.perf_counter()
     futures, sent = [], 0
     pending = set()
     while sent < n or pending:
@@ -126,7 +84,7 @@ def round_trip(cluster: LocalDaskCluster, parcel_bytes: dict, record: dict, n: i
         client.submit(noop, parcel_bytes, record, workers=[workers[0]], pure=False).result()
         latency.append(time.perf_counter() - t)
     return {"per_task": wall / n, "latency": statistics.median(latency),
-            "scheduler_cpu": (cpu_seconds(cluster.scheduler.pid) - sched0) / n,
+            "scheduler_cpu": (cpu_seconds(cluster.processes["scheduler"].pid) - sched0) / n,
             "client_cpu": (time.process_time() - client0) / n}
 
 
@@ -165,8 +123,10 @@ def main() -> None:
               f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
         local = grade_class(course, submissions, work / "local", functions, "-j", "2")
-        cluster = LocalDaskCluster(work / "dask", workers=2)
+        cluster = Cluster(work / "dask")
         try:
+            cluster.add_worker("worker-a")
+            cluster.add_worker("worker-b")
             cold = grade_class(course, submissions, work / "dask-out", functions, "--scheduler", cluster.address)
             warm = grade_class(course, submissions, work / "dask-out", functions, "--scheduler", cluster.address)
             mine = {r["student"]: r["result"] for r in records(work / "local")}

@@ -302,3 +302,25 @@ def test_a_course_directory_moved_elsewhere_reuses_its_grades(graded, tmp_path):
     assert elsewhere.returncode == 0, elsewhere.stdout + elsewhere.stderr
     record = json.loads((out / "ps4b" / "results" / "correct.json").read_text())
     assert record["result"]["total"] == FULL and record["submission"] == "correct/ps4b"
+
+
+def test_autograde_on_a_dask_cluster_records_the_same_grades(graded, tmp_path):
+    """`grader autograde --scheduler`: the notebooks' extractions graded by Dask workers that share
+    no directory with the course, recorded in the gradebook and equal to the local records."""
+    pytest.importorskip("distributed", reason="the cluster extra (distributed) is not installed")
+    from tests.cluster.common import Cluster
+
+    course_dir, cluster = graded["dir"], Cluster(tmp_path / "dask")
+    try:
+        worker = cluster.add_worker("worker")
+        proc = run_grader("autograde", "ps4b", "--course-dir", str(course_dir), "--student", "partly_wrong",
+                          "--student", "syntax_error", "--out", str(tmp_path / "records"),
+                          "--scheduler", cluster.address)
+    finally:
+        cluster.close()
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for student in ("partly_wrong", "syntax_error"):
+        here = json.loads((course_dir / f"grader-results/ps4b/results/{student}.json").read_text())
+        there = json.loads((tmp_path / f"records/ps4b/results/{student}.json").read_text())
+        assert there["grader"] == worker and there["result"] == here["result"]
+        assert float(graded["csv"][student]["score"]) == pytest.approx(there["result"]["total"], abs=1e-6)

@@ -8,10 +8,8 @@ submissions travel over the network, the records come back.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,58 +23,10 @@ from tests.helpers import ROOT
 from tests.sandbox.common import needs_bwrap
 from tests.toy_course import looping_source, make_toy_course, solution_source, wrong_source
 
-distributed = pytest.importorskip("distributed", reason="the cluster extra (distributed) is not installed")
-BIN = Path(sys.executable).parent
+pytest.importorskip("distributed", reason="the cluster extra (distributed) is not installed")
+from tests.cluster.common import Cluster, free_port  # noqa: E402
+
 HOSTILE = ROOT / "tests" / "data" / "hostile"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Cluster:
-    """A scheduler and workers, each a separate process with a scratch directory of its own."""
-
-    def __init__(self, base: Path):
-        self.base = base
-        self.address = f"tcp://127.0.0.1:{free_port()}"
-        self.processes: dict[str, subprocess.Popen] = {}
-        self._start("scheduler", [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port",
-                                  self.address.rsplit(":", 1)[1], "--no-dashboard"])
-        self.client = distributed.Client(self.address, timeout=60, set_as_default=False)
-
-    def _start(self, name: str, argv: list[str], env: dict | None = None) -> subprocess.Popen:
-        scratch = self.base / name
-        scratch.mkdir(parents=True)
-        log = open(scratch / "log", "wb")
-        self.processes[name] = subprocess.Popen(argv, cwd=scratch, stdout=log, stderr=subprocess.STDOUT,
-                                                env=dict(os.environ, **(env or {})), start_new_session=True)
-        return self.processes[name]
-
-    def add_worker(self, name: str, env: dict | None = None) -> str:
-        """Start a worker (one thread, no nanny: killed means gone); its address."""
-        before = set(self.client.nthreads())
-        self._start(name, [str(BIN / "dask"), "worker", self.address, "--nthreads", "1", "--no-nanny",
-                           "--no-dashboard", "--local-directory", str(self.base / name / "local")], env)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            new = set(self.client.nthreads()) - before
-            if new:
-                return new.pop()
-            time.sleep(0.2)
-        raise AssertionError(f"worker {name} did not join:\n" + (self.base / name / "log").read_text()[-2000:])
-
-    def kill(self, name: str) -> None:
-        process = self.processes.pop(name)
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-
-    def close(self) -> None:
-        self.client.close()
-        for name in list(self.processes):
-            self.kill(name)
 
 
 @pytest.fixture(scope="module")
