@@ -62,7 +62,7 @@ class ClassProgress:
         self.done = self.todo = self.failed = 0
         self.sessions: dict[str, int] = {}
         self.in_flight: dict[str, list[str]] = {}
-        self.sandboxes: set[str] = set()
+        self.sandboxes: set[bool] = set()
 
     def status(self, last: str = "") -> str:
         flight = sum(len(v) for v in self.in_flight.values())
@@ -77,12 +77,14 @@ class ClassProgress:
                                f"graded and unchanged, {data['todo']} to grade {self.jobs_text}")
             self.task = self.progress.add_task("grading", total=data["todo"], status="")
         elif kind == "started":
-            sandbox = data.get("sandbox", "")
-            if sandbox not in self.sandboxes:
-                self.sandboxes.add(sandbox)
-                style = "" if data.get("sandboxed") else "bold red"
-                self.console.print(f"[{style}]sandbox: {escape(sandbox)}[/{style}]" if style else
-                                   f"sandbox: {escape(sandbox)}")
+            # Once for the sandboxed sessions, and for every session without the sandbox.
+            sandboxed = bool(data.get("sandboxed"))
+            if sandboxed and sandboxed in self.sandboxes:
+                return
+            self.sandboxes.add(sandboxed)
+            where = "" if sandboxed else f" ({escape(data.get('session', ''))})"
+            text = f"sandbox{where}: {escape(data.get('sandbox', ''))}"
+            self.console.print(text if sandboxed else f"[bold red]{text}[/bold red]")
         elif kind == "refused":
             self.console.print(f"[bold red]refused {escape(data['session'])}: {escape(data['reason'])}[/bold red]")
         elif kind == "began":
