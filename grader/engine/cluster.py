@@ -41,6 +41,7 @@ except ImportError:  # pragma: no cover - the cluster extra is not installed
 
 CONNECT_TIMEOUT = 30.0
 WORKER_WAIT = 120.0  # seconds without any usable worker before giving up
+SETUP_TIMEOUT = 300.0  # seconds a worker may take to set its session up before it is refused
 POLL = 0.5  # seconds between two looks at the cluster's workers
 PREFETCH = 1  # submissions queued on a worker beyond its threads
 
@@ -159,7 +160,11 @@ class DaskCluster:
         plugin = GradingPlugin(self.course, course_hash=self.course_hash, mode=self.mode, only=self.only)
         futures: dict = {}  # future -> (student, worker)
         try:
-            client.register_plugin(plugin)
+            try:
+                client.register_plugin(plugin)
+            except Exception as exc:  # a worker could not even load it (no grader there): refused below
+                dispatcher.notify("refused", {"session": "a worker", "reason": f"could not set up the grading "
+                                                                              f"plugin: {type(exc).__name__}: {exc}"})
             self._grade(client, plugin.name, dispatcher, futures)
         finally:
             for future in futures:
@@ -169,16 +174,18 @@ class DaskCluster:
     def _grade(self, client, plugin_name: str, dispatcher: Dispatcher, futures: dict) -> None:
         accepted: dict[str, int] = {}  # worker -> threads
         refused: dict[str, str] = {}
+        seen: dict[str, float] = {}  # worker -> when it was first seen
+        workers: dict = {}
         last_usable = time.monotonic()
         last_look = 0.0
         while not dispatcher.finished:
             if time.monotonic() - last_look >= POLL:
                 last_look = time.monotonic()
-                self._look(client, plugin_name, dispatcher, futures, accepted, refused)
+                workers = self._look(client, plugin_name, dispatcher, futures, accepted, refused, seen)
             if accepted:
                 last_usable = time.monotonic()
-            elif time.monotonic() - last_usable > WORKER_WAIT:
-                why = "; ".join(refused.values()) or "the cluster has no workers"
+            elif (workers and set(workers) <= set(refused)) or time.monotonic() - last_usable > WORKER_WAIT:
+                why = "; ".join(sorted(set(refused.values()))) or "the cluster has no workers"
                 raise GraderError(f"no Dask worker can grade this course ({why})")
             for worker, threads in accepted.items():
                 busy = sum(1 for _, w in futures.values() if w == worker)
@@ -207,8 +214,9 @@ class DaskCluster:
                     error = future.exception()
                     dispatcher.lost(student, worker, f"{type(error).__name__}: {error}")
 
-    def _look(self, client, plugin_name, dispatcher, futures, accepted, refused) -> None:
-        """Notice workers that came (check their course) and workers that went (retry their work)."""
+    def _look(self, client, plugin_name, dispatcher, futures, accepted, refused, seen) -> dict:
+        """Notice workers that came (check their course) and workers that went (retry their work);
+        the workers there now."""
         workers = client.nthreads()
         for worker in [w for w in accepted if w not in workers]:
             del accepted[worker]
@@ -220,10 +228,16 @@ class DaskCluster:
             dispatcher.notify("lost", {"session": worker})
         new = [w for w in workers if w not in accepted and w not in refused]
         if not new:
-            return
+            return workers
         for worker, status in client.run(plugin_status, plugin_name, workers=new, on_error="return").items():
+            seen.setdefault(worker, time.monotonic())
             if not isinstance(status, dict) or not status.get("ready") and not status.get("refused"):
-                continue  # still setting up (or the plugin not there yet): look again later
+                # Still setting up, or the plugin not there (yet): look again later, for a while.
+                if time.monotonic() - seen[worker] > SETUP_TIMEOUT:
+                    status = {"refused": f"worker {worker} did not set up a grading session in "
+                                         f"{SETUP_TIMEOUT:g} s (is the grader installed there?)"}
+                else:
+                    continue
             if status.get("refused"):
                 refused[worker] = status["refused"]
                 dispatcher.notify("refused", {"session": worker, "reason": status["refused"]})
@@ -231,3 +245,4 @@ class DaskCluster:
             accepted[worker] = max(1, int(workers[worker]))
             dispatcher.notify("started", {"session": worker, "sandbox": status.get("sandbox", ""),
                                           "sandboxed": status.get("sandboxed")})
+        return workers
