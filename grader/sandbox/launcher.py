@@ -28,6 +28,7 @@ from grader.worker.client import RUNTIME_PATH, STARTUP_TIMEOUT, base_environment
 
 ZYGOTE_PATH = Path(__file__).with_name("zygote.py").resolve()
 CONTROL_TIMEOUT = 15.0
+CONTROL_REPLY_LIMIT = 64 * 1024  # the zygote's replies are a few fields
 
 
 class ZygoteError(Exception):
@@ -46,11 +47,17 @@ def _tail(log, n: int = 2000) -> str:
 
 @dataclass
 class WorkerExit:
-    """How one worker ended: for reports of submissions that hit a limit."""
+    """How one worker ended: for reports of submissions that hit a limit.
+
+    ``peak_memory`` is the kernel's figure (bytes), read by the zygote; ``memory_function``
+    the function whose failed call first found it near the memory limit, if one did.
+    """
 
     code: int | None
     output_bytes: int
     output: str = ""
+    peak_memory: int | None = None
+    memory_function: str | None = None
 
 
 class _Zygote:
@@ -109,9 +116,11 @@ class _Zygote:
             return b"".join(chunks)
 
         (length,) = runtime.HEADER.unpack(exact(runtime.HEADER.size))
+        if length > CONTROL_REPLY_LIMIT:
+            raise ZygoteError("the zygote sent an oversized reply")
         try:
             reply = json.loads(exact(length).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+        except (ValueError, RecursionError):
             reply = None
         if not isinstance(reply, dict):
             raise ZygoteError("the zygote sent a malformed reply")
@@ -263,7 +272,7 @@ class SandboxLauncher:
         """A fresh worker for ``submission`` (a staged directory), forked by the zygote."""
         files = self._files(submission)
         message = {"op": "spawn", "files": files, "env": base_environment(),
-                   "limits": self.limits.rlimits(processes=self.sandboxed)}
+                   "limits": self.limits.rlimits(processes=self.sandboxed), "reply_bytes": self.limits.reply_bytes}
         if self.sandboxed:
             # The zygote shares the worker's user id and counts as one of its processes.
             soft, hard = message["limits"]["RLIMIT_NPROC"]
@@ -317,6 +326,8 @@ class ForkedWorker:
         self.submission = submission
         self.code: int | None = None
         self.ended = False
+        self.peak_memory: int | None = None
+        self.memory_function: str | None = None
 
     @property
     def alive(self) -> bool:
@@ -335,6 +346,29 @@ class ForkedWorker:
             self.code = reply.get("code")
         return self.code
 
+    def _note_peak(self, reply: dict) -> int | None:
+        peak = reply.get("peak_memory")
+        if isinstance(peak, int) and peak >= 0:
+            self.peak_memory = max(peak, self.peak_memory or 0)
+            return peak
+        return None
+
+    def observe_memory(self, function: str) -> None:
+        """After ``function`` failed: did the worker run into its memory limit?
+
+        Only the kernel's figures count (through the zygote), never what the
+        student's code raised or said.
+        """
+        if self.ended or self.memory_function is not None or not self.alive:
+            return
+        try:
+            peak = self._note_peak(self.zygote.call({"op": "usage"}))
+        except ZygoteError:
+            self.launcher._dirty = True
+            return
+        if self.launcher.limits.near_memory_limit(peak):
+            self.memory_function = function
+
     def kill(self, output_limit: int) -> WorkerExit:
         """Kill the worker and everything it started; wipe its scratch space."""
         if not self.ended:
@@ -344,6 +378,7 @@ class ForkedWorker:
                     reply = self.zygote.call({"op": "kill"})
                     if self.code is None:
                         self.code = reply.get("code")
+                    self._note_peak(reply)
                     if not reply.get("clean", False):
                         self.launcher._dirty = True
                 except ZygoteError:
@@ -357,6 +392,6 @@ class ForkedWorker:
             text = self.output.read(output_limit).decode("utf-8", "replace")
         except (OSError, ValueError):
             pass
-        exit = WorkerExit(self.code, size, text)
+        exit = WorkerExit(self.code, size, text, self.peak_memory, self.memory_function)
         self.launcher._record(self.submission, exit)
         return exit
