@@ -63,13 +63,14 @@ class WorkerExit:
 class _Zygote:
     """One running zygote process and its control socket."""
 
-    def __init__(self, argv: list[str], env: dict, control: socket.socket, child_end: socket.socket, log):
+    def __init__(self, argv: list[str], env: dict, control: socket.socket, child_end: socket.socket, log,
+                 pass_fds: tuple[int, ...] = ()):
         self.log = log
         self.control = control
         try:
             self.process = subprocess.Popen(
                 argv, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                pass_fds=(child_end.fileno(),), start_new_session=True, umask=0o022, cwd="/")
+                pass_fds=(child_end.fileno(), *pass_fds), start_new_session=True, umask=0o022, cwd="/")
         finally:
             child_end.close()
         try:
@@ -156,12 +157,14 @@ class SandboxLauncher:
     sandbox : ``"auto"`` (bubblewrap when it works, else limits only), ``"require"``
         (refuse without bubblewrap) or ``"off"`` (limits only).
     warn : called once with a message when the sandbox is not used.
+    seccomp : install the seccomp filter (:mod:`grader.sandbox.seccomp`) where bubblewrap
+        can; False only to measure what it costs.
 
     Use as a context manager, or call :meth:`close`.
     """
 
     def __init__(self, limits: Limits | None = None, *, sandbox: str = "auto", warn=None,
-                 packages: tuple[str, ...] = bwrap.WORKER_PACKAGES):
+                 packages: tuple[str, ...] = bwrap.WORKER_PACKAGES, seccomp: bool = True):
         if sandbox not in ("auto", "require", "off"):
             raise ValueError("sandbox must be auto, require or off")
         self.limits = limits or Limits()
@@ -174,6 +177,7 @@ class SandboxLauncher:
                 raise GraderError(f"the sandbox is required but not available: {self.reason}")
         if self.setup is None and warn is not None:
             warn(self.reason)
+        self.filtered = seccomp and self.setup is not None and self.setup.seccomp
         self.uid = bwrap.pick_uid() if self.setup is not None and self.setup.as_root else None
         # On the zygote's command line (and so on every worker forked from it): lets
         # a test, or an instructor with ps, find anything this launcher started.
@@ -194,10 +198,14 @@ class SandboxLauncher:
         if self.setup is None:
             return f"limits only, no sandbox ({self.reason})"
         who = f"uid {self.uid}" if self.uid is not None else "user namespace"
-        return f"bubblewrap sandbox ({who}, no network, private /tmp, PID namespace)"
+        if self.filtered:
+            filtered = "seccomp filter"
+        else:
+            filtered = f"no seccomp filter: {self.setup.no_seccomp or 'turned off'}"
+        return f"bubblewrap sandbox ({who}, no network, private /tmp, PID namespace, {filtered})"
 
     # -- the zygote ----------------------------------------------------------------
-    def _command(self, fd: int) -> list[str]:
+    def _command(self, fd: int, seccomp_fd: int | None = None) -> list[str]:
         python = [sys.executable, *interpreter_flags()]
         if self.setup is None:
             return [*python, str(ZYGOTE_PATH), str(RUNTIME_PATH), str(fd), "--tag", self.tag]
@@ -207,20 +215,26 @@ class SandboxLauncher:
             inner += ["--uid", str(self.uid), "--gid", str(self.uid)]
         return bwrap.sandbox_command(self.setup, inner, scratch_bytes=self.limits.scratch_bytes,
                                      grader_files={"zygote.py": ZYGOTE_PATH, "runtime.py": RUNTIME_PATH},
-                                     packages=self.packages)
+                                     packages=self.packages, seccomp_fd=seccomp_fd)
 
     def _start_zygote(self) -> _Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         log = tempfile.TemporaryFile(prefix="grader-zygote-")
         env = base_environment()
         env["HOME"] = env["TMPDIR"] = bwrap.SANDBOX_SCRATCH if self.setup else tempfile.gettempdir()
+        program = None
         try:
-            zygote = _Zygote(self._command(theirs.fileno()), env, ours, theirs, log)
+            program = bwrap.filter_pipe() if self.filtered else None
+            fds = (program,) if program is not None else ()
+            zygote = _Zygote(self._command(theirs.fileno(), program), env, ours, theirs, log, fds)
         except (ZygoteError, OSError) as exc:
             tail = _tail(log)
             ours.close()
             log.close()
             raise GraderError(f"the grading worker could not start ({exc})" + (f":\n{tail}" if tail else "")) from None
+        finally:
+            if program is not None:
+                os.close(program)
         self.zygotes_started += 1
         return zygote
 

@@ -32,6 +32,7 @@ runs, the peak of its resident memory (``wait4``'s rusage) once it has exited.
 
 import base64
 import ctypes
+import errno
 import importlib.util
 import os
 import signal
@@ -43,6 +44,10 @@ import time
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
+KEYCTL_CLEAR = 7
+KEY_SPEC_USER_KEYRING = -4
+KEY_SPEC_USER_SESSION_KEYRING = -5
+SYS_KEYCTL = {"x86_64": 250, "aarch64": 219}
 MAX_FDS = 8
 REAP_DEADLINE = 5.0
 
@@ -62,10 +67,11 @@ def _load_runtime(path):
 
 
 class Zygote:
-    def __init__(self, runtime, control_fd, root):
+    def __init__(self, runtime, control_fd, root, own_uid=False):
         self.runtime = runtime
         self.sock = socket.socket(fileno=control_fd)
         self.root = root
+        self.own_uid = own_uid  # a user id of its own (the sandbox, as root): its keyrings are ours
         self.pid1 = os.getpid() == 1
         self.child = None
         self.child_code = None
@@ -279,9 +285,14 @@ class Zygote:
         if not _wipe(self.root, self.device, self.skeleton) or not _intact(self.skeleton):
             clean = False
         if self.pid1:
-            if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
-                if not _wipe("/dev/shm", os.stat("/dev/shm").st_dev, {}):
-                    clean = False
+            # POSIX shared memory and message queues live in the sandbox's own /dev/shm and
+            # /dev/mqueue (the seccomp filter also denies mq_*; this holds without it).
+            for shared in ("/dev/shm", "/dev/mqueue"):
+                if os.path.isdir(shared) and os.access(shared, os.W_OK):
+                    if not _wipe(shared, os.stat(shared).st_dev, {}):
+                        clean = False
+            if self.own_uid and not _clear_keyrings():
+                clean = False
             # System V IPC objects outlive processes; a zygote holding any is replaced.
             for kind in ("shm", "sem", "msg"):
                 try:
@@ -311,6 +322,24 @@ class Zygote:
                 except (ProcessLookupError, PermissionError):
                     pass
         return bool(victims)
+
+
+def _clear_keyrings():
+    """Empty the user and user-session keyrings of this user id (the worker's too).
+
+    Keys outlive processes (those of a user id, the grader's whole run, on the host).
+    True if they are empty, or if keyctl is denied (the seccomp filter), so no key was made.
+    (On an architecture this file has no system call number for, nothing is done.)
+    """
+    number = SYS_KEYCTL.get(os.uname().machine)
+    if number is None:
+        return True
+    libc = ctypes.CDLL(None, use_errno=True)
+    for keyring in (KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING):
+        if libc.syscall(number, KEYCTL_CLEAR, ctypes.c_long(keyring)) != 0:
+            if ctypes.get_errno() not in (errno.EPERM, errno.ENOSYS):
+                return False
+    return True
 
 
 def _vm_peak(pid):
@@ -459,7 +488,7 @@ def main(argv):
 
         root = tempfile.mkdtemp(prefix="grader-zygote-")
     runtime = _load_runtime(runtime_path)
-    zygote = Zygote(runtime, control_fd, root)
+    zygote = Zygote(runtime, control_fd, root, own_uid="--uid" in options)
     try:
         zygote.serve()
     finally:
