@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 
+from grader.display import visible
 from grader.worker import runtime
 
 DEFAULT_REPLY_KB = 1024
@@ -85,26 +86,13 @@ def check_structure(data: bytes) -> None:
             raise ReplyRejected(f"a value nested more than {runtime.MAX_DEPTH} levels deep")
 
 
-# C0 and C1 control characters (but tab and newline), DEL, and the bidirectional
-# overrides: shown as escapes, so no text of a student's moves a terminal's cursor,
-# rewrites a line, or reorders what an instructor reads.
-_INVISIBLE = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)] if c not in (0x09, 0x0A)}
-_INVISIBLE.update({c: f"\\u{c:04x}" for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]})
-
-
-def visible_text(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, its control characters shown as escapes."""
-    cut = text if len(text) <= limit else text[:limit] + " ..."
-    return cut.translate(_INVISIBLE)
-
-
 def _text(reply: dict, key: str, limit: int) -> str | None:
     value = reply.get(key)
     if value is None:
         return None
     if not isinstance(value, str):
         raise ReplyRejected(f"a reply whose {key} is not text")
-    return visible_text(value, limit)
+    return visible(value, limit)
 
 
 def _lines(reply: dict, key: str) -> list[str]:
@@ -145,6 +133,6 @@ def parse_reply(data: bytes) -> dict:
         if text is not None:
             clean[key] = text
     # The innermost frames of a traceback; the most specific builtin bases first.
-    clean["where"] = [visible_text(w, MAX_WHERE) for w in _lines(reply, "where")[-MAX_WHERE_LINES:]]
+    clean["where"] = [visible(w, MAX_WHERE) for w in _lines(reply, "where")[-MAX_WHERE_LINES:]]
     clean["builtin_bases"] = [b for b in _lines(reply, "builtin_bases")[:MAX_BASES] if b.isidentifier() and len(b) <= 40]
     return clean
