@@ -75,39 +75,33 @@ class Arch:
     x32: bool = False
 
 
-X86_64 = Arch("x86_64", 0xC000003E, x32=True, numbers={
-    "clone": 56, "clone3": 435,
-    "unshare": 272, "setns": 308,
-    "mount": 165, "umount2": 166, "pivot_root": 155, "chroot": 161, "fsopen": 430, "fsconfig": 431,
-    "fsmount": 432, "fspick": 433, "move_mount": 429, "open_tree": 428, "mount_setattr": 442,
-    "add_key": 248, "request_key": 249, "keyctl": 250,
-    "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243, "mq_notify": 244,
-    "mq_getsetattr": 245,
-    "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312, "pidfd_getfd": 438,
-    "perf_event_open": 298, "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425, "io_uring_enter": 426,
-    "io_uring_register": 427,
-    "init_module": 175, "finit_module": 313, "delete_module": 176, "kexec_load": 246, "kexec_file_load": 320,
-    "reboot": 169, "swapon": 167, "swapoff": 168, "acct": 163, "syslog": 103, "quotactl": 179,
-    "quotactl_fd": 443, "lookup_dcookie": 212, "vhangup": 153, "open_by_handle_at": 304,
-    "name_to_handle_at": 303, "iopl": 172, "ioperm": 173,
-})
+# name: (x86_64, aarch64), from asm/unistd_64.h and asm-generic/unistd.h; None: no such call.
+NUMBERS = {
+    "clone": (56, 220), "clone3": (435, 435),
+    "unshare": (272, 97), "setns": (308, 268),
+    "mount": (165, 40), "umount2": (166, 39), "pivot_root": (155, 41), "chroot": (161, 51), "fsopen": (430, 430),
+    "fsconfig": (431, 431), "fsmount": (432, 432), "fspick": (433, 433), "move_mount": (429, 429),
+    "open_tree": (428, 428), "mount_setattr": (442, 442),
+    "add_key": (248, 217), "request_key": (249, 218), "keyctl": (250, 219),
+    "mq_open": (240, 180), "mq_unlink": (241, 181), "mq_timedsend": (242, 182), "mq_timedreceive": (243, 183),
+    "mq_notify": (244, 184), "mq_getsetattr": (245, 185),
+    "ptrace": (101, 117), "process_vm_readv": (310, 270), "process_vm_writev": (311, 271), "kcmp": (312, 272),
+    "pidfd_getfd": (438, 438), "perf_event_open": (298, 241), "bpf": (321, 280), "userfaultfd": (323, 282),
+    "io_uring_setup": (425, 425), "io_uring_enter": (426, 426), "io_uring_register": (427, 427),
+    "init_module": (175, 105), "finit_module": (313, 273), "delete_module": (176, 106), "kexec_load": (246, 104),
+    "kexec_file_load": (320, 294), "reboot": (169, 142), "swapon": (167, 224), "swapoff": (168, 225),
+    "acct": (163, 89), "syslog": (103, 116), "quotactl": (179, 60), "quotactl_fd": (443, 443),
+    "lookup_dcookie": (212, 18), "vhangup": (153, 58), "open_by_handle_at": (304, 265),
+    "name_to_handle_at": (303, 264), "iopl": (172, None), "ioperm": (173, None),
+}
 
-AARCH64 = Arch("aarch64", 0xC00000B7, numbers={  # asm-generic/unistd.h
-    "clone": 220, "clone3": 435,
-    "unshare": 97, "setns": 268,
-    "mount": 40, "umount2": 39, "pivot_root": 41, "chroot": 51, "fsopen": 430, "fsconfig": 431,
-    "fsmount": 432, "fspick": 433, "move_mount": 429, "open_tree": 428, "mount_setattr": 442,
-    "add_key": 217, "request_key": 218, "keyctl": 219,
-    "mq_open": 180, "mq_unlink": 181, "mq_timedsend": 182, "mq_timedreceive": 183, "mq_notify": 184,
-    "mq_getsetattr": 185,
-    "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272, "pidfd_getfd": 438,
-    "perf_event_open": 241, "bpf": 280, "userfaultfd": 282, "io_uring_setup": 425, "io_uring_enter": 426,
-    "io_uring_register": 427,
-    "init_module": 105, "finit_module": 273, "delete_module": 106, "kexec_load": 104, "kexec_file_load": 294,
-    "reboot": 142, "swapon": 224, "swapoff": 225, "acct": 89, "syslog": 116, "quotactl": 60,
-    "quotactl_fd": 443, "lookup_dcookie": 18, "vhangup": 58, "open_by_handle_at": 265,
-    "name_to_handle_at": 264,
-})
+
+def _numbers(column: int) -> dict:
+    return {name: numbers[column] for name, numbers in NUMBERS.items() if numbers[column] is not None}
+
+
+X86_64 = Arch("x86_64", 0xC000003E, _numbers(0), x32=True)
+AARCH64 = Arch("aarch64", 0xC00000B7, _numbers(1))
 
 ARCHES = {"x86_64": X86_64, "amd64": X86_64, "aarch64": AARCH64, "arm64": AARCH64}
 
