@@ -47,7 +47,7 @@ class Exercise:
 
 
 EXERCISE_KINDS = ("function", "lab", "answer")
-SANDBOX_KEYS = ("memory_mb", "cpu_seconds", "processes", "file_size_mb", "open_files", "output_kb")
+SANDBOX_KEYS = ("memory_mb", "cpu_seconds", "processes", "file_size_mb", "open_files", "output_kb", "reply_kb")
 
 
 @dataclass(frozen=True)

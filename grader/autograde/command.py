@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from grader.course import load_course
+from grader.display import markup, text
 from grader.errors import GraderError
 from grader.grade.render import format_points
 from grader.options import course_dir_option, resolve_course_dir
@@ -65,11 +66,11 @@ def run(args: argparse.Namespace) -> int:
                       archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
                       sandbox=sandbox_mode(args), console=console)
     for warning in state.warnings:
-        console.print(f"[yellow]warning:[/yellow] {warning}")
+        console.print(f"[yellow]warning:[/yellow] {markup(warning)}")
     for line in state.restored:
-        console.print(f"[red]tampering undone:[/red] {line}")
+        console.print(f"[red]tampering undone:[/red] {markup(line)}")
 
-    table = Table(title=f"{args.assignment}: {len(state.students)} submission(s)")
+    table = Table(title=text(f"{args.assignment}: {len(state.students)} submission(s)", one_line=True))
     table.add_column("student")
     table.add_column("score", justify="right")
     table.add_column("first thing to look at", overflow="fold", max_width=80)
@@ -77,17 +78,17 @@ def run(args: argparse.Namespace) -> int:
         record = state.records[student]
         result = record["result"]
         flag = " (rescued)" if student in state.rescued else ""
-        table.add_row(student + flag, f"{format_points(result['total'])}/{format_points(result['max'])}",
-                      first_issue(record))
+        table.add_row(text(student + flag, one_line=True),
+                      f"{format_points(result['total'])}/{format_points(result['max'])}", text(first_issue(record)))
         if args.details:
             for function in result["functions"]:
-                console.print(function_report(record, function), end="")
+                console.print(text(function_report(record, function)), end="")
     console.print(table)
-    console.print(f"recorded in {course_dir / 'gradebook.db'}; next: `nbgrader generate_feedback {args.assignment}` "
-                  f"and `nbgrader export` in {course_dir}")
+    console.print(f"recorded in {markup(course_dir / 'gradebook.db')}; next: `nbgrader generate_feedback "
+                  f"{markup(args.assignment)}` and `nbgrader export` in {markup(course_dir)}")
     if state.mismatches:
         for line in state.mismatches:
-            console.print(f"[red]mismatch[/red] {line}")
+            console.print(f"[red]mismatch[/red] {markup(line)}")
         console.print("[red]the gradebook does not hold the trusted grades[/red]")
         return 1
     return 0

@@ -33,6 +33,7 @@ from grader.build.coursedir import BuiltAssignment, stale_inputs
 from grader.build.nbgrader_run import run_nbgrader
 from grader.build.segments import assignment_modules
 from grader.course import Assignment, Course
+from grader.display import markup
 from grader.errors import GraderError
 
 
@@ -72,7 +73,7 @@ class CollectZip:
         from grader.autograde.zipcollect import collect_zip
 
         collect_zip(state.course_dir, state.assignment.id, state.archive, state.name_regexp)
-        state.console.print(f"collected {state.archive.name} into submitted/ (nbgrader zip_collect)")
+        state.console.print(f"collected {markup(state.archive.name)} into submitted/ (nbgrader zip_collect)")
 
 
 class FindSubmissions:

@@ -7,6 +7,7 @@ import argparse
 from rich.console import Console
 
 from grader.course import load_course
+from grader.display import markup
 from grader.options import course_dir_option, resolve_course_dir
 
 
@@ -37,13 +38,13 @@ def run(args: argparse.Namespace) -> int:
         extra = f" + {len(b.student_modules) + len(b.provided_files)} module file(s)" if b.lab else ""
         console.print(f"[green]built[/green] {b.id}: source/{b.id}/{b.notebook} -> release/{b.id}/{b.notebook}{extra}")
     for aid, reason in state.skipped.items():
-        console.print(f"[yellow]skipped[/yellow] {aid}: {reason}")
+        console.print(f"[yellow]skipped[/yellow] {aid}: {markup(reason)}")
     for warning in state.warnings:
-        console.print(f"[yellow]warning:[/yellow] {warning}")
+        console.print(f"[yellow]warning:[/yellow] {markup(warning)}")
     console.print(f"course directory: {course_dir}")
     if state.leaks:
         for leak in state.leaks:
-            console.print(f"[red]leak[/red] {leak}", highlight=False, soft_wrap=True)
+            console.print(f"[red]leak[/red] {markup(leak, one_line=False)}", highlight=False, soft_wrap=True)
         console.print(f"[red]the leak check found {len(state.leaks)} problem(s): do not hand out release/[/red]")
         return 1
     if not args.no_leak_check:

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from grader.classgrade.run import grade_class
 from grader.course import load_course
+from grader.display import markup
 from grader.grade.render import format_points
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
@@ -61,24 +62,24 @@ def run(args: argparse.Namespace) -> int:
     def on_event(kind: str, data: dict) -> None:
         if kind == "plan":
             state["todo"] = data["todo"]
-            console.print(f"{data['total']} submissions in {args.submissions_dir}: {data['current']} already graded "
+            console.print(f"{data['total']} submissions in {markup(args.submissions_dir)}: {data['current']} already graded "
                           f"and unchanged, {data['todo']} to grade with {min(jobs, max(data['todo'], 1))} "
                           f"process{'es' if jobs > 1 else ''}")
             state["task"] = progress.add_task("grading", total=data["todo"], last="")
         elif kind == "started":
             if data.get("sandboxed"):
-                console.print(f"sandbox: {data['sandbox']}")
+                console.print(f"sandbox: {markup(data['sandbox'])}")
             else:
-                console.print(f"[bold red]sandbox: {data['sandbox']}[/bold red]")
+                console.print(f"[bold red]sandbox: {markup(data['sandbox'])}[/bold red]")
         elif kind == "graded":
             state["done"] += 1
             result = data["result"]
-            line = f"{data['student']} {format_points(result['total'])}/{format_points(result['max'])}"
+            line = f"{markup(data['student'])} {format_points(result['total'])}/{format_points(result['max'])}"
             progress.update(state["task"], advance=1, last=line)
             if not interactive:
                 console.print(f"[{state['done']}/{state['todo']}] graded {line} ({data['elapsed']:.1f} s)")
         elif kind == "failed":
-            console.print(f"[red]could not grade {data['student']}: {data['reason']}[/red]")
+            console.print(f"[red]could not grade {markup(data['student'])}: {markup(data['reason'])}[/red]")
 
     mode = sandbox_mode(args)
     if mode != "off":
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
                 from grader.errors import GraderError
 
                 raise GraderError(f"the sandbox is required but not available: {reason}")
-            console.print(f"[bold red]{NO_SANDBOX_WARNING.format(reason=reason)}[/bold red]")
+            console.print(f"[bold red]{markup(NO_SANDBOX_WARNING.format(reason=reason), one_line=False)}[/bold red]")
     with progress:
         result = grade_class(course, Path(args.submissions_dir), out, jobs=jobs, mode=mode, force=args.force,
                              only=args.only, on_event=on_event)
@@ -100,12 +101,12 @@ def run(args: argparse.Namespace) -> int:
     table.add_row("graded now", str(len(result.graded)))
     table.add_row("already graded, unchanged", str(len(result.up_to_date)))
     if result.failed:
-        table.add_row("[red]could not be graded[/red]", ", ".join(sorted(result.failed)))
+        table.add_row("[red]could not be graded[/red]", markup(", ".join(sorted(result.failed))))
     table.add_row("wall time", f"{result.wall_time:.1f} s")
     if result.graded:
         table.add_row("per submission", f"{result.wall_time / len(result.graded):.2f} s")
-    table.add_row("results", str(out / "results"))
-    table.add_row("summary", str(out / "summary.csv"))
+    table.add_row("results", markup(out / "results"))
+    table.add_row("summary", markup(out / "summary.csv"))
     console.print(table)
     if result.interrupted:
         console.print(f"[yellow]interrupted: {len(result.graded)} graded in this run are saved; run the same "

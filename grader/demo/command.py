@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from grader.course import load_course
+from grader.display import markup, text
 from grader.demo import assemble_sample_class
 from grader.errors import GraderError
 from grader.grade.render import format_points, grade_table
@@ -80,12 +81,12 @@ def run(args: argparse.Namespace) -> int:
 
     def on_event(kind: str, data: dict) -> None:
         if kind == "started":
-            console.print(f"grading process started ({data.get('sandbox', '')})")
+            console.print(f"grading process started ({markup(data.get('sandbox', ''))})")
         elif kind == "graded":
             result = data["result"]
-            console.print(f"graded {data['student']}: {result['total']:.4g}/{result['max']:g}")
+            console.print(f"graded {markup(data['student'])}: {result['total']:.4g}/{result['max']:g}")
         elif kind == "failed":
-            console.print(f"[red]could not grade {data['student']}: {data['reason']}[/red]")
+            console.print(f"[red]could not grade {markup(data['student'])}: {markup(data['reason'])}[/red]")
 
     with console.status("grading the sample class (the labs train policies: about a minute) ..."):
         run_info = grade_class(course, submissions, results_dir, jobs=max(1, args.jobs), force=True,
@@ -105,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
         parts = [f"{format_points(record['assignments'][a.id]['score'])}/{format_points(record['assignments'][a.id]['max'])}"
                  for a in course.assignments]
         total = record["result"]
-        summary.add_row(student, *parts, f"{format_points(total['total'])}/{format_points(total['max'])}")
+        summary.add_row(text(student, one_line=True), *parts,
+                        f"{format_points(total['total'])}/{format_points(total['max'])}")
     console.print(summary)
     results = {student: SubmissionResult.from_json(course, record["result"]) for student, record in records.items()}
     carol = results["carol"]

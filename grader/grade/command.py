@@ -8,6 +8,7 @@ import json
 from rich.console import Console
 
 from grader.course import load_course
+from grader.display import markup
 from grader.errors import GraderError
 from grader.grade.render import print_grades
 from grader.grade.runner import check_submission_path, run_tests
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     errors = Console(stderr=True)
     try:
         with sandbox_launcher(course, mode=sandbox_mode(args),
-                              warn=lambda text: errors.print(f"[bold red]{text}[/bold red]")) as launcher:
+                              warn=lambda text: errors.print(f"[bold red]{markup(text, one_line=False)}[/bold red]")) as launcher:
             results = run_tests(course, ids, only=args.only, launcher=launcher)
     finally:
         if progress is not None:

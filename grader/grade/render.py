@@ -6,6 +6,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from grader import display
 from grader.course import Course
 from grader.grade.results import SubmissionResult
 
@@ -17,7 +18,8 @@ def format_points(x: float) -> str:
 
 def grade_table(course: Course, result: SubmissionResult, *, title: str | None = None,
                 max_messages: int = 3, show_total: bool = True) -> Table:
-    table = Table(title=title or f"Grades for {result.submission}", show_lines=False, expand=False)
+    table = Table(title=display.text(title or f"Grades for {result.submission}", one_line=True), show_lines=False,
+                  expand=False)
     table.add_column("assignment", style="dim")
     table.add_column("function")
     table.add_column("score", justify="right")
@@ -31,7 +33,7 @@ def grade_table(course: Course, result: SubmissionResult, *, title: str | None =
             shown = messages[:max_messages]
             extra = f" (+{len(messages) - max_messages} more)" if len(messages) > max_messages else ""
             notes = "; ".join(([notes] if notes else []) + shown) + extra
-        table.add_row(f.assignment, name, score, notes)
+        table.add_row(f.assignment, name, score, display.text(notes))
     if show_total:
         table.add_section()
         table.add_row("", Text("total", style="bold"), Text(f"{format_points(result.total)}/{format_points(result.max)}", style="bold"),
