@@ -72,12 +72,16 @@ def write_gradescope(result: SubmissionResult, out: Path | str, **options) -> Pa
     out = Path(out)
     if out.is_dir():
         out = out / "results.json"
+    text = json.dumps(gradescope_results(result, **options), indent=1) + "\n"
+    tmp = None
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".json", dir=out.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(gradescope_results(result, **options), indent=1) + "\n")
+            handle.write(text)
         os.replace(tmp, out)
     except OSError as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise GraderError(f"cannot write {out}: {exc.strerror}") from None
     return out
