@@ -13,7 +13,7 @@ from grader.course import load_course
 from grader.display import markup, text
 from grader.errors import GraderError
 from grader.grade.render import format_points
-from grader.options import course_dir_option, resolve_course_dir
+from grader.options import course_dir_option, db_option, resolve_course_dir
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
 
@@ -29,6 +29,7 @@ def register(sub, common) -> None:
                     "disagrees with the grader.")
     parser.add_argument("assignment", metavar="ASSIGNMENT", help="assignment id (course.yaml)")
     course_dir_option(parser)
+    db_option(parser)
     parser.add_argument("--student", action="append", metavar="ID", help="grade only this student (repeatable)")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="trusted grading processes in parallel (default: one per core, at most 4)")
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     jobs = args.jobs or default_jobs()
     state = autograde(course, course_dir, args.assignment, students=args.student, jobs=jobs,
                       archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
-                      sandbox=sandbox_mode(args), console=console)
+                      sandbox=sandbox_mode(args), db_url=args.db, console=console)
     for warning in state.warnings:
         console.print(f"[yellow]warning:[/yellow] {markup(warning)}")
     for line in state.restored:
@@ -84,8 +85,9 @@ def run(args: argparse.Namespace) -> int:
             for function in result["functions"]:
                 console.print(text(function_report(record, function)), end="")
     console.print(table)
-    console.print(f"recorded in {markup(course_dir / 'gradebook.db')}; next: `nbgrader generate_feedback "
-                  f"{markup(args.assignment)}` and `nbgrader export` in {markup(course_dir)}")
+    same_db = " (with the same --db)" if args.db else ""
+    console.print(f"recorded in the gradebook {markup(state.gradebook.shown)}; next: `nbgrader generate_feedback "
+                  f"{markup(args.assignment)}` and `nbgrader export` in {markup(course_dir)}{same_db}")
     if state.mismatches:
         for line in state.mismatches:
             console.print(f"[red]mismatch[/red] {markup(line)}")

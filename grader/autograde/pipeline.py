@@ -5,12 +5,16 @@ An ordered pipeline of named steps (:data:`AUTOGRADE_STEPS`) on a shared
 
 1. ``collect``  (with ``--zip``) an LMS download into submitted/ via ``nbgrader zip_collect``
 2. ``find``     the submissions: submitted/<student>/<assignment>/
-3. ``extract``  each notebook's solution cells into modules shaped like exercises/
-4. ``grade``    all of them with the hidden tests, with ``grader grade-class``'s engine (a queue of
+3. ``enrol``    every student in the gradebook (safe when another autograde shares the database)
+4. ``extract``  each notebook's solution cells into modules shaped like exercises/
+5. ``grade``    all of them with the hidden tests, with ``grader grade-class``'s engine (a queue of
                 trusted processes, sandboxed workers; a submission with a current record is not regraded)
-5. ``record``   ``nbgrader autograde`` with ``TrustedGrade`` in place of ``Execute``
-6. ``rescue``   an autograded notebook and grades for submissions nbgrader could not process
-7. ``verify``   the gradebook holds exactly the trusted grades, and no manual score changed
+6. ``record``   ``nbgrader autograde`` with ``TrustedGrade`` in place of ``Execute``
+7. ``rescue``   an autograded notebook and grades for submissions nbgrader could not process
+8. ``verify``   the gradebook holds exactly the trusted grades, and no manual score changed
+
+The gradebook is the one nbgrader's configuration names (``CourseDirectory.db_url``), or
+``db_url`` when given: SQLite by default, PostgreSQL for a teaching team.
 
 Nothing of a submission runs in a Jupyter kernel or in nbgrader's process, and no
 student's failure stops the class.
@@ -26,7 +30,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grader.autograde.extract import Extraction
-from grader.autograde.gradebook import gradebook_scores, manual_state, restore_manual, write_placeholder
+from grader.autograde.gradebook import (GradebookTarget, course_gradebook, enrol, gradebook_scores, manual_state,
+                                        restore_manual, write_placeholder)
 from grader.autograde.records import scores
 from grader.autograde.trusted import built_info, extract, grade_extractions
 from grader.build.coursedir import BuiltAssignment, stale_inputs
@@ -43,6 +48,8 @@ class AutogradeState:
     course_dir: Path
     assignment: Assignment
     console: Console
+    gradebook: GradebookTarget
+    db_url: str | None = None  # given on the command line (passed on to nbgrader), else None
     students_wanted: list[str] | None = None
     jobs: int = 1
     archive: Path | None = None
@@ -99,6 +106,13 @@ class FindSubmissions:
         state.students = found
 
 
+class Enrol:
+    name = "enrol"
+
+    def __call__(self, state: AutogradeState) -> None:
+        enrol(state.gradebook, state.students)
+
+
 class Extract:
     name = "extract"
 
@@ -115,8 +129,7 @@ class Grade:
     def __call__(self, state: AutogradeState) -> None:
         # Manual scores are set by people only: remember them, to undo any change made
         # while student code runs (see Verify).
-        if (state.course_dir / "gradebook.db").is_file():
-            state.manual_before = manual_state(state.course_dir, state.course.id, state.assignment.id)
+        state.manual_before = manual_state(state.gradebook, state.assignment.id)
         with state.progress() as progress:
             task = progress.add_task(f"grading {state.assignment.id} (trusted grader, {state.jobs} job(s))",
                                      total=len(state.students))
@@ -154,8 +167,9 @@ class Record:
                 dropped_before = len(state.nbgrader_failed)
                 # A notebook whose record does not match is graded again by TrustedGrade: with the
                 # same sandbox choice as the rest of the class.
+                db = [f"--CourseDirectory.db_url={state.db_url}"] if state.db_url else []
                 proc = run_nbgrader(state.course_dir, "autograde", state.assignment.id, "--force",
-                                    f"--student={pattern}", f"--TrustedGrade.sandbox={state.sandbox}",
+                                    f"--student={pattern}", f"--TrustedGrade.sandbox={state.sandbox}", *db,
                                     timeout=self.TIMEOUT, check=False, on_line=follow)
                 tail = proc.stdout.splitlines()[-20:]
                 # nbgrader exits 1 when it dropped a submission (rescued below); failing without
@@ -174,7 +188,7 @@ class Rescue:
 
     def __call__(self, state: AutogradeState) -> None:
         for student in state.nbgrader_failed:
-            write_placeholder(state.course_dir, state.course.id, state.assignment.id, state.info.notebook, student,
+            write_placeholder(state.course_dir, state.gradebook, state.assignment.id, state.info.notebook, student,
                               state.records[student])
             state.rescued.append(student)
 
@@ -183,8 +197,8 @@ class Verify:
     name = "verify"
 
     def __call__(self, state: AutogradeState) -> None:
-        state.restored = restore_manual(state.course_dir, state.course.id, state.assignment.id, state.manual_before)
-        recorded = gradebook_scores(state.course_dir, state.course.id, state.assignment.id)
+        state.restored = restore_manual(state.gradebook, state.assignment.id, state.manual_before)
+        recorded = gradebook_scores(state.gradebook, state.assignment.id)
         for student in state.students:
             expected = scores(state.records[student])
             got = recorded.get(student, {})
@@ -194,18 +208,23 @@ class Verify:
                     state.mismatches.append(f"{student}/{function}: gradebook has {value}, the grader gave {score:g}")
 
 
-AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Extract(), Grade(), Record(), Rescue(), Verify())
+AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Enrol(), Extract(), Grade(), Record(), Rescue(), Verify())
 
 
 def autograde(course: Course, course_dir: Path, assignment_id: str, *, students: list[str] | None = None,
               jobs: int = 1, archive: Path | None = None, name_regexp: str | None = None,
-              sandbox: str = "auto", console: Console | None = None, steps=AUTOGRADE_STEPS) -> AutogradeState:
-    """Run the autograde pipeline on one assignment of an nbgrader course directory."""
+              sandbox: str = "auto", db_url: str | None = None, console: Console | None = None,
+              steps=AUTOGRADE_STEPS) -> AutogradeState:
+    """Run the autograde pipeline on one assignment of an nbgrader course directory.
+
+    ``db_url`` overrides the gradebook of nbgrader's configuration (as nbgrader's ``--db`` does).
+    """
     course_dir = Path(course_dir).resolve()
     if not (course_dir / "nbgrader_config.py").is_file():
         raise GraderError(f"{course_dir} is not a course directory built by `grader build` (no nbgrader_config.py)")
     state = AutogradeState(course=course, course_dir=course_dir, assignment=course.assignment(assignment_id),
-                           console=console or Console(), students_wanted=students, jobs=jobs,
+                           console=console or Console(), gradebook=course_gradebook(course_dir, db_url),
+                           db_url=db_url or None, students_wanted=students, jobs=jobs,
                            archive=Path(archive) if archive else None, name_regexp=name_regexp, sandbox=sandbox)
     for step in steps:
         step(state)

@@ -64,5 +64,6 @@ def run(args: argparse.Namespace) -> int:
         if args.gradescope:
             from grader.export.gradescope import write_gradescope
 
-            write_gradescope(result, args.gradescope)
+            write_gradescope(result, args.gradescope, visibility=course.gradescope["visibility"],
+                             execution_time=result.elapsed)
     return 0
