@@ -104,12 +104,13 @@ def test_autograde_details(tmp_path, monkeypatch, capsys):
     record = {"student": "[red]eve", "result": hostile_result(course).to_json(),
               "notes": {"": [f"a note quoting a cell: {MARKUP}"]}, "spans": {}}
     state = SimpleNamespace(warnings=[f"warning {MARKUP}"], restored=[f"[red]eve: {MARKUP}"], students=["[red]eve"],
-                            records={"[red]eve": record}, rescued=["[red]eve"], mismatches=[f"[red]eve {MARKUP}"])
+                            records={"[red]eve": record}, rescued=["[red]eve"], mismatches=[f"[red]eve {MARKUP}"],
+                            gradebook=SimpleNamespace(shown=f"sqlite:///{MARKUP}.db"))
     monkeypatch.setattr(pipeline, "autograde", lambda *args, **kwargs: state)
     monkeypatch.setenv("COLUMNS", "300")
     args = argparse.Namespace(course=str(course.root), course_dir=str(tmp_path / "nbgrader"), assignment="a1",
                               student=None, jobs=1, zip=None, name_regexp=None, details=True,
-                              require_sandbox=False, no_sandbox=False)
+                              require_sandbox=False, no_sandbox=False, db=None)
     assert command.run(args) == 1  # the mismatch
     printed = capsys.readouterr().out
     assert "[red]eve (rescued)" in printed
