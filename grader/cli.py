@@ -20,6 +20,7 @@ COMMANDS = [
     "grader.autograde.command",
     "grader.classgrade.command",
     "grader.report.command",
+    "grader.gradescope.command",
 ]
 
 DESCRIPTION = """\
@@ -33,6 +34,7 @@ Instructors:  grader grade SUBMISSION      grade one submission with the hidden 
 Course devs:  grader stubs [--check]       regenerate exercises/ from solutions/
 Try it:       grader demo                  grade the embedded sample class
 nbgrader:     grader build / autograde     nbgrader course: release, then grade submitted/
+Gradescope:   grader gradescope ASSIGNMENT the autograder.zip Gradescope runs on each submission
 """
 
 

@@ -47,7 +47,11 @@ class Exercise:
 
 
 EXERCISE_KINDS = ("function", "lab", "answer")
-SANDBOX_KEYS = ("memory_mb", "cpu_seconds", "processes", "file_size_mb", "open_files", "output_kb")
+SANDBOX_KEYS = ("memory_mb", "cpu_seconds", "processes", "file_size_mb", "open_files", "output_kb", "reply_kb")
+# When Gradescope shows students the results of the hidden tests (its "visibility" values).
+GRADESCOPE_VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
+GRADESCOPE_KEYS = ("visibility",)
+DEFAULT_GRADESCOPE = {"visibility": "after_published"}
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,7 @@ class Course:
     property_examples: int
     assignments: tuple[Assignment, ...]
     sandbox: dict = field(default_factory=dict, hash=False, compare=False)
+    gradescope: dict = field(default_factory=lambda: dict(DEFAULT_GRADESCOPE), hash=False, compare=False)
     _references: dict = field(default_factory=dict, repr=False, compare=False)
 
     # -- paths -----------------------------------------------------------------
@@ -276,13 +281,21 @@ class _Validator:
         return Tolerance(rtol, atol)
 
     def course(self, node) -> Course:
-        top = self.mapping(node, "", required=("course", "assignments"), optional=("defaults", "sandbox"))
+        top = self.mapping(node, "", required=("course", "assignments"),
+                           optional=("defaults", "sandbox", "gradescope"))
         sandbox = {}
         if "sandbox" in top:
             fields = self.mapping(top["sandbox"], "sandbox", required=(), optional=SANDBOX_KEYS + ("require",))
             for k, v in fields.items():
                 sandbox[k] = (self.scalar(v, f"sandbox.{k}", bool) if k == "require"
                               else self.number(v, f"sandbox.{k}", positive=True))
+        gradescope = dict(DEFAULT_GRADESCOPE)
+        if "gradescope" in top:
+            for k, v in self.mapping(top["gradescope"], "gradescope", required=(), optional=GRADESCOPE_KEYS).items():
+                gradescope[k] = self.scalar(v, f"gradescope.{k}", str)
+                if gradescope[k] not in GRADESCOPE_VISIBILITIES:
+                    raise self.fail(v, f"gradescope.{k}", f"unknown visibility {gradescope[k]!r} "
+                                                          f"(one of: {', '.join(GRADESCOPE_VISIBILITIES)})")
         meta = self.mapping(top["course"], "course", required=("id", "title", "module", "module_title"))
         defaults = {}
         if "defaults" in top:
@@ -357,6 +370,7 @@ class _Validator:
             property_examples=examples,
             assignments=tuple(assignments),
             sandbox=sandbox,
+            gradescope=gradescope,
         )
 
 

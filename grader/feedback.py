@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from grader import display
 from grader.engine.record import GradeRecord
 from grader.grade.results import SubmissionResult
 
@@ -33,7 +34,8 @@ def format_points(x: float) -> str:
 # -- tables (grader grade, grader demo) ------------------------------------------------------
 def grade_table(result: SubmissionResult, *, title: str | None = None, max_messages: int = 3,
                 show_total: bool = True) -> Table:
-    table = Table(title=title or f"Grades for {result.submission}", show_lines=False, expand=False)
+    table = Table(title=display.text(title or f"Grades for {result.submission}", one_line=True), show_lines=False,
+                  expand=False)
     table.add_column("assignment", style="dim")
     table.add_column("function")
     table.add_column("score", justify="right")
@@ -47,7 +49,7 @@ def grade_table(result: SubmissionResult, *, title: str | None = None, max_messa
             shown = messages[:max_messages]
             extra = f" (+{len(messages) - max_messages} more)" if len(messages) > max_messages else ""
             notes = "; ".join(([notes] if notes else []) + shown) + extra
-        table.add_row(f.assignment, name, score, notes)
+        table.add_row(f.assignment, name, score, display.text(notes))
     if show_total:
         table.add_section()
         table.add_row("", Text("total", style="bold"),

@@ -36,3 +36,12 @@ def engine_options(parser: argparse.ArgumentParser, *, jobs_help: str) -> None:
 def scheduler_address(value: str | None) -> str | None:
     """``--scheduler``, else ``$GRADER_SCHEDULER``, else None (grade on this machine)."""
     return value or os.environ.get(SCHEDULER_ENV) or None
+def db_option(parser: argparse.ArgumentParser, *, written: bool = False) -> None:
+    """``--db URL``: the gradebook's database, as nbgrader's own ``--db``."""
+    effect = ("and write it to nbgrader_config.py, so every later nbgrader and grader command (formgrader "
+              "included) uses it" if written else "for this run only (as nbgrader's --db)")
+    parser.add_argument("--db", metavar="URL", default=None,
+                        help="the gradebook database, an SQLAlchemy URL such as "
+                             "postgresql://grader@db.example.org/course (password from ~/.pgpass or PGPASSWORD), "
+                             f"{effect}; default: CourseDirectory.db_url of nbgrader's configuration, else "
+                             "sqlite:///<course-dir>/gradebook.db")

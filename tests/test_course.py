@@ -106,6 +106,8 @@ def test_unknown_kind_and_bad_sandbox_value(tmp_path):
     assert "unknown kind 'quiz'" in error_of(tmp_path / "a", GOOD.replace("points: 5}", "points: 5, kind: quiz}"))
     text = GOOD + "sandbox:\n  memory_mb: -5\n"
     assert "sandbox.memory_mb" in error_of(tmp_path / "b", text)
+    assert "sandbox.reply_kb" in error_of(tmp_path / "c", GOOD + "sandbox:\n  reply_kb: 0\n")
+    assert "sandbox.reply_kb" in error_of(tmp_path / "d", GOOD + "sandbox:\n  reply_kb: lots\n")
 
 
 def test_empty_file(tmp_path):

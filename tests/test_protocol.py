@@ -6,6 +6,7 @@ import dataclasses
 import io
 import json
 import math
+import struct
 
 import numpy as np
 import pytest
@@ -74,7 +75,7 @@ def test_pickled_arrays_are_never_loaded():
     import base64
 
     forged = {"__ndarray__": base64.b64encode(buffer.getvalue()).decode(), "scalar": False}
-    with pytest.raises(ValueError):
+    with pytest.raises(runtime.WireError):
         runtime.decode(forged, Record)
 
 
@@ -95,13 +96,52 @@ def test_fast_header_path_keeps_layout_and_gives_writable_arrays(array):
     assert back.flags.writeable
 
 
-def test_unusual_headers_fall_back_to_numpy_without_pickle():
+def _npy(header: str, data: bytes = b"", version: bytes = b"\x01\x00") -> bytes:
+    header += " " * (-(10 + len(header) + 1) % 64) + "\n"
+    return b"\x93NUMPY" + version + struct.pack("<H", len(header)) + header.encode() + data
+
+
+@pytest.mark.parametrize("raw", [
+    b"not an npy file at all",
+    # np.load would allocate the 80 GB this header claims before finding no data.
+    _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (10000000000,), }"),
+    _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }", b"\0" * 16),  # data too short
+    _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", b"\0" * 16),  # data too long
+    _npy("{'descr': '<f8', 'shape': (2,), 'fortran_order': False}", b"\0" * 16),  # not np.save's form
+    _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", b"\0" * 16, b"\x02\x00"),
+    _npy("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", b"\0" * 8),
+    _npy("{'descr': '<U0', 'fortran_order': False, 'shape': (100000000000000,), }"),
+    _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (%s), }" % ("1, " * 40)),
+])
+def test_only_the_wire_npy_format_is_read(raw):
+    with pytest.raises(runtime.WireError):
+        runtime.load_npy(raw)
+
+
+def test_structured_arrays_are_refused_both_ways():
     structured = np.zeros(2, dtype=[("a", "<f8"), ("b", "<i4")])
+    with pytest.raises(runtime.UnsupportedValue):
+        runtime.encode(structured)
     buffer = io.BytesIO()
     np.save(buffer, structured, allow_pickle=False)
-    assert runtime.load_npy(buffer.getvalue()).dtype == structured.dtype
-    with pytest.raises(ValueError):
-        runtime.load_npy(b"not an npy file at all")
+    with pytest.raises(runtime.WireError):
+        runtime.load_npy(buffer.getvalue())
+
+
+@pytest.mark.parametrize("forged", [
+    {"__tuple__": [1], "extra": 2},
+    {"__dict__": [1, 2]},
+    {"__set__": [[1], [2]]},  # lists are not hashable
+    {"__ndarray__": 5, "scalar": False},
+    {"__ndarray__": "!!not base64!!", "scalar": False},
+    {"__ndarray__": "", "scalar": "yes"},
+    {"__dataclass__": "[/bold] not a name", "fields": {}},
+    {"__dataclass__": "X" * 500, "fields": {}},
+    {"__dataclass__": "X", "fields": [1]},
+])
+def test_decode_accepts_only_what_encode_writes(forged):
+    with pytest.raises(runtime.WireError):
+        runtime.decode(forged, Record)
 
 
 @given(hnp.arrays(dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int8, np.bool_, np.complex128]),

@@ -10,9 +10,10 @@ from rich.console import Console
 from rich.table import Table
 
 from grader.course import load_course
+from grader.display import markup, text
 from grader.errors import GraderError
 from grader.feedback import first_issue, format_points, function_report
-from grader.options import course_dir_option, engine_options, resolve_course_dir, scheduler_address
+from grader.options import course_dir_option, db_option, engine_options, resolve_course_dir, scheduler_address
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
 
@@ -28,6 +29,7 @@ def register(sub, common) -> None:
                     "disagrees with the grader.")
     parser.add_argument("assignment", metavar="ASSIGNMENT", help="assignment id (course.yaml)")
     course_dir_option(parser)
+    db_option(parser)
     parser.add_argument("--student", action="append", metavar="ID", help="grade only this student (repeatable)")
     engine_options(parser, jobs_help="trusted grading processes in parallel on this machine (default: one "
                                          "per core, at most 4)")
@@ -66,30 +68,31 @@ def run(args: argparse.Namespace) -> int:
     state = autograde(course, course_dir, args.assignment, students=args.student, jobs=jobs,
                       archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
                       sandbox=sandbox_mode(args), scheduler=scheduler_address(args.scheduler),
-                      out=Path(args.out) if args.out else None, console=console)
+                      out=Path(args.out) if args.out else None, db_url=args.db, console=console)
     for warning in state.warnings:
-        console.print(f"[yellow]warning:[/yellow] {warning}")
+        console.print(f"[yellow]warning:[/yellow] {markup(warning)}")
     for line in state.restored:
-        console.print(f"[red]tampering undone:[/red] {line}")
+        console.print(f"[red]tampering undone:[/red] {markup(line)}")
 
-    table = Table(title=f"{args.assignment}: {len(state.students)} submission(s)")
+    table = Table(title=text(f"{args.assignment}: {len(state.students)} submission(s)", one_line=True))
     table.add_column("student")
     table.add_column("score", justify="right")
     table.add_column("first thing to look at", overflow="fold", max_width=80)
     for student in state.students:
         record = state.records[student]
         flag = " (rescued)" if student in state.rescued else ""
-        table.add_row(student + flag, f"{format_points(record.total)}/{format_points(record.max)}",
-                      first_issue(record))
+        table.add_row(text(student + flag, one_line=True),
+                      f"{format_points(record.total)}/{format_points(record.max)}", text(first_issue(record)))
         if args.details:
             for function in record.result.functions:
-                console.print(function_report(record, function), end="")
+                console.print(text(function_report(record, function)), end="")
     console.print(table)
-    console.print(f"recorded in {course_dir / 'gradebook.db'}; next: `nbgrader generate_feedback {args.assignment}` "
-                  f"and `nbgrader export` in {course_dir}")
+    same_db = " (with the same --db)" if args.db else ""
+    console.print(f"recorded in the gradebook {markup(state.gradebook.shown)}; next: `nbgrader generate_feedback "
+                  f"{markup(args.assignment)}` and `nbgrader export` in {markup(course_dir)}{same_db}")
     if state.mismatches:
         for line in state.mismatches:
-            console.print(f"[red]mismatch[/red] {line}")
+            console.print(f"[red]mismatch[/red] {markup(line)}")
         console.print("[red]the gradebook does not hold the trusted grades[/red]")
         return 1
     return 0

@@ -1,5 +1,11 @@
 """Talk to nbgrader's gradebook directly, for what nbgrader's autograde step cannot do.
 
+The gradebook is wherever nbgrader's configuration says (:func:`course_gradebook`):
+``CourseDirectory.db_url`` in the course directory's ``nbgrader_config.py`` (or
+Jupyter's configuration folders), or a URL given on the command line; nbgrader's
+default is ``sqlite:///<course-dir>/gradebook.db``. Everything goes through
+nbgrader's :class:`~nbgrader.api.Gradebook`, so SQLite and PostgreSQL work alike.
+
 - A notebook nbgrader cannot read (invalid JSON) or cannot process makes nbgrader
   drop that student's autograded folder. :func:`write_placeholder` gives the
   student an autograded notebook anyway (their readable notebook, or the release
@@ -11,19 +17,124 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
-from nbgrader.api import Gradebook, MissingEntry
+from jupyter_core.paths import jupyter_config_path
+from nbgrader.api import Gradebook, InvalidEntry, MissingEntry
+from nbgrader.coursedir import CourseDirectory
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from traitlets.config import Config
+from traitlets.config.loader import ConfigFileNotFound, JSONFileConfigLoader, PyFileConfigLoader
 
 from grader.autograde.extract import GENERAL, read_notebook
 from grader.autograde.preprocessors import exercise_of, exercise_of_grade, fill_outputs
 from grader.engine.record import GradeRecord
+from grader.errors import GraderError
+
+CONFIG_NAME = "nbgrader_config"
+DRIVER_HINT = {"postgresql": "pip install 'rl-llm-m4-grader[postgres]' (psycopg 3)"}
 
 
-def db_url(course_dir: Path) -> str:
-    return f"sqlite:///{Path(course_dir).resolve() / 'gradebook.db'}"
+def masked_url(url: str) -> str:
+    """``url`` as it may be shown: any password replaced by ``***``."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return "<not a database URL>"
+
+
+@dataclass(frozen=True)
+class GradebookTarget:
+    """Which gradebook: nbgrader's database URL and the course id its records carry."""
+
+    url: str
+    course_id: str
+
+    @property
+    def shown(self) -> str:
+        return masked_url(self.url)
+
+    @contextmanager
+    def open(self) -> Iterator[Gradebook]:
+        """nbgrader's :class:`Gradebook` on this database; a clear :class:`GraderError` when it cannot open."""
+        try:
+            with _tools_on_path():
+                gb = Gradebook(self.url, self.course_id)
+        except (NoSuchModuleError, ModuleNotFoundError) as exc:
+            dialect = self.url.split(":", 1)[0].split("+", 1)[0]
+            hint = DRIVER_HINT.get(dialect, "install the database driver SQLAlchemy names")
+            raise GraderError(f"cannot open the gradebook {self.shown}: no driver for it ({exc}); {hint}") from None
+        except (SQLAlchemyError, InvalidEntry) as exc:
+            raise GraderError(f"cannot open the gradebook {self.shown}: {self._reason(exc)}") from None
+        try:
+            yield gb
+        finally:
+            gb.close()
+            gb.engine.dispose()  # no pooled connection outlives its use (a server counts them)
+
+    def _reason(self, exc: Exception) -> str:
+        text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        reason = text[0] if text else type(exc).__name__
+        password = make_url(self.url).password
+        return reason.replace(password, "***") if password else reason
+
+
+@contextmanager
+def _tools_on_path() -> Iterator[None]:
+    """This environment's bin/ first on PATH: nbgrader runs ``alembic`` from PATH when it creates a
+    gradebook, and the environment need not be activated."""
+    before = os.environ.get("PATH")
+    os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), before or ""])
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["PATH"]
+        else:
+            os.environ["PATH"] = before
+
+
+def load_nbgrader_config(course_dir: Path) -> Config:
+    """nbgrader's configuration for ``course_dir``, merged as nbgrader merges it: Jupyter's
+    configuration folders first, then the course directory's own ``nbgrader_config.py``."""
+    config = Config()
+    for folder in [*reversed(jupyter_config_path()), str(course_dir)]:
+        for loader in (PyFileConfigLoader, JSONFileConfigLoader):
+            suffix = ".py" if loader is PyFileConfigLoader else ".json"
+            try:
+                config.merge(loader(CONFIG_NAME + suffix, path=folder).load_config())
+            except ConfigFileNotFound:
+                continue
+            except Exception as exc:  # the instructor's own file: say which and why
+                raise GraderError(f"cannot read {Path(folder) / (CONFIG_NAME + suffix)}: "
+                                  f"{type(exc).__name__}: {exc}") from None
+    return config
+
+
+def course_gradebook(course_dir: Path, db_url: str | None = None) -> GradebookTarget:
+    """The gradebook nbgrader uses in ``course_dir`` (``db_url`` overrides the configured one, like
+    nbgrader's ``--db``)."""
+    config = load_nbgrader_config(course_dir)
+    coursedir = CourseDirectory(config=config, root=str(Path(course_dir).resolve()))
+    if db_url:
+        return GradebookTarget(url=checked_url(db_url, "the --db value"), course_id=coursedir.course_id)
+    where = f"CourseDirectory.db_url of nbgrader's configuration ({course_dir}/{CONFIG_NAME}.py)"
+    return GradebookTarget(url=checked_url(coursedir.db_url, where), course_id=coursedir.course_id)
+
+
+def checked_url(url: str, where: str) -> str:
+    """``url`` if SQLAlchemy can read it; else a :class:`GraderError` naming ``where`` it came from."""
+    if masked_url(url) == "<not a database URL>":
+        raise GraderError(f"{where} is not a database URL "
+                          "(e.g. sqlite:////path/gradebook.db or postgresql://user@host/database)")
+    return url
 
 
 def _grades(gb: Gradebook, assignment: str) -> Iterator[tuple[str, str, object]]:
@@ -38,10 +149,10 @@ def _grades(gb: Gradebook, assignment: str) -> Iterator[tuple[str, str, object]]
                 yield submission.student.id, nb.name, grade
 
 
-def gradebook_scores(course_dir: Path, course_id: str, assignment: str) -> dict[str, dict[str, float | None]]:
+def gradebook_scores(target: GradebookTarget, assignment: str) -> dict[str, dict[str, float | None]]:
     """student -> {exercise: auto score} for every submission of ``assignment`` in the gradebook."""
     out: dict[str, dict[str, float | None]] = {}
-    with Gradebook(db_url(course_dir), course_id) as gb:
+    with target.open() as gb:
         for student, _, grade in _grades(gb, assignment):
             grades = out.setdefault(student, {})
             function = exercise_of_grade(grade.name)
@@ -50,20 +161,20 @@ def gradebook_scores(course_dir: Path, course_id: str, assignment: str) -> dict[
     return out
 
 
-def manual_state(course_dir: Path, course_id: str, assignment: str) -> dict[tuple, tuple]:
+def manual_state(target: GradebookTarget, assignment: str) -> dict[tuple, tuple]:
     """(student, notebook, cell) -> (manual score, extra credit) of every grade of ``assignment``.
 
     Only people set these; a change while student code was being graded is tampering.
     """
-    with Gradebook(db_url(course_dir), course_id) as gb:
+    with target.open() as gb:
         return {(student, notebook, grade.name): (grade.manual_score, grade.extra_credit)
                 for student, notebook, grade in _grades(gb, assignment)}
 
 
-def restore_manual(course_dir: Path, course_id: str, assignment: str, before: dict[tuple, tuple]) -> list[str]:
+def restore_manual(target: GradebookTarget, assignment: str, before: dict[tuple, tuple]) -> list[str]:
     """Put back manual scores and extra credit that changed since ``before``; say what was restored."""
     restored = []
-    with Gradebook(db_url(course_dir), course_id) as gb:
+    with target.open() as gb:
         for student, notebook, grade in _grades(gb, assignment):
             manual, extra = before.get((student, notebook, grade.name), (None, None))
             if (grade.manual_score, grade.extra_credit) != (manual, extra):
@@ -75,7 +186,23 @@ def restore_manual(course_dir: Path, course_id: str, assignment: str, before: di
     return restored
 
 
-def write_placeholder(course_dir: Path, course_id: str, assignment: str, notebook: str, student: str,
+def enrol(target: GradebookTarget, students: list[str]) -> None:
+    """Add every student to the gradebook, once.
+
+    Two ``grader autograde`` runs at once (two assignments, one database) would
+    otherwise both try to add a new student in nbgrader's autograde, and the second
+    insert would fail that student's submission. Whoever loses the race here finds the
+    student the other one added.
+    """
+    with target.open() as gb:
+        for student in students:
+            try:
+                gb.update_or_create_student(student)
+            except InvalidEntry:  # added by a concurrent run since we looked
+                gb.find_student(student)
+
+
+def write_placeholder(course_dir: Path, target: GradebookTarget, assignment: str, notebook: str, student: str,
                       record: GradeRecord) -> Path:
     """An autograded notebook and gradebook grades for a submission nbgrader could not process."""
     course_dir = Path(course_dir)
@@ -100,7 +227,7 @@ def write_placeholder(course_dir: Path, course_id: str, assignment: str, noteboo
     nbformat.write(base, dest)
 
     points = record.scores()
-    with Gradebook(db_url(course_dir), course_id) as gb:
+    with target.open() as gb:
         gb.update_or_create_student(student)
         gb.update_or_create_submission(assignment, student)
         notebook_id = Path(notebook).stem

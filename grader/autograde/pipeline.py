@@ -5,12 +5,16 @@ An ordered pipeline of named steps (:data:`AUTOGRADE_STEPS`) on a shared
 
 1. ``collect``  (with ``--zip``) an LMS download into submitted/ via ``nbgrader zip_collect``
 2. ``find``     the submissions: submitted/<student>/<assignment>/
-3. ``extract``  each notebook's solution cells into modules shaped like exercises/
-4. ``grade``    all of them with the hidden tests, with the engine of ``grader grade-class`` (trusted
+3. ``enrol``    every student in the gradebook (safe when another autograde shares the database)
+4. ``extract``  each notebook's solution cells into modules shaped like exercises/
+5. ``grade``    all of them with the hidden tests, with the engine of ``grader grade-class`` (trusted
                 processes here or a Dask cluster's workers, sandboxed; a current record is not regraded)
-5. ``record``   ``nbgrader autograde`` with ``TrustedGrade`` in place of ``Execute``
-6. ``rescue``   an autograded notebook and grades for submissions nbgrader could not process
-7. ``verify``   the gradebook holds exactly the trusted grades, and no manual score changed
+6. ``record``   ``nbgrader autograde`` with ``TrustedGrade`` in place of ``Execute``
+7. ``rescue``   an autograded notebook and grades for submissions nbgrader could not process
+8. ``verify``   the gradebook holds exactly the trusted grades, and no manual score changed
+
+The gradebook is the one nbgrader's configuration names (``CourseDirectory.db_url``), or
+``db_url`` when given: SQLite by default, PostgreSQL for a teaching team.
 
 Nothing of a submission runs in a Jupyter kernel or in nbgrader's process, and no
 student's failure stops the class.
@@ -26,13 +30,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grader.autograde.extract import Extraction
-from grader.autograde.gradebook import gradebook_scores, manual_state, restore_manual, write_placeholder
+from grader.autograde.gradebook import (GradebookTarget, course_gradebook, enrol, gradebook_scores, manual_state,
+                                        restore_manual, write_placeholder)
 from grader.autograde.trusted import built_info, extract, grade_extractions
 from grader.engine.record import GradeRecord
 from grader.build.coursedir import BuiltAssignment, stale_inputs
 from grader.build.nbgrader_run import run_nbgrader
 from grader.build.segments import assignment_modules
 from grader.course import Assignment, Course
+from grader.display import markup
 from grader.errors import GraderError
 
 
@@ -42,6 +48,8 @@ class AutogradeState:
     course_dir: Path
     assignment: Assignment
     console: Console
+    gradebook: GradebookTarget
+    db_url: str | None = None  # given on the command line (passed on to nbgrader), else None
     students_wanted: list[str] | None = None
     jobs: int = 1
     archive: Path | None = None
@@ -74,7 +82,7 @@ class CollectZip:
         from grader.autograde.zipcollect import collect_zip
 
         collect_zip(state.course_dir, state.assignment.id, state.archive, state.name_regexp)
-        state.console.print(f"collected {state.archive.name} into submitted/ (nbgrader zip_collect)")
+        state.console.print(f"collected {markup(state.archive.name)} into submitted/ (nbgrader zip_collect)")
 
 
 class FindSubmissions:
@@ -100,6 +108,13 @@ class FindSubmissions:
         state.students = found
 
 
+class Enrol:
+    name = "enrol"
+
+    def __call__(self, state: AutogradeState) -> None:
+        enrol(state.gradebook, state.students)
+
+
 class Extract:
     name = "extract"
 
@@ -116,8 +131,7 @@ class Grade:
     def __call__(self, state: AutogradeState) -> None:
         # Manual scores are set by people only: remember them, to undo any change made
         # while student code runs (see Verify).
-        if (state.course_dir / "gradebook.db").is_file():
-            state.manual_before = manual_state(state.course_dir, state.course.id, state.assignment.id)
+        state.manual_before = manual_state(state.gradebook, state.assignment.id)
         with state.progress() as progress:
             where = f"Dask cluster at {state.scheduler}" if state.scheduler else f"{state.jobs} job(s)"
             task = progress.add_task(f"grading {state.assignment.id} (trusted grader, {where})",
@@ -172,6 +186,8 @@ class Record:
                 options = [f"--TrustedGrade.sandbox={state.sandbox}", f"--TrustedGrade.course_root={state.course.root}"]
                 if state.out is not None:
                     options.append(f"--TrustedGrade.results_dir={state.out}")
+                if state.db_url:
+                    options.append(f"--CourseDirectory.db_url={state.db_url}")
                 proc = run_nbgrader(state.course_dir, "autograde", state.assignment.id, "--force",
                                     f"--student={pattern}", *options,
                                     timeout=self.TIMEOUT, check=False, on_line=follow)
@@ -192,7 +208,7 @@ class Rescue:
 
     def __call__(self, state: AutogradeState) -> None:
         for student in state.nbgrader_failed:
-            write_placeholder(state.course_dir, state.course.id, state.assignment.id, state.info.notebook, student,
+            write_placeholder(state.course_dir, state.gradebook, state.assignment.id, state.info.notebook, student,
                               state.records[student])
             state.rescued.append(student)
 
@@ -201,8 +217,8 @@ class Verify:
     name = "verify"
 
     def __call__(self, state: AutogradeState) -> None:
-        state.restored = restore_manual(state.course_dir, state.course.id, state.assignment.id, state.manual_before)
-        recorded = gradebook_scores(state.course_dir, state.course.id, state.assignment.id)
+        state.restored = restore_manual(state.gradebook, state.assignment.id, state.manual_before)
+        recorded = gradebook_scores(state.gradebook, state.assignment.id)
         for student in state.students:
             expected = state.records[student].scores()
             got = recorded.get(student, {})
@@ -212,19 +228,23 @@ class Verify:
                     state.mismatches.append(f"{student}/{function}: gradebook has {value}, the grader gave {score:g}")
 
 
-AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Extract(), Grade(), Record(), Rescue(), Verify())
+AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Enrol(), Extract(), Grade(), Record(), Rescue(), Verify())
 
 
 def autograde(course: Course, course_dir: Path, assignment_id: str, *, students: list[str] | None = None,
               jobs: int = 1, archive: Path | None = None, name_regexp: str | None = None,
               sandbox: str = "auto", scheduler: str | None = None, out: Path | None = None,
-              console: Console | None = None, steps=AUTOGRADE_STEPS) -> AutogradeState:
-    """Run the autograde pipeline on one assignment of an nbgrader course directory."""
+              db_url: str | None = None, console: Console | None = None, steps=AUTOGRADE_STEPS) -> AutogradeState:
+    """Run the autograde pipeline on one assignment of an nbgrader course directory.
+
+    ``db_url`` overrides the gradebook of nbgrader's configuration (as nbgrader's ``--db`` does).
+    """
     course_dir = Path(course_dir).resolve()
     if not (course_dir / "nbgrader_config.py").is_file():
         raise GraderError(f"{course_dir} is not a course directory built by `grader build` (no nbgrader_config.py)")
     state = AutogradeState(course=course, course_dir=course_dir, assignment=course.assignment(assignment_id),
-                           console=console or Console(), students_wanted=students, jobs=jobs,
+                           console=console or Console(), gradebook=course_gradebook(course_dir, db_url),
+                           db_url=db_url or None, students_wanted=students, jobs=jobs,
                            archive=Path(archive) if archive else None, name_regexp=name_regexp, sandbox=sandbox,
                            scheduler=scheduler, out=Path(out).resolve() if out is not None else None)
     for step in steps:

@@ -112,20 +112,21 @@ class TrustedGrade(NbGraderPreprocessor):
                                    "grader-results/ in the course directory). `grader autograde --out` passes "
                                    "its choice here.").tag(config=True)
 
-    def _course_dir(self, resources) -> Path:
+    def _course_dir(self) -> Path:
+        # nbgrader's converter knows the course directory; the gradebook URL need not be a file in it.
         converter = getattr(self.parent, "parent", None)
         coursedir = getattr(converter, "coursedir", None)
-        if coursedir is not None:
-            return Path(coursedir.root)
-        db_url = resources["nbgrader"]["db_url"]
-        return Path(db_url.split("sqlite:///", 1)[-1]).parent
+        if coursedir is None:
+            raise ValueError("TrustedGrade runs inside nbgrader's autograde converter, which names the course "
+                             "directory")
+        return Path(coursedir.root)
 
     def preprocess(self, nb, resources):
         from grader.autograde.trusted import extract, fingerprint_of, grade_extractions, results_store
 
         student = resources["nbgrader"]["student"]
         assignment_id = resources["nbgrader"]["assignment"]
-        course_dir = self._course_dir(resources)
+        course_dir = self._course_dir()
         ctx = grading_context(self.course_root, str(course_dir), assignment_id)
         course, assignment = ctx.course, ctx.assignment
         # The notebook nbgrader hands us is the sanitized submission: locked cells restored,

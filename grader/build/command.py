@@ -7,7 +7,8 @@ import argparse
 from rich.console import Console
 
 from grader.course import load_course
-from grader.options import course_dir_option, resolve_course_dir
+from grader.display import markup
+from grader.options import course_dir_option, db_option, resolve_course_dir
 
 
 def register(sub, common) -> None:
@@ -19,6 +20,7 @@ def register(sub, common) -> None:
                     "release/ and check it for leaks. Assignments whose pieces are missing are skipped with the "
                     "reason. Exit status 1 when the leak check finds something.")
     course_dir_option(parser)
+    db_option(parser, written=True)
     parser.add_argument("--assignment", action="append", metavar="ID",
                         help="build only this assignment (repeatable; default: all)")
     parser.add_argument("--no-leak-check", action="store_true", help="skip the leak check (not for releases)")
@@ -32,18 +34,19 @@ def run(args: argparse.Namespace) -> int:
     course = load_course(args.course, check_files=False)
     course_dir = resolve_course_dir(course, args.course_dir)
     state = build_course(course, course_dir, only=args.assignment, leak_check=not args.no_leak_check,
-                         console=console)
+                         db_url=args.db, console=console)
     for b in state.built:
         extra = f" + {len(b.student_modules) + len(b.provided_files)} module file(s)" if b.lab else ""
         console.print(f"[green]built[/green] {b.id}: source/{b.id}/{b.notebook} -> release/{b.id}/{b.notebook}{extra}")
     for aid, reason in state.skipped.items():
-        console.print(f"[yellow]skipped[/yellow] {aid}: {reason}")
+        console.print(f"[yellow]skipped[/yellow] {aid}: {markup(reason)}")
     for warning in state.warnings:
-        console.print(f"[yellow]warning:[/yellow] {warning}")
+        console.print(f"[yellow]warning:[/yellow] {markup(warning)}")
     console.print(f"course directory: {course_dir}")
+    console.print(f"gradebook: {markup(state.gradebook)}", highlight=False)
     if state.leaks:
         for leak in state.leaks:
-            console.print(f"[red]leak[/red] {leak}", highlight=False, soft_wrap=True)
+            console.print(f"[red]leak[/red] {markup(leak, one_line=False)}", highlight=False, soft_wrap=True)
         console.print(f"[red]the leak check found {len(state.leaks)} problem(s): do not hand out release/[/red]")
         return 1
     if not args.no_leak_check:

@@ -23,6 +23,14 @@ from grader.stubs import generate
 
 MANIFEST = ".grader-build.json"
 CONFIG = "nbgrader_config.py"
+# nbgrader_config.py is generated, except below this line: the instructor's own settings.
+OWN_SETTINGS = "# --- Your own settings: `grader build` keeps everything below this line. ---"
+DB_SETTING = "c.CourseDirectory.db_url"
+OWN_SETTINGS_TEMPLATE = """\
+# A gradebook shared by a teaching team (nbgrader's FAQ: not SQLite once several people grade
+# at once), e.g. PostgreSQL; `grader build --db URL` writes this line for you:
+# c.CourseDirectory.db_url = "postgresql://grader@db.example.org/rl_llm_m4"
+"""
 
 # nbgrader's default preprocessor lists with one step swapped for the course's own:
 # ClearSolutions -> StubSolutions (stubs name their function, as in exercises/) and
@@ -96,8 +104,28 @@ def course_root_expression(course: Course, course_dir: Path) -> str:
     return f"os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), {rel!r}))"
 
 
-def config_text(course: Course, built: list[BuiltAssignment], course_dir: Path) -> str:
-    """nbgrader_config.py for the course directory."""
+def own_settings(course_dir: Path, db_url: str | None = None) -> str:
+    """The instructor's part of ``course_dir``'s nbgrader_config.py, kept from the current file.
+
+    ``db_url`` replaces the gradebook setting. A file written before this part existed keeps
+    its ``c.CourseDirectory.db_url`` line: a rebuild never silently moves the gradebook.
+    """
+    path = Path(course_dir) / CONFIG
+    current = path.read_text(encoding="utf-8") if path.is_file() else ""
+    if OWN_SETTINGS in current:
+        text = current.split(OWN_SETTINGS, 1)[1].lstrip("\n")
+    else:
+        kept = [line for line in current.splitlines() if line.startswith(DB_SETTING)]
+        text = OWN_SETTINGS_TEMPLATE + "".join(line + "\n" for line in kept)
+    if db_url:
+        lines = [line for line in text.splitlines() if not line.lstrip().startswith(DB_SETTING)]
+        text = "".join(line + "\n" for line in lines) + f"{DB_SETTING} = {db_url!r}\n"
+    return text
+
+
+def config_text(course: Course, built: list[BuiltAssignment], course_dir: Path,
+                own: str = OWN_SETTINGS_TEMPLATE) -> str:
+    """nbgrader_config.py for the course directory; ``own`` is the instructor's part (:func:`own_settings`)."""
     exclude = {b.id: b.student_modules for b in built if b.lab}
     root = course_root_expression(course, course_dir)
     lines = [
@@ -124,8 +152,9 @@ def config_text(course: Course, built: list[BuiltAssignment], course_dir: Path) 
         "# Feedback: scores and misconception messages; the hidden tests are cut out.",
         f"c.GenerateFeedback.preprocessors = {FEEDBACK_PREPROCESSORS!r}",
         "",
+        OWN_SETTINGS,
     ]
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n" + own
 
 
 def write_source(course: Course, course_dir: Path, assignment: Assignment, nb: nbformat.NotebookNode) -> BuiltAssignment:

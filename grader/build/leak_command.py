@@ -7,6 +7,7 @@ import argparse
 from rich.console import Console
 
 from grader.course import load_course
+from grader.display import markup
 from grader.options import course_dir_option, resolve_course_dir
 
 
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
                       "(run `grader build` first)")
     leaks = check_leaks(course, course_dir)
     for leak in leaks:
-        console.print(f"[red]leak[/red] {leak}", soft_wrap=True)
+        console.print(f"[red]leak[/red] {markup(leak, one_line=False)}", soft_wrap=True)
     if leaks:
         console.print(f"[red]{len(leaks)} leak(s)[/red]")
         return 1

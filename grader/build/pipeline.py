@@ -5,7 +5,8 @@ one job on a shared :class:`BuildState`:
 
 1. ``check``    which assignments can be built now (missing pieces skip an assignment, with the reason)
 2. ``notebooks``  source/<assignment>/<assignment>.ipynb from course.yaml, solutions/ and the tests
-3. ``config``   nbgrader_config.py (course id, and the course's own preprocessors)
+3. ``config``   nbgrader_config.py (course id, the course's own preprocessors, the instructor's settings
+                such as the gradebook URL), and a check that the gradebook opens
 4. ``release``  ``nbgrader generate_assignment`` for every built assignment
 5. ``leaks``    the leak check over release/ and exercises/
 """
@@ -17,7 +18,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from grader.build.coursedir import CONFIG, BuiltAssignment, built_assignments, config_text, write_manifest, write_source
+from grader.build.coursedir import (CONFIG, BuiltAssignment, built_assignments, config_text, own_settings,
+                                    write_manifest, write_source)
 from grader.build.nbgrader_run import run_nbgrader
 from grader.build.notebook import build_notebook, is_lab, lab_source, load_prose
 from grader.course import Assignment, Course, solution_functions
@@ -31,6 +33,8 @@ class BuildState:
     console: Console
     only: list[str] | None = None
     leak_check: bool = True
+    db_url: str | None = None  # --db: written to nbgrader_config.py
+    gradebook: str = ""  # where the grades go, password masked
     ready: list[Assignment] = field(default_factory=list)
     built: list[BuiltAssignment] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
@@ -99,8 +103,20 @@ class WriteConfig:
         for aid, previous in built_assignments(state.course_dir).items():
             if aid not in built and (state.course_dir / "source" / aid).is_dir():
                 built[aid] = previous
-        (state.course_dir / CONFIG).write_text(config_text(state.course, list(built.values()), state.course_dir), encoding="utf-8")
+        from grader.autograde.gradebook import checked_url, course_gradebook
+
+        if state.db_url:
+            checked_url(state.db_url, "the --db value")
+        own = own_settings(state.course_dir, state.db_url)
+        (state.course_dir / CONFIG).write_text(config_text(state.course, list(built.values()), state.course_dir, own),
+                                               encoding="utf-8")
         write_manifest(state.course, state.course_dir, list(built.values()), state.skipped)
+        # Open the gradebook once here: a clear error before nbgrader runs, and the tables are
+        # created by one process before any concurrent autograde.
+        gradebook = course_gradebook(state.course_dir)
+        with gradebook.open():
+            pass
+        state.gradebook = gradebook.shown
 
 
 class Release:
@@ -129,10 +145,13 @@ BUILD_STEPS = (CheckReady(), WriteNotebooks(), WriteConfig(), Release(), LeakChe
 
 
 def build_course(course: Course, course_dir: Path, *, only: list[str] | None = None, leak_check: bool = True,
-                 console: Console | None = None, steps=BUILD_STEPS) -> BuildState:
-    """Run the build pipeline; the state says what was built, skipped and found."""
+                 db_url: str | None = None, console: Console | None = None, steps=BUILD_STEPS) -> BuildState:
+    """Run the build pipeline; the state says what was built, skipped and found.
+
+    ``db_url`` becomes the gradebook of nbgrader_config.py; without it the configured one stays.
+    """
     state = BuildState(course=course, course_dir=Path(course_dir).resolve(), console=console or Console(),
-                       only=only, leak_check=leak_check)
+                       only=only, leak_check=leak_check, db_url=db_url)
     state.course_dir.mkdir(parents=True, exist_ok=True)
     for step in steps:
         with state.console.status(f"{step.name} ..."):

@@ -8,6 +8,7 @@ from pathlib import Path
 from rich.console import Console
 
 from grader.course import load_course
+from grader.display import visible
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel, check_submission_path
 
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"[red]✗[/red] {name}: {passed}/{len(f.tests)} visible tests passed")
         for message in ([f.error] if f.error else []) + [m for m in f.messages if m != f.error]:
             # soft_wrap: a message stays one line (terminals wrap it; grep still finds it).
-            console.print(f"    - {message}", markup=False, highlight=False, soft_wrap=True)
+            console.print(f"    - {visible(message)}", markup=False, highlight=False, soft_wrap=True)
     if failing:
         console.print(f"\n{failing} function(s) need more work.")
         return 1

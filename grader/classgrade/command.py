@@ -7,12 +7,12 @@ import os
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from grader.classgrade.run import discover_submissions
 from grader.course import load_course
+from grader.display import markup
 from grader.engine.dispatch import grade_class
 from grader.errors import GraderError
 from grader.feedback import format_points
@@ -66,14 +66,14 @@ class ClassProgress:
 
     def status(self, last: str = "") -> str:
         flight = sum(len(v) for v in self.in_flight.values())
-        workers = " ".join(f"{escape(s.rsplit('/', 1)[-1])}:{n}" for s, n in sorted(self.sessions.items()))
+        workers = " ".join(f"{markup(s.rsplit('/', 1)[-1])}:{n}" for s, n in sorted(self.sessions.items()))
         failed = f" [red]{self.failed} failed[/red]" if self.failed else ""
-        return f"{flight} in flight{failed} | done per worker {workers} | {escape(last)}"
+        return f"{flight} in flight{failed} | done per worker {workers} | {markup(last)}"
 
     def __call__(self, kind: str, data: dict) -> None:
         if kind == "plan":
             self.todo = data["todo"]
-            self.console.print(f"{data['total']} submissions in {escape(self.what)}: {data['current']} already "
+            self.console.print(f"{data['total']} submissions in {markup(self.what)}: {data['current']} already "
                                f"graded and unchanged, {data['todo']} to grade {self.jobs_text}")
             self.task = self.progress.add_task("grading", total=data["todo"], status="")
         elif kind == "started":
@@ -82,11 +82,11 @@ class ClassProgress:
             if sandboxed and sandboxed in self.sandboxes:
                 return
             self.sandboxes.add(sandboxed)
-            where = "" if sandboxed else f" ({escape(data.get('session', ''))})"
-            text = f"sandbox{where}: {escape(data.get('sandbox', ''))}"
+            where = "" if sandboxed else f" ({markup(data.get('session', ''))})"
+            text = f"sandbox{where}: {markup(data.get('sandbox', ''))}"
             self.console.print(text if sandboxed else f"[bold red]{text}[/bold red]")
         elif kind == "refused":
-            self.console.print(f"[bold red]refused {escape(data['session'])}: {escape(data['reason'])}[/bold red]")
+            self.console.print(f"[bold red]refused {markup(data['session'])}: {markup(data['reason'])}[/bold red]")
         elif kind == "began":
             self.in_flight = data["in_flight"]
         elif kind == "graded":
@@ -98,20 +98,20 @@ class ClassProgress:
             line = f"{record.student} {format_points(record.total)}/{format_points(record.max)}"
             self.progress.update(self.task, advance=1, status=self.status(line))
             if not self.interactive:
-                self.console.print(f"[{self.done}/{self.todo}] graded {escape(line)} ({record.elapsed:.1f} s, "
-                                   f"{escape(session)})")
+                self.console.print(f"[{self.done}/{self.todo}] graded {markup(line)} ({record.elapsed:.1f} s, "
+                                   f"{markup(session)})")
         elif kind == "retry":
             self._leave(data["student"])
-            self.console.print(f"[yellow]{escape(data['session'])} lost {escape(data['student'])} "
-                               f"({escape(data['reason'])}); grading it again elsewhere[/yellow]")
+            self.console.print(f"[yellow]{markup(data['session'])} lost {markup(data['student'])} "
+                               f"({markup(data['reason'])}); grading it again elsewhere[/yellow]")
         elif kind == "failed":
             self.failed += 1
             self._leave(data["student"])
             if self.task is not None:
                 self.progress.update(self.task, advance=1, status=self.status())
-            self.console.print(f"[red]could not grade {escape(data['student'])}: {escape(data['reason'])}[/red]")
+            self.console.print(f"[red]could not grade {markup(data['student'])}: {markup(data['reason'])}[/red]")
         elif kind == "lost":
-            self.console.print(f"[yellow]lost the grading session {escape(data['session'])}[/yellow]")
+            self.console.print(f"[yellow]lost the grading session {markup(data['session'])}[/yellow]")
 
     def _leave(self, student: str) -> None:
         for students in self.in_flight.values():
@@ -137,7 +137,7 @@ def warn_without_sandbox(course, mode: str, console: Console) -> None:
     if setup is None:
         if mode == "require" or Limits.from_course(course).require:
             raise GraderError(f"the sandbox is required but not available: {reason}")
-        console.print(f"[bold red]{escape(NO_SANDBOX_WARNING.format(reason=reason))}[/bold red]")
+        console.print(f"[bold red]{markup(NO_SANDBOX_WARNING.format(reason=reason), one_line=False)}[/bold red]")
 
 
 def jobs_of(args) -> int:
@@ -168,13 +168,13 @@ def run(args: argparse.Namespace) -> int:
     table.add_row("graded now", str(len(result.graded)))
     table.add_row("already graded, unchanged", str(len(result.up_to_date)))
     if result.failed:
-        table.add_row("[red]could not be graded[/red]", escape(", ".join(sorted(result.failed))))
-    table.add_row("graded by", escape(result.where or "-"))
+        table.add_row("[red]could not be graded[/red]", markup(", ".join(sorted(result.failed))))
+    table.add_row("graded by", markup(result.where or "-"))
     table.add_row("wall time", f"{result.wall_time:.1f} s")
     if result.graded:
         table.add_row("per submission", f"{result.wall_time / len(result.graded):.2f} s")
-    table.add_row("results", str(out / "results"))
-    table.add_row("summary", str(out / "summary.csv"))
+    table.add_row("results", markup(out / "results"))
+    table.add_row("summary", markup(out / "summary.csv"))
     console.print(table)
     if result.interrupted:
         console.print(f"[yellow]interrupted: {len(result.graded)} graded in this run are saved; run the same "

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from grader.course import load_course
+from grader.display import markup, text
 from grader.demo import assemble_sample_class
 from grader.errors import GraderError
 from grader.feedback import format_points, grade_table
@@ -80,12 +81,12 @@ def run(args: argparse.Namespace) -> int:
 
     def on_event(kind: str, data: dict) -> None:
         if kind == "started":
-            console.print(f"grading process started ({data.get('sandbox', '')})")
+            console.print(f"grading process started ({markup(data.get('sandbox', ''))})")
         elif kind == "graded":
             record = data["record"]
-            console.print(f"graded {record.student}: {record.total:.4g}/{record.max:g}")
+            console.print(f"graded {markup(record.student)}: {record.total:.4g}/{record.max:g}")
         elif kind == "failed":
-            console.print(f"[red]could not grade {data['student']}: {data['reason']}[/red]")
+            console.print(f"[red]could not grade {markup(data['student'])}: {markup(data['reason'])}[/red]")
 
     with console.status("grading the sample class (the labs train policies: about a minute) ..."):
         run_info = grade_class(course, discover_submissions(submissions), results_dir, root=submissions,
@@ -104,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     for student, record in records.items():
         parts = [f"{format_points(record.assignments[a.id]['score'])}/{format_points(record.assignments[a.id]['max'])}"
                  for a in course.assignments]
-        summary.add_row(student, *parts, f"{format_points(record.total)}/{format_points(record.max)}")
+        summary.add_row(text(student, one_line=True), *parts, f"{format_points(record.total)}/{format_points(record.max)}")
     console.print(summary)
     carol = records["carol"].result
     carol.functions = {n: f for n, f in carol.functions.items() if f.score < f.max}

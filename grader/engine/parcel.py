@@ -58,7 +58,8 @@ class Parcel:
             root = path.parent if path.is_file() else path
             files = {p.relative_to(root).as_posix(): p.read_bytes() for p in paths}
         except OSError as exc:
-            raise GraderError(f"{label}: cannot read the submission ({exc.strerror or exc})") from None
+            what = os.path.basename(exc.filename) if exc.filename else "the submission"
+            raise GraderError(f"{label}: cannot read {what} ({exc.strerror or exc})") from None
         return cls(student, label, files, single_file=path.is_file(), only=list(only) if only else None)
 
     def write(self, directory: Path) -> Path:

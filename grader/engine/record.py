@@ -133,12 +133,15 @@ def limit_events(result: SubmissionResult, exits: list[WorkerExit], limits: Limi
     """The limits a submission ran into, for the instructor: time, CPU, memory, output, crashes."""
     events = []
     for name, f in result.functions.items():
-        if f.error_kind in ("time limit", "crash"):
+        if f.error_kind in ("time limit", "crash", "reply limit"):
             events.append({"function": name, "kind": f.error_kind, "detail": f.error})
-        if any("MemoryError" in t.message for t in f.tests if not t.passed):
-            events.append({"function": name, "kind": "memory limit",
-                           "detail": f"MemoryError (address space limit {limits.memory_mb:g} MiB)"})
     for exit in exits:
+        # Only what the kernel reported of the worker counts; whatever the student's code
+        # raised or printed ("MemoryError" included) proves nothing.
+        if limits.near_memory_limit(exit.peak_memory):
+            events.append({"function": exit.memory_function, "kind": "memory limit",
+                           "detail": f"peak memory {exit.peak_memory / 2**20:.0f} MiB of the "
+                                     f"{limits.memory_mb:g} MiB address space limit"})
         if exit.code is not None and exit.code < 0 and -exit.code == signal.SIGXCPU:
             events.append({"function": None, "kind": "CPU limit", "detail": describe_exit(exit.code)})
         if exit.output_bytes >= int(limits.file_size_mb * 1024 * 1024):

@@ -1,50 +1,82 @@
 """Gradescope's autograder ``results.json`` from a grade record.
 
 Gradescope runs one submission per container and reads
-``/autograder/results/results.json``: a total ``score`` and one entry per test with
-``name``, ``score``, ``max_score``, ``output`` and ``visibility``. Here a "test" is
-one exercise: its points and the misconception messages of its failed checks,
-the same text the nbgrader feedback shows (:func:`grader.feedback.function_report`;
-never hidden inputs or expected values).
+``/autograder/results/results.json`` (its documented fields:
+``tests/data/gradescope_results.schema.json``). Here a "test" is one exercise: its
+``score`` and ``max_score``, and as ``output`` the misconception messages of its
+failed checks, the same text the nbgrader feedback shows
+(:func:`grader.feedback.function_report`; never hidden inputs or expected values).
+Every test has the course's ``gradescope.visibility`` (course.yaml; by default
+``after_published``: students see the hidden tests' verdicts when the grades are
+published). Every text is plain text (``*_format: text``): a student's exception
+message is never rendered as HTML or Markdown.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
+import tempfile
 from pathlib import Path
 
+from grader.course import DEFAULT_GRADESCOPE
 from grader.engine.record import GradeRecord
 from grader.errors import GraderError
-from grader.feedback import format_points, function_report
+from grader.feedback import GENERAL, format_points, function_report
+
+MAX_OUTPUT = 10_000  # characters of one output; Gradescope shows a test's output whole
 
 
-def gradescope_results(record: GradeRecord) -> dict:
-    """The ``results.json`` document of one graded submission (plain floats only)."""
+def _bounded(text: str) -> str:
+    return text if len(text) <= MAX_OUTPUT else text[:MAX_OUTPUT] + "\n... (cut: too long)\n"
+
+
+def gradescope_results(record: GradeRecord, *, visibility: str = DEFAULT_GRADESCOPE["visibility"]) -> dict:
+    """The ``results.json`` document of one graded submission (plain floats only).
+
+    A notebook's record carries its extraction's notes, which the outputs show too;
+    ``execution_time`` is the record's grading time, in whole seconds.
+    """
     result = record.result
     tests = [{
         "name": f"{f.assignment}: {name}",
         "score": float(f.score),
         "max_score": float(f.max),
-        "output": function_report(record, name),
-        "visibility": "visible",
+        "output": _bounded(function_report(record, name)),
+        "visibility": visibility,
     } for name, f in result.functions.items()]
+    summary = [f"{format_points(result.total)} of {format_points(result.max)} points from the hidden tests."]
+    summary += [f"! {note}" for note in record.notes.get(GENERAL, [])]
     return {
         "score": float(result.total),
-        "output": f"{format_points(result.total)} of {format_points(result.max)} points from the hidden tests.",
-        "visibility": "visible",
-        "stdout_visibility": "hidden",
+        "output": _bounded("\n".join(summary) + "\n"),
+        "output_format": "text",
+        "test_output_format": "text",
+        "test_name_format": "text",
+        "visibility": visibility,
+        "stdout_visibility": "hidden",  # the grader's log is for the course staff
+        "execution_time": int(math.ceil(record.elapsed)),
         "tests": tests,
     }
 
 
-def write_gradescope(record: GradeRecord, out: Path | str) -> Path:
-    """Write ``results.json`` (``out`` may be the file or a directory to put it in)."""
+def write_gradescope(record: GradeRecord, out: Path | str, **options) -> Path:
+    """Write ``results.json`` atomically (``out`` may be the file or a directory to put it in);
+    ``options`` are those of :func:`gradescope_results`."""
     out = Path(out)
     if out.is_dir():
         out = out / "results.json"
+    text = json.dumps(gradescope_results(record, **options), indent=1) + "\n"
+    tmp = None
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(gradescope_results(record), indent=1) + "\n", encoding="utf-8")
+        fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".json", dir=out.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, out)
     except OSError as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise GraderError(f"cannot write {out}: {exc.strerror}") from None
     return out

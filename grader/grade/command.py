@@ -65,5 +65,5 @@ def run(args: argparse.Namespace) -> int:
         if args.gradescope:
             from grader.export.gradescope import write_gradescope
 
-            write_gradescope(record, args.gradescope)
+            write_gradescope(record, args.gradescope, visibility=course.gradescope["visibility"])
     return 0

@@ -18,6 +18,7 @@ from grader.course import Course
 from grader.worker import runtime
 from grader.errors import GraderError
 from grader.worker.client import WorkerDied, WorkerProcess, WorkerStartError, WorkerTimeout, describe_exit
+from grader.worker.replies import ReplyRejected, ReplyTooLarge
 
 
 # -- what a failing call raises in the trusted process -----------------------------
@@ -53,7 +54,7 @@ class FunctionUnavailable(Exception):
         self.kind = kind
 
 
-UNAVAILABLE_KINDS = ("time limit", "crash", "missing", "import", "unknown")
+UNAVAILABLE_KINDS = ("time limit", "crash", "reply limit", "missing", "import", "unknown")
 
 
 class UnsupportedReturn(Exception):
@@ -177,6 +178,13 @@ class Submission:
                 "remove module-level code that exits", "crash")
             self.broken_modules[module] = problem
             raise problem from None
+        except ReplyRejected as exc:
+            if isinstance(exc, ReplyTooLarge):
+                self._lose_worker()
+            problem = FunctionUnavailable(f"importing {module}.py broke the protocol",
+                                          f"importing {module}.py sent {exc}", "reply limit")
+            self.broken_modules[module] = problem
+            raise problem from None
         if not reply.get("ok"):
             problem = _import_problem(module, reply)
             self.broken_modules[module] = problem
@@ -221,12 +229,20 @@ class Submission:
                 "its remaining tests were not run", "time limit")
             raise state.unavailable from None
         except WorkerDied as exc:
+            worker.observe_memory(name)
             self._lose_worker()
             state.unavailable = FunctionUnavailable(
                 "crashed the grading process",
                 f"{name} ended the grading process ({describe_exit(exc.returncode)}); "
                 "do not call sys.exit/os._exit or crash the interpreter", "crash")
             raise state.unavailable from None
+        except ReplyTooLarge as exc:
+            self._lose_worker()  # the rest of that reply is still in the pipe
+            state.unavailable = FunctionUnavailable(
+                "reply over the size limit", f"{name} sent {exc}; its remaining tests were not run", "reply limit")
+            raise state.unavailable from None
+        except ReplyRejected as exc:
+            raise UnsupportedReturn(f"{name} returned {exc}") from None
         finally:
             state.spent += time.monotonic() - started
         return self._interpret(name, reply)
@@ -239,8 +255,8 @@ class Submission:
                 if "args_after" in reply:
                     reply["args_after"] = runtime.decode(reply["args_after"], Record)
                     reply["kwargs_after"] = runtime.decode(reply.get("kwargs_after", {}), Record)
-            except (runtime.WireError, ValueError, KeyError, TypeError):
-                raise UnsupportedReturn(f"{function} returned a value that could not be read") from None
+            except (runtime.WireError, ValueError, TypeError) as exc:
+                raise UnsupportedReturn(f"{function} returned a value that could not be read: {exc}") from None
             return reply
         kind = reply.get("kind")
         if kind == "missing":
@@ -253,7 +269,11 @@ class Submission:
         if kind == "unsupported":
             raise UnsupportedReturn(f"{function} returned unsupported type {reply.get('message', '?')}; "
                                     "return numbers, arrays, tuples, lists or dicts of them")
+        if kind == "too large":
+            raise UnsupportedReturn(f"{function} returned {reply.get('message', 'a value too large')}")
         if kind == "raised":
+            if self.worker is not None:
+                self.worker.observe_memory(function)
             cls = _student_error_class(list(reply.get("builtin_bases", [])))
             error = cls(str(reply.get("message", "")))
             error.function = function

@@ -5,8 +5,9 @@ read-only, this Python installation and numpy read-only, the two worker files
 (``runtime.py``, ``zygote.py``) read-only under /opt/grader, a private /proc and
 /dev, and a small private tmpfs at /tmp. Nothing else: not the course repository,
 not solutions/ or the tests, not the gradebook, not other submissions. It has no
-network (a fresh network namespace with only loopback) and its own PID namespace,
-and it dies with the grader (``--die-with-parent``).
+network (a fresh network namespace with only loopback), its own PID and IPC
+namespaces (a private /dev/mqueue), dies with the grader (``--die-with-parent``),
+and runs under the seccomp filter of :mod:`grader.sandbox.seccomp` (``--seccomp``).
 
 Two ways to run it:
 
@@ -28,6 +29,8 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from grader.sandbox import seccomp
 
 SANDBOX_GRADER_DIR = "/opt/grader"
 SANDBOX_SCRATCH = "/tmp"
@@ -153,16 +156,51 @@ def namespace_args(as_root: bool, disable_userns: bool = True) -> list[str]:
 
 @dataclass(frozen=True)
 class BwrapSetup:
-    """A bubblewrap that was tried on this machine and works."""
+    """A bubblewrap that was tried on this machine and works.
+
+    ``seccomp`` says whether it also installs the seccomp filter here; if not,
+    ``no_seccomp`` says why.
+    """
 
     path: str
     as_root: bool
     disable_userns: bool
+    seccomp: bool = False
+    no_seccomp: str = ""
+
+
+def filter_pipe() -> int:
+    """A pipe's read end holding the seccomp filter of this machine (for ``--seccomp FD``).
+
+    The caller passes it to bubblewrap and closes it. The program is far smaller
+    than a pipe's buffer, so it is written whole before bubblewrap reads it.
+    """
+    arch = seccomp.native_arch()
+    if arch is None:
+        raise OSError(f"no seccomp filter for the {os.uname().machine} architecture")
+    read, write = os.pipe()
+    try:
+        os.write(write, seccomp.program(arch))
+    finally:
+        os.close(write)
+    return read
+
+
+def _try(argv: list[str], fds: tuple[int, ...] = ()) -> str:
+    """Run a bubblewrap command line; "" if it worked, else its last words."""
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=30, pass_fds=fds)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"could not run: {exc}"
+    if proc.returncode == 0:
+        return ""
+    last = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
+    return last[0]
 
 
 @functools.lru_cache(maxsize=1)
 def probe() -> tuple[BwrapSetup | None, str]:
-    """Try bubblewrap once per process; (setup, "") or (None, why not)."""
+    """Try bubblewrap once per process, then its seccomp filter; (setup, "") or (None, why not)."""
     path = find_bwrap()
     if path is None:
         if os.environ.get(DISABLE_ENV):
@@ -170,19 +208,26 @@ def probe() -> tuple[BwrapSetup | None, str]:
         return None, "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
     as_root = running_as_root()
     last = ""
+    true = "/usr/bin/true" if os.path.exists("/usr/bin/true") else "/bin/true"
     for disable_userns in ((True, False) if not as_root else (False,)):
         mounts = Mounts()
         system_mounts(mounts)
         argv = [path, *namespace_args(as_root, disable_userns), *mounts.args, "--proc", "/proc",
-                "--dev", "/dev", "--", "/usr/bin/true" if os.path.exists("/usr/bin/true") else "/bin/true"]
+                "--dev", "/dev", "--mqueue", "/dev/mqueue"]
+        last = _try([*argv, "--", true])
+        if last.startswith("could not run"):
+            return None, f"bubblewrap at {path} {last}"
+        if last:
+            continue
         try:
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=30)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return None, f"bubblewrap at {path} could not run: {exc}"
-        if proc.returncode == 0:
-            return BwrapSetup(path, as_root, disable_userns), ""
-        last = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
-        last = last[0]
+            fd = filter_pipe()
+        except OSError as exc:
+            return BwrapSetup(path, as_root, disable_userns, no_seccomp=str(exc)), ""
+        try:
+            refused = _try([*argv, "--seccomp", str(fd), "--", true], (fd,))
+        finally:
+            os.close(fd)
+        return BwrapSetup(path, as_root, disable_userns, seccomp=not refused, no_seccomp=refused), ""
     return None, f"bubblewrap at {path} does not work here ({last}); user namespaces may be disabled"
 
 
@@ -210,15 +255,17 @@ def pick_uid() -> int:
 
 
 def sandbox_command(setup: BwrapSetup, inner: list[str], *, scratch_bytes: int, grader_files: dict[str, Path],
-                    packages: tuple[str, ...] = WORKER_PACKAGES) -> list[str]:
+                    packages: tuple[str, ...] = WORKER_PACKAGES, seccomp_fd: int | None = None) -> list[str]:
     """The full bubblewrap command line that runs ``inner`` confined.
 
-    ``grader_files`` maps a name under /opt/grader to the host file bound there.
+    ``grader_files`` maps a name under /opt/grader to the host file bound there;
+    ``seccomp_fd`` is a descriptor bubblewrap reads the filter from (:func:`filter_pipe`).
     """
     mounts = Mounts()
     system_mounts(mounts)
     mounts.raw("--proc", "/proc", made="/proc")
     mounts.raw("--dev", "/dev", made="/dev")
+    mounts.raw("--mqueue", "/dev/mqueue", made="/dev/mqueue")
     # The scratch space first: the Python installation may itself live under /tmp,
     # and its binds must land on top of the tmpfs, not under it.
     mounts.raw("--perms", "1777", "--size", str(int(scratch_bytes)), "--tmpfs", SANDBOX_SCRATCH,
@@ -226,5 +273,6 @@ def sandbox_command(setup: BwrapSetup, inner: list[str], *, scratch_bytes: int, 
     python_mounts(mounts, packages)
     for name, host in grader_files.items():
         mounts.ro_bind(str(Path(host).resolve()), f"{SANDBOX_GRADER_DIR}/{name}")
-    return [setup.path, *namespace_args(setup.as_root, setup.disable_userns), *mounts.args,
+    filtered = ["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []
+    return [setup.path, *namespace_args(setup.as_root, setup.disable_userns), *mounts.args, *filtered,
             "--chdir", SANDBOX_SCRATCH, "--as-pid-1", "--", *inner]

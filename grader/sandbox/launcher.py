@@ -28,6 +28,7 @@ from grader.worker.client import RUNTIME_PATH, STARTUP_TIMEOUT, base_environment
 
 ZYGOTE_PATH = Path(__file__).with_name("zygote.py").resolve()
 CONTROL_TIMEOUT = 15.0
+CONTROL_REPLY_LIMIT = 64 * 1024  # the zygote's replies are a few fields
 
 
 class ZygoteError(Exception):
@@ -46,23 +47,30 @@ def _tail(log, n: int = 2000) -> str:
 
 @dataclass
 class WorkerExit:
-    """How one worker ended: for reports of submissions that hit a limit."""
+    """How one worker ended: for reports of submissions that hit a limit.
+
+    ``peak_memory`` is the kernel's figure (bytes), read by the zygote; ``memory_function``
+    the function whose failed call first found it near the memory limit, if one did.
+    """
 
     code: int | None
     output_bytes: int
     output: str = ""
+    peak_memory: int | None = None
+    memory_function: str | None = None
 
 
 class _Zygote:
     """One running zygote process and its control socket."""
 
-    def __init__(self, argv: list[str], env: dict, control: socket.socket, child_end: socket.socket, log):
+    def __init__(self, argv: list[str], env: dict, control: socket.socket, child_end: socket.socket, log,
+                 pass_fds: tuple[int, ...] = ()):
         self.log = log
         self.control = control
         try:
             self.process = subprocess.Popen(
                 argv, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                pass_fds=(child_end.fileno(),), start_new_session=True, umask=0o022, cwd="/")
+                pass_fds=(child_end.fileno(), *pass_fds), start_new_session=True, umask=0o022, cwd="/")
         finally:
             child_end.close()
         try:
@@ -109,9 +117,11 @@ class _Zygote:
             return b"".join(chunks)
 
         (length,) = runtime.HEADER.unpack(exact(runtime.HEADER.size))
+        if length > CONTROL_REPLY_LIMIT:
+            raise ZygoteError("the zygote sent an oversized reply")
         try:
             reply = json.loads(exact(length).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+        except (ValueError, RecursionError):
             reply = None
         if not isinstance(reply, dict):
             raise ZygoteError("the zygote sent a malformed reply")
@@ -147,12 +157,14 @@ class SandboxLauncher:
     sandbox : ``"auto"`` (bubblewrap when it works, else limits only), ``"require"``
         (refuse without bubblewrap) or ``"off"`` (limits only).
     warn : called once with a message when the sandbox is not used.
+    seccomp : install the seccomp filter (:mod:`grader.sandbox.seccomp`) where bubblewrap
+        can; False only to measure what it costs.
 
     Use as a context manager, or call :meth:`close`.
     """
 
     def __init__(self, limits: Limits | None = None, *, sandbox: str = "auto", warn=None,
-                 packages: tuple[str, ...] = bwrap.WORKER_PACKAGES):
+                 packages: tuple[str, ...] = bwrap.WORKER_PACKAGES, seccomp: bool = True):
         if sandbox not in ("auto", "require", "off"):
             raise ValueError("sandbox must be auto, require or off")
         self.limits = limits or Limits()
@@ -165,6 +177,7 @@ class SandboxLauncher:
                 raise GraderError(f"the sandbox is required but not available: {self.reason}")
         if self.setup is None and warn is not None:
             warn(self.reason)
+        self.filtered = seccomp and self.setup is not None and self.setup.seccomp
         self.uid = bwrap.pick_uid() if self.setup is not None and self.setup.as_root else None
         # On the zygote's command line (and so on every worker forked from it): lets
         # a test, or an instructor with ps, find anything this launcher started.
@@ -185,10 +198,14 @@ class SandboxLauncher:
         if self.setup is None:
             return f"limits only, no sandbox ({self.reason})"
         who = f"uid {self.uid}" if self.uid is not None else "user namespace"
-        return f"bubblewrap sandbox ({who}, no network, private /tmp, PID namespace)"
+        if self.filtered:
+            filtered = "seccomp filter"
+        else:
+            filtered = f"no seccomp filter: {self.setup.no_seccomp or 'turned off'}"
+        return f"bubblewrap sandbox ({who}, no network, private /tmp, PID namespace, {filtered})"
 
     # -- the zygote ----------------------------------------------------------------
-    def _command(self, fd: int) -> list[str]:
+    def _command(self, fd: int, seccomp_fd: int | None = None) -> list[str]:
         python = [sys.executable, *interpreter_flags()]
         if self.setup is None:
             return [*python, str(ZYGOTE_PATH), str(RUNTIME_PATH), str(fd), "--tag", self.tag]
@@ -198,20 +215,26 @@ class SandboxLauncher:
             inner += ["--uid", str(self.uid), "--gid", str(self.uid)]
         return bwrap.sandbox_command(self.setup, inner, scratch_bytes=self.limits.scratch_bytes,
                                      grader_files={"zygote.py": ZYGOTE_PATH, "runtime.py": RUNTIME_PATH},
-                                     packages=self.packages)
+                                     packages=self.packages, seccomp_fd=seccomp_fd)
 
     def _start_zygote(self) -> _Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         log = tempfile.TemporaryFile(prefix="grader-zygote-")
         env = base_environment()
         env["HOME"] = env["TMPDIR"] = bwrap.SANDBOX_SCRATCH if self.setup else tempfile.gettempdir()
+        program = None
         try:
-            zygote = _Zygote(self._command(theirs.fileno()), env, ours, theirs, log)
+            program = bwrap.filter_pipe() if self.filtered else None
+            fds = (program,) if program is not None else ()
+            zygote = _Zygote(self._command(theirs.fileno(), program), env, ours, theirs, log, fds)
         except (ZygoteError, OSError) as exc:
             tail = _tail(log)
             ours.close()
             log.close()
             raise GraderError(f"the grading worker could not start ({exc})" + (f":\n{tail}" if tail else "")) from None
+        finally:
+            if program is not None:
+                os.close(program)
         self.zygotes_started += 1
         return zygote
 
@@ -263,7 +286,7 @@ class SandboxLauncher:
         """A fresh worker for ``submission`` (a staged directory), forked by the zygote."""
         files = self._files(submission)
         message = {"op": "spawn", "files": files, "env": base_environment(),
-                   "limits": self.limits.rlimits(processes=self.sandboxed)}
+                   "limits": self.limits.rlimits(processes=self.sandboxed), "reply_bytes": self.limits.reply_bytes}
         if self.sandboxed:
             # The zygote shares the worker's user id and counts as one of its processes.
             soft, hard = message["limits"]["RLIMIT_NPROC"]
@@ -317,6 +340,8 @@ class ForkedWorker:
         self.submission = submission
         self.code: int | None = None
         self.ended = False
+        self.peak_memory: int | None = None
+        self.memory_function: str | None = None
 
     @property
     def alive(self) -> bool:
@@ -335,6 +360,29 @@ class ForkedWorker:
             self.code = reply.get("code")
         return self.code
 
+    def _note_peak(self, reply: dict) -> int | None:
+        peak = reply.get("peak_memory")
+        if isinstance(peak, int) and peak >= 0:
+            self.peak_memory = max(peak, self.peak_memory or 0)
+            return peak
+        return None
+
+    def observe_memory(self, function: str) -> None:
+        """After ``function`` failed: did the worker run into its memory limit?
+
+        Only the kernel's figures count (through the zygote), never what the
+        student's code raised or said.
+        """
+        if self.ended or self.memory_function is not None or not self.alive:
+            return
+        try:
+            peak = self._note_peak(self.zygote.call({"op": "usage"}))
+        except ZygoteError:
+            self.launcher._dirty = True
+            return
+        if self.launcher.limits.near_memory_limit(peak):
+            self.memory_function = function
+
     def kill(self, output_limit: int) -> WorkerExit:
         """Kill the worker and everything it started; wipe its scratch space."""
         if not self.ended:
@@ -344,6 +392,7 @@ class ForkedWorker:
                     reply = self.zygote.call({"op": "kill"})
                     if self.code is None:
                         self.code = reply.get("code")
+                    self._note_peak(reply)
                     if not reply.get("clean", False):
                         self.launcher._dirty = True
                 except ZygoteError:
@@ -357,6 +406,6 @@ class ForkedWorker:
             text = self.output.read(output_limit).decode("utf-8", "replace")
         except (OSError, ValueError):
             pass
-        exit = WorkerExit(self.code, size, text)
+        exit = WorkerExit(self.code, size, text, self.peak_memory, self.memory_function)
         self.launcher._record(self.submission, exit)
         return exit

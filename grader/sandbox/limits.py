@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
+from grader.worker.replies import DEFAULT_REPLY_KB
+
 MB = 1024 * 1024
 
 # Limits (setrlimit) applied to each forked worker before the submission is imported.
@@ -30,6 +32,8 @@ class Limits:
         its captured output, so a print flood stops there.
     open_files : open file descriptors (RLIMIT_NOFILE).
     output_kb : how much of the worker's output is kept for people to read.
+    reply_kb : the longest reply the grader reads from a worker (a function's return
+        value, as the wire encodes it); a longer one costs that function.
     require : refuse to grade when the sandbox is not available.
     """
 
@@ -39,6 +43,7 @@ class Limits:
     file_size_mb: float = DEFAULT_FILE_SIZE_MB
     open_files: int = DEFAULT_OPEN_FILES
     output_kb: float = DEFAULT_OUTPUT_KB
+    reply_kb: float = DEFAULT_REPLY_KB
     require: bool = False
 
     @classmethod
@@ -57,6 +62,7 @@ class Limits:
             file_size_mb=float(config.get("file_size_mb", DEFAULT_FILE_SIZE_MB)),
             open_files=int(config.get("open_files", DEFAULT_OPEN_FILES)),
             output_kb=float(config.get("output_kb", DEFAULT_OUTPUT_KB)),
+            reply_kb=float(config.get("reply_kb", DEFAULT_REPLY_KB)),
             require=bool(config.get("require", False)),
         )
 
@@ -68,6 +74,20 @@ class Limits:
     @property
     def output_bytes(self) -> int:
         return int(self.output_kb * 1024)
+
+    @property
+    def reply_bytes(self) -> int:
+        return int(self.reply_kb * 1024)
+
+    def near_memory_limit(self, peak: int | None) -> bool:
+        """Did a worker whose kernel-reported peak memory is ``peak`` bytes run into RLIMIT_AS?
+
+        An allocation that fails leaves no trace in the peak: the peak must be within
+        the margin of the limit that a typical failing allocation needs (a tenth of
+        the limit, at least 32 MiB). One far larger than what is left goes unnoticed.
+        """
+        limit = int(self.memory_mb * MB)
+        return peak is not None and peak >= limit - max(limit // 10, 32 * MB)
 
     def rlimits(self, *, processes: bool) -> dict[str, tuple[int, int]]:
         """``{RLIMIT name: (soft, hard)}`` for the worker process.

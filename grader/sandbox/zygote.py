@@ -22,11 +22,17 @@ descriptors travel as SCM_RIGHTS with the message header)::
        + fds [request_read, response_write, output]
     <- {"ok": true, "pid": ...}
     -> {"op": "status", "wait": seconds}        <- {"ok": true, "exited": bool, "code": int|null}
-    -> {"op": "kill"}                           <- {"ok": true, "code": ..., "clean": bool}
+    -> {"op": "usage"}                          <- {"ok": true, "peak_memory": bytes|null}
+    -> {"op": "kill"}                           <- {"ok": true, "code": ..., "clean": bool, "peak_memory": ...}
+
+``peak_memory`` is what the kernel says of the worker, never what the worker says:
+the peak of its address space (``VmPeak``, which ``RLIMIT_AS`` bounds) while it
+runs, the peak of its resident memory (``wait4``'s rusage) once it has exited.
 """
 
 import base64
 import ctypes
+import errno
 import importlib.util
 import os
 import signal
@@ -38,6 +44,10 @@ import time
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
+KEYCTL_CLEAR = 7
+KEY_SPEC_USER_KEYRING = -4
+KEY_SPEC_USER_SESSION_KEYRING = -5
+SYS_KEYCTL = {"x86_64": 250, "aarch64": 219}
 MAX_FDS = 8
 REAP_DEADLINE = 5.0
 
@@ -58,13 +68,15 @@ def _load_runtime(path):
 
 
 class Zygote:
-    def __init__(self, runtime, control_fd, root):
+    def __init__(self, runtime, control_fd, root, own_uid=False):
         self.runtime = runtime
         self.sock = socket.socket(fileno=control_fd)
         self.root = root
+        self.own_uid = own_uid  # a user id of its own (the sandbox, as root): its keyrings are ours
         self.pid1 = os.getpid() == 1
         self.child = None
         self.child_code = None
+        self.child_rss = None
         self.device = os.stat(root).st_dev
         self.skeleton = _scan(root)
 
@@ -114,10 +126,12 @@ class Zygote:
                 for fd in fds:
                     os.close(fd)
                 if op == "kill":
-                    code, clean = self.cleanup()
-                    self.reply({"ok": True, "code": code, "clean": clean})
+                    code, clean, peak = self.cleanup()
+                    self.reply({"ok": True, "code": code, "clean": clean, "peak_memory": peak})
                 elif op == "status":
                     self.reply(self.status(float(message.get("wait", 0.0))))
+                elif op == "usage":
+                    self.reply({"ok": True, "peak_memory": self.peak_memory()})
                 elif op == "ping":
                     self.reply({"ok": True})
                 else:
@@ -158,13 +172,15 @@ class Zygote:
                 out.write(base64.b64decode(data))
         env = dict(message.get("env", {}))
         env["HOME"] = env["TMPDIR"] = work
+        reply_limit = int(message.get("reply_bytes", self.runtime.MAX_MESSAGE_BYTES))
         pid = os.fork()
         if pid == 0:
-            self._child(request_r, response_w, output, submission, work, message.get("limits", {}), env)
-        self.child, self.child_code = pid, None
+            self._child(request_r, response_w, output, submission, work, message.get("limits", {}), env,
+                        reply_limit)
+        self.child, self.child_code, self.child_rss = pid, None, None
         return {"ok": True, "pid": pid}
 
-    def _child(self, request_r, response_w, output, submission, work, limits, env):
+    def _child(self, request_r, response_w, output, submission, work, limits, env, reply_limit):
         """Runs in the forked worker; never returns."""
         code = 1
         try:
@@ -197,7 +213,7 @@ class Zygote:
                     stream.reconfigure(line_buffering=True)
                 except (AttributeError, ValueError):
                     pass
-            self.runtime.serve(submission, request_r, response_w)
+            self.runtime.serve(submission, request_r, response_w, reply_limit)
             code = 0
         except BaseException:  # the worker must never fall back into the zygote's loop
             try:
@@ -225,19 +241,32 @@ class Zygote:
             time.sleep(0.005)
 
     def _reap(self):
-        """Collect every exited child; remember the worker's exit code."""
+        """Collect every exited child; remember the worker's exit code and peak memory."""
         while True:
             try:
-                pid, status = os.waitpid(-1, os.WNOHANG)
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
                 return False
             if pid == 0:
                 return True
             if pid == self.child:
                 self.child_code = os.waitstatus_to_exitcode(status)
+                self.child_rss = usage.ru_maxrss * 1024
+
+    def peak_memory(self):
+        """The worker's peak memory in bytes, as the kernel tells it (None: no worker)."""
+        self._reap()
+        if self.child is None:
+            return None
+        if self.child_code is None:
+            peak = _vm_peak(self.child)
+            if peak is not None:
+                return peak
+        return self.child_rss
 
     def cleanup(self):
-        """Kill every process but this one, wipe the scratch space; (worker exit code, clean)."""
+        """Kill every process but this one, wipe the scratch space; (worker exit code, clean, peak memory)."""
+        peak = self.peak_memory()  # read before the kill: a dead process has no VmPeak
         deadline = time.monotonic() + REAP_DEADLINE
         clean = True
         while True:
@@ -252,13 +281,19 @@ class Zygote:
         code = self.child_code
         if self.child is not None and code is None:
             code = -signal.SIGKILL
-        self.child, self.child_code = None, None
+        peak = max((p for p in (peak, self.child_rss) if p is not None), default=None)
+        self.child, self.child_code, self.child_rss = None, None, None
         if not _wipe(self.root, self.device, self.skeleton) or not _intact(self.skeleton):
             clean = False
         if self.pid1:
-            if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
-                if not _wipe("/dev/shm", os.stat("/dev/shm").st_dev, {}):
-                    clean = False
+            # POSIX shared memory and message queues live in the sandbox's own /dev/shm and
+            # /dev/mqueue (the seccomp filter also denies mq_*; this holds without it).
+            for shared in ("/dev/shm", "/dev/mqueue"):
+                if os.path.isdir(shared) and os.access(shared, os.W_OK):
+                    if not _wipe(shared, os.stat(shared).st_dev, {}):
+                        clean = False
+            if self.own_uid and not _clear_keyrings():
+                clean = False
             # System V IPC objects outlive processes; a zygote holding any is replaced.
             for kind in ("shm", "sem", "msg"):
                 try:
@@ -267,7 +302,7 @@ class Zygote:
                             clean = False
                 except OSError:
                     pass
-        return code, clean
+        return code, clean, peak
 
     def _kill_all(self):
         """SIGKILL every other process; True if there was any."""
@@ -288,6 +323,36 @@ class Zygote:
                 except (ProcessLookupError, PermissionError):
                     pass
         return bool(victims)
+
+
+def _clear_keyrings():
+    """Empty the user and user-session keyrings of this user id (the worker's too).
+
+    Keys outlive processes (those of a user id, the grader's whole run, on the host).
+    True if they are empty, or if keyctl is denied (the seccomp filter), so no key was made.
+    (On an architecture this file has no system call number for, nothing is done.)
+    """
+    number = SYS_KEYCTL.get(os.uname().machine)
+    if number is None:
+        return True
+    libc = ctypes.CDLL(None, use_errno=True)
+    for keyring in (KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING):
+        if libc.syscall(number, KEYCTL_CLEAR, ctypes.c_long(keyring)) != 0:
+            if ctypes.get_errno() not in (errno.EPERM, errno.ENOSYS):
+                return False
+    return True
+
+
+def _vm_peak(pid):
+    """VmPeak of ``pid`` in bytes, from /proc (None if it is gone)."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmPeak:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def _open_fds():
@@ -424,7 +489,7 @@ def main(argv):
 
         root = tempfile.mkdtemp(prefix="grader-zygote-")
     runtime = _load_runtime(runtime_path)
-    zygote = Zygote(runtime, control_fd, root)
+    zygote = Zygote(runtime, control_fd, root, own_uid="--uid" in options)
     try:
         zygote.serve()
     finally:

@@ -16,7 +16,6 @@ Two kinds of launcher start workers:
 
 from __future__ import annotations
 
-import json
 import os
 import select
 import signal
@@ -29,6 +28,7 @@ from pathlib import Path
 
 from grader.errors import GraderError
 from grader.worker import runtime
+from grader.worker.replies import DEFAULT_REPLY_KB, ReplyRejected, ReplyTooLarge, parse_reply
 
 RUNTIME_PATH = Path(runtime.__file__).resolve()
 STARTUP_TIMEOUT = 60.0
@@ -73,9 +73,10 @@ class LocalLauncher:
 
     name = "local"
 
-    def launch(self, submission: Path, request_fd: int, response_fd: int, scratch: Path) -> Launch:
+    def launch(self, submission: Path, request_fd: int, response_fd: int, scratch: Path,
+               reply_limit: int = DEFAULT_REPLY_KB * 1024) -> Launch:
         argv = [sys.executable, *interpreter_flags(), str(RUNTIME_PATH), str(submission), str(request_fd),
-                str(response_fd)]
+                str(response_fd), str(reply_limit)]
         env = dict(base_environment(), HOME=str(scratch), TMPDIR=str(scratch))
         return Launch(argv=argv, env=env, cwd=str(scratch), pass_fds=(request_fd, response_fd))
 
@@ -143,25 +144,26 @@ class WorkerProcess:
         limits = getattr(self.launcher, "limits", None)
         return int(getattr(limits, "output_bytes", OUTPUT_LIMIT))
 
+    @property
+    def reply_limit(self) -> int:
+        """The longest reply accepted from this worker, in bytes."""
+        limits = getattr(self.launcher, "limits", None)
+        return int(getattr(limits, "reply_bytes", DEFAULT_REPLY_KB * 1024))
+
     # -- lifecycle -------------------------------------------------------------
     def start(self) -> None:
         if hasattr(self.launcher, "spawn"):
             self._forked = self.launcher.spawn(self.submission)
             self._request_w, self._response_r = self._forked.request_w, self._forked.response_r
             self._output = self._forked.output
-            try:
-                reply = self._receive(time.monotonic() + STARTUP_TIMEOUT)
-            except WorkerTimeout:
-                raise WorkerDied("the worker did not start in time") from None
-            if not reply.get("ready"):
-                raise WorkerDied("the worker did not start")
+            self._wait_ready()
             return
         self._scratch = tempfile.TemporaryDirectory(prefix="grader-worker-")
         scratch = Path(self._scratch.name)
         request_r, self._request_w = os.pipe()
         self._response_r, response_w = os.pipe()
         self._output = tempfile.TemporaryFile(prefix="grader-output-")
-        launch = self.launcher.launch(self.submission, request_r, response_w, scratch)
+        launch = self.launcher.launch(self.submission, request_r, response_w, scratch, self.reply_limit)
         try:
             self.process = subprocess.Popen(
                 launch.argv, env=launch.env, cwd=launch.cwd, pass_fds=launch.pass_fds,
@@ -171,7 +173,17 @@ class WorkerProcess:
         finally:
             os.close(request_r)
             os.close(response_w)
-        reply = self._receive(time.monotonic() + STARTUP_TIMEOUT)
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        # Nothing of the student's has run yet, but the worker is no more trusted for that.
+        os.set_blocking(self._request_w, False)
+        try:
+            reply = self._receive(time.monotonic() + STARTUP_TIMEOUT)
+        except WorkerTimeout:
+            raise WorkerDied("the worker did not start in time") from None
+        except ReplyRejected as exc:
+            raise WorkerDied(f"the worker did not start ({exc})") from None
         if not reply.get("ready"):
             raise WorkerDied("the worker did not start")
 
@@ -180,6 +192,12 @@ class WorkerProcess:
         if self._forked is not None:
             return self._forked.alive
         return self.process is not None and self.process.poll() is None
+
+    def observe_memory(self, function: str) -> None:
+        """Let a sandbox launcher check, from the kernel's figures, whether ``function``'s
+        failure came with the worker at its memory limit (see ``ForkedWorker``)."""
+        if self._forked is not None:
+            self._forked.observe_memory(function)
 
     def kill(self) -> None:
         """Kill the worker's whole process group and release everything it held."""
@@ -212,14 +230,38 @@ class WorkerProcess:
 
     # -- requests --------------------------------------------------------------
     def request(self, message: dict, timeout: float) -> dict:
-        """Send one request and wait at most ``timeout`` seconds for its reply."""
+        """Send one request and wait at most ``timeout`` seconds for its reply.
+
+        Raises
+        ------
+        WorkerTimeout, WorkerDied
+        ReplyTooLarge
+            the reply's header announced more than :attr:`reply_limit` bytes; nothing
+            more was read, and the worker must be killed.
+        ReplyRejected
+            the reply broke a bound of :mod:`grader.worker.replies`; it was read whole.
+        """
         if not self.running:
             raise WorkerDied("the worker is not running", self._returncode())
-        try:
-            runtime.send(self._request_w, message)
-        except (BrokenPipeError, OSError):
-            raise WorkerDied("the worker stopped reading requests", self._returncode()) from None
-        return self._receive(time.monotonic() + max(timeout, 0.0))
+        deadline = time.monotonic() + max(timeout, 0.0)
+        self._write_all(runtime.frame(message), deadline)
+        return self._receive(deadline)
+
+    def _write_all(self, payload: bytes, deadline: float) -> None:
+        """Write a request without blocking past ``deadline`` (a worker may stop reading)."""
+        view = memoryview(payload)
+        while view:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise WorkerTimeout()
+            try:
+                _, ready, _ = select.select([], [self._request_w], [], remaining)
+                if ready:
+                    view = view[os.write(self._request_w, view):]
+            except BlockingIOError:
+                continue
+            except OSError:
+                raise WorkerDied("the worker stopped reading requests", self._returncode()) from None
 
     def _returncode(self) -> int | None:
         if self._forked is not None:
@@ -250,13 +292,6 @@ class WorkerProcess:
 
     def _receive(self, deadline: float) -> dict:
         (length,) = runtime.HEADER.unpack(self._read_exact(runtime.HEADER.size, deadline))
-        if length > runtime.MAX_MESSAGE_BYTES:
-            raise WorkerDied("the worker sent an oversized message")
-        data = self._read_exact(length, deadline)
-        try:
-            reply = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            raise WorkerDied("the worker sent a malformed message") from None
-        if not isinstance(reply, dict):
-            raise WorkerDied("the worker sent a malformed message")
-        return reply
+        if length > self.reply_limit:
+            raise ReplyTooLarge(length, self.reply_limit)
+        return parse_reply(self._read_exact(length, deadline))

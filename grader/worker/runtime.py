@@ -7,15 +7,20 @@ wire format alone.
 
 Wire format: each message is an 8-byte big-endian length followed by UTF-8 JSON.
 Values are plain data only: None, bool, int, float, str, lists, tuples, dicts
-with str keys, numpy arrays and scalars (``np.save`` bytes, ``allow_pickle=False``)
-and dataclass instances (sent as their type name and fields). Nothing is ever
-pickled, so the trusted side never runs code chosen by the submission.
+with str keys, numpy arrays and scalars (the ``.npy`` bytes ``np.save`` writes,
+format 1.0, plain dtypes only) and dataclass instances (sent as their type name
+and fields). Nothing is ever pickled, so the trusted side never runs code chosen
+by the submission.
+
+The student's code shares the worker's process and can replace anything here
+(``send`` included): the trusted side bounds every reply itself before decoding
+it (``grader/worker/replies.py``), and :func:`decode` accepts exactly what
+:func:`encode` writes.
 """
 
 import base64
 import dataclasses
 import importlib
-import io
 import json
 import math
 import os
@@ -30,6 +35,9 @@ HEADER = struct.Struct(">Q")
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024
 MAX_DEPTH = 32
 MAX_TEXT = 2000
+MAX_NAME = 100  # a dataclass's type name
+MAX_DIMS = 32  # numpy's own limit is 64
+MAX_SIDE = 2 ** 31  # one dimension of an array (its data is bounded by the reply's size)
 
 
 class UnsupportedValue(TypeError):
@@ -77,34 +85,50 @@ def encode(value, depth=0):
 
 
 def decode(obj, record=None):
-    """Inverse of :func:`encode`. ``record(type_name, fields)`` rebuilds dataclasses."""
+    """Inverse of :func:`encode`. ``record(type_name, fields)`` rebuilds dataclasses.
+
+    Only what :func:`encode` writes is accepted; anything else raises :class:`WireError`.
+    """
     if isinstance(obj, list):
         return [decode(v, record) for v in obj]
     if not isinstance(obj, dict):
         return obj
     if "__ndarray__" in obj:
-        array = load_npy(base64.b64decode(obj["__ndarray__"]))
-        return array[()] if obj.get("scalar") else array
-    if "__float__" in obj:
+        data, scalar = obj["__ndarray__"], obj.get("scalar", False)
+        if not isinstance(data, str) or not isinstance(scalar, bool) or set(obj) - {"__ndarray__", "scalar"}:
+            raise WireError("a malformed array")
+        try:
+            raw = base64.b64decode(data, validate=True)
+        except ValueError:
+            raise WireError("an array that is not base64") from None
+        array = load_npy(raw)
+        return array[()] if scalar else array
+    if len(obj) == 1 and "__float__" in obj:
         text = obj["__float__"]
         if text not in ("nan", "inf", "-inf"):
-            raise WireError("bad float %r" % text)
+            raise WireError("bad float %r" % str(text)[:20])
         return float(text)
-    if "__tuple__" in obj:
+    if len(obj) == 1 and isinstance(obj.get("__tuple__"), list):
         return tuple(decode(v, record) for v in obj["__tuple__"])
-    if "__set__" in obj:
-        return frozenset(decode(v, record) for v in obj["__set__"])
-    if "__dict__" in obj:
+    if len(obj) == 1 and isinstance(obj.get("__set__"), list):
+        try:
+            return frozenset(decode(v, record) for v in obj["__set__"])
+        except TypeError:
+            raise WireError("a set of unhashable values") from None
+    if len(obj) == 1 and isinstance(obj.get("__dict__"), dict):
         return {k: decode(v, record) for k, v in obj["__dict__"].items()}
     if "__dataclass__" in obj:
-        fields = {k: decode(v, record) for k, v in obj["fields"].items()}
+        name, fields = obj["__dataclass__"], obj.get("fields")
+        if (set(obj) != {"__dataclass__", "fields"} or not isinstance(fields, dict) or not isinstance(name, str)
+                or not name.isidentifier() or len(name) > MAX_NAME):
+            raise WireError("a malformed dataclass")
         if record is None:
             raise WireError("dataclass values are not accepted here")
-        return record(str(obj["__dataclass__"]), fields)
+        return record(name, {k: decode(v, record) for k, v in fields.items()})
     raise WireError("unknown value tag")
 
 
-# What np.save writes for plain arrays; anything else goes through np.load.
+# The header np.save writes for plain arrays (and dump_npy builds).
 _NPY_HEADER = re.compile(
     rb"\{'descr': '([<>|=]?[biufcUS]\d+)', 'fortran_order': (True|False), 'shape': \(((?:\d+, ?)*\d*)\), \}\s*$")
 
@@ -127,41 +151,56 @@ def dump_npy(array):
 
 
 def load_npy(raw):
-    """Read ``np.save`` bytes without pickle, parsing the usual header directly.
+    """Read the bytes :func:`dump_npy` writes, and nothing else.
 
-    ``np.load`` parses the header with a safe literal evaluator, which is most of
-    the cost of a small array; the common header is parsed here with a pattern.
-    Unusual headers fall back to ``np.load(..., allow_pickle=False)``.
+    Format 1.0, a plain dtype, a header of exactly ``np.save``'s form, and exactly as
+    many data bytes as the header announces. Anything else raises :class:`WireError`
+    and is never handed to ``np.load``, whose reader allocates the array a header
+    claims before it reads a byte of data.
     """
-    if raw[:6] == b"\x93NUMPY" and len(raw) >= 10:
-        major = raw[6]
-        if major == 1:
-            (length,), start = struct.unpack("<H", raw[8:10]), 10
-        else:
-            (length,), start = struct.unpack("<I", raw[8:12]), 12
-        match = _NPY_HEADER.match(raw[start:start + length])
-        if match:
-            dtype = np.dtype(match.group(1).decode("ascii"))
-            shape = tuple(int(n) for n in match.group(3).split(b",") if n.strip())
-            count = 1
-            for n in shape:
-                count *= n
-            flat = np.frombuffer(raw, dtype=dtype, count=count, offset=start + length)
-            order = "F" if match.group(2) == b"True" else "C"
-            return flat.reshape(shape, order=order).copy()  # a writable array of its own
-    return np.load(io.BytesIO(raw), allow_pickle=False)
+    raw = bytes(raw)
+    if raw[:8] != b"\x93NUMPY\x01\x00" or len(raw) < 10:
+        raise WireError("an array not in the .npy format the wire uses")
+    (length,) = struct.unpack("<H", raw[8:10])
+    match = _NPY_HEADER.match(raw[10:10 + length])
+    if not match:
+        raise WireError("an array header the wire does not use")
+    try:
+        dtype = np.dtype(match.group(1).decode("ascii"))
+        shape = tuple(int(n) for n in match.group(3).split(b",") if n.strip())
+    except (TypeError, ValueError):
+        raise WireError("an array header the wire does not use") from None
+    if dtype.itemsize == 0 or len(shape) > MAX_DIMS or any(n > MAX_SIDE for n in shape):
+        raise WireError("an array of shape %s and dtype %s" % (str(shape)[:80], dtype))
+    count = 1
+    for n in shape:
+        count *= n
+    start = 10 + length
+    if count * dtype.itemsize != len(raw) - start:
+        raise WireError("an array whose data does not match its header")
+    flat = np.frombuffer(raw, dtype=dtype, count=count, offset=start)
+    order = "F" if match.group(2) == b"True" else "C"
+    return flat.reshape(shape, order=order).copy()  # a writable array of its own
 
 
 # -- messages --------------------------------------------------------------------
-def send(fd, message):
+def frame(message, limit=MAX_MESSAGE_BYTES):
+    """The bytes of one message (header and JSON); UnsupportedValue if over ``limit``."""
     data = json.dumps(message, allow_nan=False, separators=(",", ":")).encode("utf-8")
-    if len(data) > MAX_MESSAGE_BYTES:
-        raise UnsupportedValue("a value of %d MB, more than the limit" % (len(data) >> 20))
-    payload = HEADER.pack(len(data)) + data
+    if len(data) > limit:
+        raise UnsupportedValue("a value of %.1f MiB, more than the grader accepts (%.1f MiB)"
+                               % (len(data) / 2 ** 20, limit / 2 ** 20))
+    return HEADER.pack(len(data)) + data
+
+
+def write_all(fd, payload):
     view = memoryview(payload)
     while view:
-        written = os.write(fd, view)
-        view = view[written:]
+        view = view[os.write(fd, view):]
+
+
+def send(fd, message, limit=MAX_MESSAGE_BYTES):
+    write_all(fd, frame(message, limit))
 
 
 def _read_exact(fd, n):
@@ -291,7 +330,10 @@ class Worker:
         return {"ok": False, "kind": "protocol", "message": "unknown op %r" % op}
 
 
-def serve(submission, request_fd, response_fd):
+def serve(submission, request_fd, response_fd, reply_limit=MAX_MESSAGE_BYTES):
+    """Answer requests until the stream ends. ``reply_limit``: the largest reply the
+    grader accepts; a bigger value becomes an "unsupported" answer, so an honest
+    submission loses that call only (the grader enforces the limit anyway)."""
     worker = Worker(submission)
     owner = os.getpid()
     send(response_fd, {"ok": True, "ready": True, "pid": owner})
@@ -304,18 +346,23 @@ def serve(submission, request_fd, response_fd):
             # A process the student forked came back out of their code: answering
             # (or reading the next request) would garble the real worker's replies.
             os._exit(0)
-        send(response_fd, reply)
+        try:
+            payload = frame(reply, reply_limit)
+        except UnsupportedValue as exc:
+            payload = frame({"ok": False, "kind": "too large", "message": _short(exc)})
+        write_all(response_fd, payload)
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 3:
-        sys.stderr.write("usage: runtime.py SUBMISSION REQUEST_FD RESPONSE_FD\n")
+    if len(argv) not in (3, 4):
+        sys.stderr.write("usage: runtime.py SUBMISSION REQUEST_FD RESPONSE_FD [REPLY_LIMIT_BYTES]\n")
         return 2
     submission, request_fd, response_fd = argv[0], int(argv[1]), int(argv[2])
+    reply_limit = int(argv[3]) if len(argv) == 4 else MAX_MESSAGE_BYTES
     # Keep the protocol descriptors out of the student's way: stdin is closed, and
     # their prints go to stdout/stderr, which the grader captures separately.
-    serve(submission, request_fd, response_fd)
+    serve(submission, request_fd, response_fd, reply_limit)
     return 0
 
 

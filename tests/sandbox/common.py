@@ -7,9 +7,18 @@ import os
 import pytest
 
 from grader.sandbox import probe
+from grader.worker import runtime
 
 SETUP, WHY_NOT = probe()
 needs_bwrap = pytest.mark.skipif(SETUP is None, reason=f"no working bubblewrap sandbox: {WHY_NOT}")
+
+
+def call(worker, module: str, function: str, *args):
+    """``module.function(*args)`` in a started worker; the decoded value."""
+    reply = worker.request({"op": "call", "module": module, "function": function,
+                            "args": runtime.encode(list(args)), "kwargs": runtime.encode({})}, timeout=30)
+    assert reply.get("ok"), reply
+    return runtime.decode(reply["value"])
 
 
 def _parent(pid: str) -> int:

@@ -9,6 +9,7 @@ full marks. Then each hostile submission is checked on its own.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import socket
 import threading
@@ -20,6 +21,7 @@ import pytest
 from grader.course import load_course
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
+from grader.engine.record import limit_events
 from grader.sandbox import SandboxLauncher
 from grader.sandbox.limits import Limits
 from tests.helpers import ROOT
@@ -172,3 +174,33 @@ def test_time_limited_functions_stop_at_their_limit(graded):
         assert f.error and "time limit" in f.error
         # The limit plus a worker restart, not the bound of the docstring.
         assert graded["results"][stem].elapsed < limit + 10
+
+
+def test_raw_replies_cost_their_own_function_only(graded):
+    functions = graded["results"]["raw_replies"].functions
+    assert "a reply of 4.0 MiB" in " ".join(functions["double"].messages)
+    assert "a reply of 8.0 MiB" in " ".join(functions["add"].messages)
+    assert functions["double"].error_kind == functions["add"].error_kind == "reply limit"
+    assert "nested more than 32 levels" in " ".join(functions["scale"].messages)
+
+
+def test_student_text_is_bounded_in_every_result(graded):
+    for stem, result in graded["results"].items():
+        record = json.dumps(result.to_json())
+        assert len(record) < 100_000, f"{stem}: a result of {len(record)} characters"
+        for f in result.functions.values():
+            for text in [f.error or "", *f.messages]:
+                assert len(text) < 3000, f"{stem}: a message of {len(text)} characters"
+                assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", text), f"{stem}: control characters in {text[:80]!r}"
+
+
+def test_a_memory_limit_is_what_the_kernel_saw_never_what_the_student_said(graded):
+    def events(stem):
+        exits = graded["history"][stem]
+        return [e for e in limit_events(graded["results"][stem], exits, graded["launcher"].limits) if e["kind"] == "memory limit"]
+
+    hog = events("memory_hog")
+    assert [e["function"] for e in hog] == ["double"], hog
+    assert "MiB of the 512 MiB" in hog[0]["detail"]
+    assert events("fake_memory_error") == []
+    assert events("control_last") == []

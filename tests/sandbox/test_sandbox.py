@@ -15,10 +15,9 @@ from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
 from grader.sandbox import SandboxLauncher
 from grader.sandbox.limits import Limits
-from grader.worker import runtime
 from grader.worker.client import WorkerProcess
 from tests.helpers import ROOT
-from tests.sandbox.common import leftover_processes, needs_bwrap
+from tests.sandbox.common import call, leftover_processes, needs_bwrap
 from tests.toy_course import make_toy_course, solution_source
 
 LOOK = '''
@@ -52,10 +51,7 @@ def toy(tmp_path):
 
 
 def _call(worker: WorkerProcess, function: str, *args):
-    reply = worker.request({"op": "call", "module": "look", "function": function,
-                            "args": runtime.encode(list(args)), "kwargs": runtime.encode({})}, timeout=30)
-    assert reply.get("ok"), reply
-    return runtime.decode(reply["value"])
+    return call(worker, "look", function, *args)
 
 
 def _look(launcher: SandboxLauncher, tmp_path: Path, paths: list[str]) -> dict:

@@ -1,0 +1,138 @@
+"""What the trusted side accepts from a worker: every reply bounded before it is decoded.
+
+The worker runs the student's code in its own process, and that code can replace
+the worker's ``send`` and write any bytes to the response pipe. Nothing the
+worker-side code does is relied on. Every reply is checked here, in the grader's
+process, in an order where each step costs little whatever the bytes are:
+
+1. its length, from the 8-byte header, against the reply limit (course.yaml
+   ``sandbox.reply_kb``), before a byte of it is read (:class:`ReplyTooLarge`,
+   raised by the client);
+2. its structure, by a scan that builds no object (:func:`check_structure`):
+   nesting depth, number of lists and objects, number of values, digits of a number;
+3. ``json.loads``, then only the protocol's fields, of the right types, with every
+   text truncated and its control characters made visible (:func:`parse_reply`).
+
+Values (``value``, ``args_after``, ``kwargs_after``) are decoded afterwards by
+``runtime.decode``, which accepts only the wire's own tags and ``.npy`` bytes.
+A reply that breaks a bound costs the function it answers, never the grader.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from grader.display import visible
+from grader.worker import runtime
+
+DEFAULT_REPLY_KB = 1024
+# encode() refuses values nested deeper than MAX_DEPTH; each level can take two JSON
+# levels (a tag object and its list), plus the reply itself and an array's tag.
+MAX_JSON_DEPTH = 2 * (runtime.MAX_DEPTH + 1) + 2
+MAX_CONTAINERS = 10_000  # lists and objects in one reply
+MAX_VALUES = 200_000  # values of any kind in one reply
+MAX_DIGITS = 400  # a JSON number longer than this is no plain-data value
+MAX_ERROR_TYPE = 100
+MAX_WHERE_LINES = 5
+MAX_WHERE = 200
+MAX_BASES = 20
+
+KINDS = ("import", "missing", "raised", "unsupported", "too large", "protocol")
+VALUE_FIELDS = ("value", "args_after", "kwargs_after")
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_LONG_NUMBER = re.compile(rb"[0-9]{%d}" % (MAX_DIGITS + 1))
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_OPENING = frozenset(b"[{")
+
+
+class ReplyRejected(Exception):
+    """A reply that breaks a bound or the protocol; ``str()`` says what, for the student."""
+
+
+class ReplyTooLarge(ReplyRejected):
+    """A reply longer than the limit: the stream cannot be trusted past its header."""
+
+    def __init__(self, size: int, limit: int):
+        super().__init__(f"a reply of {_size(size)}, more than the {_size(limit)} the grader accepts "
+                         "(course.yaml sandbox.reply_kb)")
+        self.size = size
+        self.limit = limit
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB" if n >= 2**20 else f"{n / 1024:.0f} KiB"
+
+
+def check_structure(data: bytes) -> None:
+    """Refuse JSON text that would cost far more to decode than its size.
+
+    Builds no object: strings are blanked by one regular expression, then only
+    counts and the bracket sequence are looked at.
+    """
+    skeleton = _STRING.sub(b'""', data)
+    containers = skeleton.count(b"[") + skeleton.count(b"{")
+    if containers > MAX_CONTAINERS:
+        raise ReplyRejected(f"a value with more than {MAX_CONTAINERS:,} lists, tuples and dicts")
+    if skeleton.count(b",") + containers > MAX_VALUES:
+        raise ReplyRejected(f"a value with more than {MAX_VALUES:,} elements")
+    if _LONG_NUMBER.search(skeleton):
+        raise ReplyRejected(f"a number with more than {MAX_DIGITS} digits")
+    depth = 0
+    for byte in skeleton.translate(None, _NOT_BRACKETS):  # at most 2 * MAX_CONTAINERS
+        depth += 1 if byte in _OPENING else -1
+        if depth > MAX_JSON_DEPTH:
+            raise ReplyRejected(f"a value nested more than {runtime.MAX_DEPTH} levels deep")
+
+
+def _text(reply: dict, key: str, limit: int) -> str | None:
+    value = reply.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ReplyRejected(f"a reply whose {key} is not text")
+    return visible(value, limit)
+
+
+def _lines(reply: dict, key: str) -> list[str]:
+    value = reply.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ReplyRejected(f"a reply whose {key} is not a list of text")
+    return value
+
+
+def parse_reply(data: bytes) -> dict:
+    """The reply in ``data`` (its JSON text), reduced to the protocol's fields.
+
+    Raises
+    ------
+    ReplyRejected
+        with what was wrong, in words for the student.
+    """
+    check_structure(data)
+    try:
+        reply = json.loads(data)
+    except (ValueError, RecursionError):
+        raise ReplyRejected("a reply that is not valid JSON") from None
+    if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
+        raise ReplyRejected("a reply that is not a protocol message")
+    clean: dict = {"ok": reply["ok"]}
+    if reply.get("ready") is True:
+        clean["ready"] = True
+    if isinstance(reply.get("pid"), int):
+        clean["pid"] = reply["pid"]
+    for key in VALUE_FIELDS:
+        if key in reply:
+            clean[key] = reply[key]
+    kind = reply.get("kind")
+    if kind is not None:
+        clean["kind"] = kind if kind in KINDS else "protocol"
+    for key, limit in (("error_type", MAX_ERROR_TYPE), ("message", runtime.MAX_TEXT)):
+        text = _text(reply, key, limit)
+        if text is not None:
+            clean[key] = text
+    # The innermost frames of a traceback; the most specific builtin bases first.
+    clean["where"] = [visible(w, MAX_WHERE) for w in _lines(reply, "where")[-MAX_WHERE_LINES:]]
+    clean["builtin_bases"] = [b for b in _lines(reply, "builtin_bases")[:MAX_BASES] if b.isidentifier() and len(b) <= 40]
+    return clean

@@ -1,0 +1,118 @@
+"""Student text reaches the console as plain text: never rich markup, never terminal control.
+
+A message, student id or file name holding ``[/bold]`` once stopped ``grader grade`` and
+``grader autograde --details`` (rich's MarkupError); ``[red]`` or ``[link=...]`` silently
+vanished. Each command is run on such text and must print it literally.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import socket
+from io import StringIO
+from types import SimpleNamespace
+
+from rich.console import Console
+
+from grader import display
+from grader.course import load_course
+from grader.engine.record import GradeRecord
+from grader.feedback import grade_table
+from grader.grade.results import FunctionResult, SubmissionResult
+from grader.grade.results import TestOutcome as Outcome
+from tests.helpers import ROOT, run_grader
+from tests.toy_course import make_toy_course, solution_source
+
+HOSTILE = ROOT / "tests" / "data" / "hostile" / "markup_text.py"
+MARKUP = "[/bold][red]x[link=https://e.x]y[/link]"
+ESCAPES = " \x1b[2J\x1b]0;owned\x07"  # clear the screen, set the terminal's title
+WIDE = {"COLUMNS": "300"}
+
+
+def test_display_helpers_escape_markup_and_show_control_characters():
+    assert display.visible("a\x1b[2J\tb\nc\u202e") == "a\\x1b[2J\tb\nc\\u202e"
+    assert display.visible("a\tb\nc", one_line=True) == "a\\x09b\\x0ac"
+    assert display.visible("x" * 50, 10) == "x" * 10 + " ..."
+    out = StringIO()
+    console = Console(file=out, width=200)
+    console.print(f"[red]{display.markup(MARKUP + chr(27))}[/red]", display.text(MARKUP))
+    assert out.getvalue().count(MARKUP) == 2 and "\x1b" not in out.getvalue()
+
+
+def test_grade_table_mode(tmp_path):
+    course = make_toy_course(tmp_path / "course")
+    submission = tmp_path / "[red]eve"  # a folder name is the student's too
+    submission.mkdir()
+    shutil.copy(HOSTILE, submission / "toy.py")
+    (submission / "other.py").write_text("from toy import scale  # noqa\n")
+    proc = run_grader("grade", "--course", str(course), str(submission), env=WIDE)
+    assert proc.returncode == 0, proc.stderr
+    assert MARKUP in proc.stdout and "\\x1b[2J" in proc.stdout, proc.stdout
+    assert "[red]eve" in proc.stdout and "\x1b" not in proc.stdout
+
+
+def test_grade_class(tmp_path):
+    course = make_toy_course(tmp_path / "course")
+    submissions = tmp_path / "class"
+    (submissions / "mallory").mkdir(parents=True)
+    shutil.copy(HOSTILE, submissions / "alice.py")
+    (submissions / "mallory" / "toy.py").write_text(solution_source())
+    # A socket cannot be read: the failure message names it ('/' cannot be part of a name).
+    name = "[red]x[link=e.x]y.py"
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(submissions / "mallory" / name))
+        proc = run_grader("grade-class", str(submissions), "--course", str(course), "--out", str(tmp_path / "out"),
+                          "-j", "1", env=WIDE)
+    assert proc.returncode == 1, proc.stderr
+    assert "graded alice" in proc.stderr and "could not grade mallory" in proc.stderr, proc.stderr
+    assert name in proc.stderr, proc.stderr
+
+
+def test_check(tmp_path):
+    submission = tmp_path / "work"
+    submission.mkdir()
+    module = (ROOT / "exercises" / "score_functions.py").read_text()
+    (submission / "score_functions.py").write_text(
+        module + f"\n\ndef stable_softmax(logits):\n    raise ValueError({MARKUP + ESCAPES!r})\n")
+    proc = run_grader("check", str(submission), "--only", "stable_softmax", env=WIDE)
+    assert proc.returncode == 1, proc.stderr
+    assert f"raised ValueError: {MARKUP} \\x1b[2J\\x1b]0;owned\\x07" in proc.stdout, proc.stdout
+    assert "\x1b" not in proc.stdout
+
+
+def hostile_result(course) -> SubmissionResult:
+    tests = [Outcome("test_small", False, 1.0, f"double raised ValueError: {MARKUP}"),
+             Outcome("test_zero", True, 1.0, "")]
+    functions = {"double": FunctionResult("double", "a1", 1.0, 2.0, tests, None),
+                 "add": FunctionResult("add", "a1", 0.0, 1.0, [], f"could not import toy.py: {MARKUP}")}
+    return SubmissionResult(submission=f"submissions/{MARKUP}", functions=functions)
+
+
+def test_demo_style_tables(tmp_path):
+    course = load_course(make_toy_course(tmp_path / "course"))
+    out = StringIO()
+    Console(file=out, width=300).print(grade_table(hostile_result(course)))
+    assert out.getvalue().count(MARKUP) == 3, out.getvalue()  # the title, a message, an error
+
+
+def test_autograde_details(tmp_path, monkeypatch, capsys):
+    from grader.autograde import command, pipeline
+
+    course = load_course(make_toy_course(tmp_path / "course"))
+    record = GradeRecord(student="[red]eve", submission="[red]eve", result=hostile_result(course),
+                         assignment="a1", notes={"": [f"a note quoting a cell: {MARKUP}"]})
+    state = SimpleNamespace(warnings=[f"warning {MARKUP}"], restored=[f"[red]eve: {MARKUP}"], students=["[red]eve"],
+                            records={"[red]eve": record}, rescued=["[red]eve"], mismatches=[f"[red]eve {MARKUP}"],
+                            gradebook=SimpleNamespace(shown=f"sqlite:///{MARKUP}.db"))
+    monkeypatch.setattr(pipeline, "autograde", lambda *args, **kwargs: state)
+    monkeypatch.setenv("COLUMNS", "300")
+    args = argparse.Namespace(course=str(course.root), course_dir=str(tmp_path / "nbgrader"), assignment="a1",
+                              student=None, jobs=1, zip=None, name_regexp=None, details=True,
+                              require_sandbox=False, no_sandbox=False, db=None, scheduler=None, out=None)
+    assert command.run(args) == 1  # the mismatch
+    printed = capsys.readouterr().out
+    assert "[red]eve (rescued)" in printed
+    for line in (f"warning {MARKUP}", f"double raised ValueError: {MARKUP}", f"a note quoting a cell: {MARKUP}",
+                 f"mismatch [red]eve {MARKUP}", f"tampering undone: [red]eve: {MARKUP}"):
+        assert line in printed, (line, printed)
