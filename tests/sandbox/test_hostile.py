@@ -21,7 +21,6 @@ import pytest
 from grader.course import load_course
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
-from grader.engine.record import limit_events
 from grader.sandbox import SandboxLauncher
 from grader.sandbox.limits import Limits
 from tests.helpers import ROOT
@@ -196,8 +195,7 @@ def test_student_text_is_bounded_in_every_result(graded):
 
 def test_a_memory_limit_is_what_the_kernel_saw_never_what_the_student_said(graded):
     def events(stem):
-        exits = graded["history"][stem]
-        return [e for e in limit_events(graded["results"][stem], exits, graded["launcher"].limits) if e["kind"] == "memory limit"]
+        return [e for e in graded["records"][stem].limits if e["kind"] == "memory limit"]
 
     hog = events("memory_hog")
     assert [e["function"] for e in hog] == ["double"], hog
