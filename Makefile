@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test stubs bench bench-class clean help
+.PHONY: demo test stubs bench bench-class bench-cluster clean help
 
 help:
 	@echo "make demo   - install into $(VENV), build the course and grade the sample class"
@@ -14,6 +14,7 @@ help:
 	@echo "make stubs  - regenerate exercises/ from solutions/"
 	@echo "make bench  - run the benchmarks (prints figures)"
 	@echo "make bench-class - grade a synthetic class with grade-class and with plain nbgrader (minutes)"
+	@echo "make bench-cluster - grade a synthetic class here and on a local Dask cluster; scale model"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +36,9 @@ bench: $(STAMP)
 
 bench-class: $(STAMP)
 	$(BIN)/python benchmarks/bench_class.py
+
+bench-cluster: $(STAMP)
+	$(BIN)/python benchmarks/bench_cluster.py
 
 clean:
 	rm -rf $(VENV) course-build grading-results

@@ -250,16 +250,17 @@ def module_sources(submission: Path, modules: list[str]) -> dict[str, str]:
 
 
 # -- (a) this grader ---------------------------------------------------------------------------
-def run_grader(course, submissions: Path, out: Path, jobs: int, functions: list[str]) -> float:
-    argv = [sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out), "-j", str(jobs),
-            "--course", str(course.root), "--require-sandbox", "--force"]
+def run_grader(course, submissions: Path, out: Path, functions: list[str], *options: str) -> float:
+    """Seconds for ``grader grade-class`` with ``options`` (e.g. ``-j 2``), sandbox required, every one regraded."""
+    argv = [sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
+            "--course", str(course.root), "--require-sandbox", "--force", *options]
     for f in functions:
         argv += ["--only", f]
     started = time.perf_counter()
     proc = subprocess.run(argv, capture_output=True, text=True)
     elapsed = time.perf_counter() - started
     if proc.returncode != 0:
-        sys.exit(f"grader grade-class failed:\n{proc.stderr[-3000:]}")
+        sys.exit(f"grader grade-class {' '.join(options)} failed:\n{proc.stderr[-3000:]}")
     return elapsed
 
 
@@ -371,7 +372,7 @@ def main() -> None:
           f"{len(functions)} exercises (functions and answers; labs left out), hidden tests of "
           f"{len(modules)} modules; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
-    ours = run_grader(course, submissions, work / "grader-results", args.jobs, functions)
+    ours = run_grader(course, submissions, work / "grader-results", functions, "-j", str(args.jobs))
     records = [json.loads(p.read_text()) for p in (work / "grader-results" / "results").glob("*.json")]
     per_kind = {kind: statistics.median(r["elapsed"] for r in records if students[r["student"]] == kind)
                 for kind in mix if mix[kind]}

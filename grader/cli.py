@@ -29,6 +29,7 @@ Auto-grader for "Policy gradients: from REINFORCE to PPO".
 Students:     grader check                 run the visible tests on exercises/
 Instructors:  grader grade SUBMISSION      grade one submission with the hidden tests
               grader grade-class DIR -j N  grade a class in parallel, sandboxed, resumable
+                (--scheduler ADDRESS: on a Dask cluster)
               grader report RESULTS_DIR    an HTML report of a graded class
 Course devs:  grader stubs [--check]       regenerate exercises/ from solutions/
 Try it:       grader demo                  grade the embedded sample class

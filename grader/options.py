@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 # Where `grader build` writes the nbgrader course directory, inside the course repository.
@@ -19,6 +20,22 @@ def resolve_course_dir(course, value: str | None) -> Path:
     return (course.root / DEFAULT_COURSE_DIR) if value is None else Path(value).resolve()
 
 
+# Where `--scheduler` comes from when it is not given.
+SCHEDULER_ENV = "GRADER_SCHEDULER"
+
+
+def engine_options(parser: argparse.ArgumentParser, *, jobs_help: str) -> None:
+    """``-j/--jobs`` and ``--scheduler``: where grading happens (grade-class, autograde)."""
+    parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N", help=jobs_help)
+    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                        help=f"grade on the Dask cluster of this scheduler (e.g. tcp://host:8786; default: "
+                             f"${SCHEDULER_ENV}, else on this machine). Its workers need the grader installed "
+                             "(pip install 'rl-llm-m4-grader[cluster]') and bubblewrap; see docs/cluster.md")
+
+
+def scheduler_address(value: str | None) -> str | None:
+    """``--scheduler``, else ``$GRADER_SCHEDULER``, else None (grade on this machine)."""
+    return value or os.environ.get(SCHEDULER_ENV) or None
 def db_option(parser: argparse.ArgumentParser, *, written: bool = False) -> None:
     """``--db URL``: the gradebook's database, as nbgrader's own ``--db``."""
     effect = ("and write it to nbgrader_config.py, so every later nbgrader and grader command (formgrader "

@@ -11,15 +11,14 @@ import argparse
 import shutil
 import socket
 from io import StringIO
-from pathlib import Path
 from types import SimpleNamespace
 
-import pytest
 from rich.console import Console
 
 from grader import display
 from grader.course import load_course
-from grader.grade.render import grade_table
+from grader.engine.record import GradeRecord
+from grader.feedback import grade_table
 from grader.grade.results import FunctionResult, SubmissionResult
 from grader.grade.results import TestOutcome as Outcome
 from tests.helpers import ROOT, run_grader
@@ -93,7 +92,7 @@ def hostile_result(course) -> SubmissionResult:
 def test_demo_style_tables(tmp_path):
     course = load_course(make_toy_course(tmp_path / "course"))
     out = StringIO()
-    Console(file=out, width=300).print(grade_table(course, hostile_result(course)))
+    Console(file=out, width=300).print(grade_table(hostile_result(course)))
     assert out.getvalue().count(MARKUP) == 3, out.getvalue()  # the title, a message, an error
 
 
@@ -101,8 +100,8 @@ def test_autograde_details(tmp_path, monkeypatch, capsys):
     from grader.autograde import command, pipeline
 
     course = load_course(make_toy_course(tmp_path / "course"))
-    record = {"student": "[red]eve", "result": hostile_result(course).to_json(),
-              "notes": {"": [f"a note quoting a cell: {MARKUP}"]}, "spans": {}}
+    record = GradeRecord(student="[red]eve", submission="[red]eve", result=hostile_result(course),
+                         assignment="a1", notes={"": [f"a note quoting a cell: {MARKUP}"]})
     state = SimpleNamespace(warnings=[f"warning {MARKUP}"], restored=[f"[red]eve: {MARKUP}"], students=["[red]eve"],
                             records={"[red]eve": record}, rescued=["[red]eve"], mismatches=[f"[red]eve {MARKUP}"],
                             gradebook=SimpleNamespace(shown=f"sqlite:///{MARKUP}.db"))
@@ -110,7 +109,7 @@ def test_autograde_details(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("COLUMNS", "300")
     args = argparse.Namespace(course=str(course.root), course_dir=str(tmp_path / "nbgrader"), assignment="a1",
                               student=None, jobs=1, zip=None, name_regexp=None, details=True,
-                              require_sandbox=False, no_sandbox=False, db=None)
+                              require_sandbox=False, no_sandbox=False, db=None, scheduler=None, out=None)
     assert command.run(args) == 1  # the mismatch
     printed = capsys.readouterr().out
     assert "[red]eve (rescued)" in printed

@@ -281,7 +281,8 @@ import sys
 from pathlib import Path
 from grader.course import load_course
 from grader.errors import GraderError
-from grader.grade.runner import run_tests
+from grader.engine.driver import grade_here
+from grader.engine.parcel import Parcel
 from grader.worker.client import WorkerStartError
 
 class Broken:
@@ -290,8 +291,8 @@ class Broken:
 
 course = load_course(sys.argv[1])
 try:
-    run_tests(course, {"alice": course.solutions_dir}, only=["gae_advantages"], launcher=Broken(),
-              on_result=lambda sid, result: print("GRADED", sid, result.total))
+    grade_here(course, [Parcel.read("alice", course.solutions_dir)], only=["gae_advantages"], launcher=Broken(),
+               on_record=lambda parcel, record: print("GRADED", parcel.student, record.total))
 except WorkerStartError as exc:
     print("REFUSED", exc)
 """

@@ -14,7 +14,7 @@ COURSE = load_course(ROOT, check_files=False)
 
 
 def write_config(course_dir, own: str | None = None) -> None:
-    text = config_text(COURSE, []) if own is None else config_text(COURSE, [], own)
+    text = config_text(COURSE, [], course_dir) if own is None else config_text(COURSE, [], course_dir, own)
     (course_dir / CONFIG).write_text(text)
 
 
@@ -51,7 +51,7 @@ def test_a_rebuild_keeps_the_instructors_settings(tmp_path):
 
 def test_a_hand_edited_config_of_an_older_build_keeps_its_gradebook(tmp_path):
     # Before the kept section existed, nbgrader's docs sent instructors to edit the file itself.
-    old = config_text(COURSE, []).split(OWN_SETTINGS)[0]
+    old = config_text(COURSE, [], tmp_path).split(OWN_SETTINGS)[0]
     (tmp_path / CONFIG).write_text(old + "c.CourseDirectory.db_url = 'postgresql://grader@db/course'\n")
     write_config(tmp_path, own_settings(tmp_path))
     assert course_gradebook(tmp_path).url == "postgresql://grader@db/course"

@@ -257,10 +257,12 @@ def test_the_visibility_is_a_validated_course_setting(tmp_path):
     assert "gradescope.visibility: unknown visibility 'sometimes'" in error_of(
         tmp_path / "a", GOOD + "gradescope:\n  visibility: sometimes\n")
     course = load_course(ROOT, check_files=False)
+    from grader.engine.record import GradeRecord
     from grader.export.gradescope import gradescope_results
     from grader.grade.results import SubmissionResult, score_function
 
-    result = SubmissionResult("x", {"gae_advantages": score_function(course, "gae_advantages", [], "not defined")})
-    doc = gradescope_results(result, visibility="hidden", execution_time=1.2)
+    result = SubmissionResult("x", {"gae_advantages": score_function(course, "gae_advantages", [], "not defined")},
+                              elapsed=1.2)
+    doc = gradescope_results(GradeRecord("x", "x", result), visibility="hidden")
     jsonschema.validate(doc, SCHEMA)
     assert doc["tests"][0]["visibility"] == doc["visibility"] == "hidden" and doc["execution_time"] == 2

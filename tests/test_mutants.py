@@ -44,13 +44,13 @@ def graded(tmp_path_factory):
         path = build_submission(root / mutant.function / mutant.name, [mutant.path])
         plan[sid] = {"path": str(path), "only": [mutant.function]}
         mutants[sid] = mutant
-    proc = subprocess.run([sys.executable, "-m", "grader.grade.batch"], input=json.dumps({"submissions": plan}),
+    proc = subprocess.run([sys.executable, "-m", "grader.engine.batch"], input=json.dumps({"submissions": plan}),
                           cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stderr
     results = {}
     for line in proc.stdout.splitlines():
-        record = json.loads(line)
-        results[record["id"]] = record["result"]
+        line = json.loads(line)
+        results[line["id"]] = line["record"]["result"]
     assert set(results) == set(plan), set(plan) - set(results)
     return mutants, results
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -281,3 +282,45 @@ def test_nbgrader_validate(built, graded):
     assert "VALIDATION FAILED" in release.stdout + release.stderr
     solved = nbgrader(built, "validate", str(built / "submitted/correct/ps4b/ps4b.ipynb"))
     assert "Success! Your notebook passes all the tests." in solved.stdout, solved.stdout + solved.stderr
+
+
+def test_a_course_directory_moved_elsewhere_reuses_its_grades(graded, tmp_path):
+    """Nothing stored names the course directory's path: a copy (a backup restored, a volume mounted
+    elsewhere) autogrades again without regrading anyone; --out keeps the records elsewhere."""
+    course_dir = graded["dir"]
+    moved = tmp_path / "mounted-elsewhere" / "course"
+    shutil.copytree(course_dir, moved, symlinks=True)
+    records = moved / "grader-results" / "ps4b" / "results"
+    before = {p.name: p.read_bytes() for p in records.glob("*.json")}
+    assert before and not any(str(course_dir) in text.decode() for text in before.values())
+    again = run_grader("autograde", "ps4b", "--course-dir", str(moved), "--student", "partly_wrong",
+                       "--student", "correct")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert {p.name: p.read_bytes() for p in records.glob("*.json")} == before, "nobody regraded"
+    out = tmp_path / "records"
+    elsewhere = run_grader("autograde", "ps4b", "--course-dir", str(moved), "--student", "correct", "--out", str(out))
+    assert elsewhere.returncode == 0, elsewhere.stdout + elsewhere.stderr
+    record = json.loads((out / "ps4b" / "results" / "correct.json").read_text())
+    assert record["result"]["total"] == FULL and record["submission"] == "correct/ps4b"
+
+
+def test_autograde_on_a_dask_cluster_records_the_same_grades(graded, tmp_path):
+    """`grader autograde --scheduler`: the notebooks' extractions graded by Dask workers that share
+    no directory with the course, recorded in the gradebook and equal to the local records."""
+    pytest.importorskip("distributed", reason="the cluster extra (distributed) is not installed")
+    from tests.cluster.common import Cluster
+
+    course_dir, cluster = graded["dir"], Cluster(tmp_path / "dask")
+    try:
+        worker = cluster.add_worker("worker")
+        proc = run_grader("autograde", "ps4b", "--course-dir", str(course_dir), "--student", "partly_wrong",
+                          "--student", "syntax_error", "--out", str(tmp_path / "records"),
+                          "--scheduler", cluster.address)
+    finally:
+        cluster.close()
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for student in ("partly_wrong", "syntax_error"):
+        here = json.loads((course_dir / f"grader-results/ps4b/results/{student}.json").read_text())
+        there = json.loads((tmp_path / f"records/ps4b/results/{student}.json").read_text())
+        assert there["grader"] == worker and there["result"] == here["result"]
+        assert float(graded["csv"][student]["score"]) == pytest.approx(there["result"]["total"], abs=1e-6)

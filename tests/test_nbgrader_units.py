@@ -10,13 +10,14 @@ import nbformat
 import pytest
 
 from grader.autograde.extract import GENERAL, extract_submission, read_notebook, solution_cells
-from grader.autograde.records import function_report, make_record
 from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END
 from grader.build.notebook import build_notebook
 from grader.build.percent import read_percent
 from grader.build.segments import course_modules, student_segments
 from grader.course import load_course
+from grader.engine.record import GradeRecord
 from grader.export.gradescope import gradescope_results
+from grader.feedback import function_report
 from grader.grade.results import SubmissionResult, score_function
 from grader.grade.results import TestOutcome as Outcome
 from tests.helpers import ROOT, run_grader
@@ -163,10 +164,10 @@ def test_reports_name_the_misconception_and_the_cell_line(tmp_path):
         Outcome("a", True, 1, ""),
         Outcome("b", False, 1, "gae_advantages raised ValueError: no (at gae.py, line 12, in gae_advantages)")]})
     ex = extract_submission(COURSE, PS4B, [notebook_with({})], [], None, tmp_path / "out")
-    record = make_record("s", "ps4b", ex, result.to_json(), "key")
     first = ex.spans["gae_advantages"].first
-    record["result"]["functions"]["gae_advantages"]["tests"][1]["message"] = (
+    result.functions["gae_advantages"].tests[1].message = (
         f"gae_advantages raised ValueError: no (at gae.py, line {first + 2}, in gae_advantages)")
+    record = GradeRecord("s", "s/ps4b", result).with_extraction("ps4b", ex)
     text = function_report(record, "gae_advantages")
     assert text.startswith("gae_advantages: 2.50 of 5 points")
     assert "the cell of gae_advantages, line 3" in text and "1 of 2 checks passed" in text
@@ -175,7 +176,7 @@ def test_reports_name_the_misconception_and_the_cell_line(tmp_path):
 def test_gradescope_results_shape():
     result = result_with({"gae_advantages": [Outcome("a", True, 1, ""), Outcome("b", False, 1, "the why")],
                           "ppo_clipped_terms": []}, error={"ppo_clipped_terms": "not implemented"})
-    doc = gradescope_results(result)
+    doc = gradescope_results(GradeRecord("s", "s", result))
     assert doc["score"] == 2.5 and isinstance(doc["score"], float)
     assert {t["name"] for t in doc["tests"]} == {"ps4b: gae_advantages", "ps4b: ppo_clipped_terms"}
     for test in doc["tests"]:

@@ -12,8 +12,8 @@ from rich.table import Table
 from grader.course import load_course
 from grader.display import markup, text
 from grader.errors import GraderError
-from grader.grade.render import format_points
-from grader.options import course_dir_option, db_option, resolve_course_dir
+from grader.feedback import first_issue, format_points, function_report
+from grader.options import course_dir_option, db_option, engine_options, resolve_course_dir, scheduler_address
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
 
@@ -31,8 +31,11 @@ def register(sub, common) -> None:
     course_dir_option(parser)
     db_option(parser)
     parser.add_argument("--student", action="append", metavar="ID", help="grade only this student (repeatable)")
-    parser.add_argument("--jobs", type=int, default=None, metavar="N",
-                        help="trusted grading processes in parallel (default: one per core, at most 4)")
+    engine_options(parser, jobs_help="trusted grading processes in parallel on this machine (default: one "
+                                         "per core, at most 4)")
+    parser.add_argument("--out", metavar="DIR", default=None,
+                        help="where the trusted records go, DIR/<assignment>/ (default: grader-results/ in the "
+                             "course directory)")
     parser.add_argument("--zip", metavar="FILE", default=None,
                         help="first collect an LMS download (a zip of notebooks named by student) into "
                              "submitted/ with `nbgrader zip_collect`")
@@ -53,7 +56,6 @@ def default_jobs() -> int:
 def run(args: argparse.Namespace) -> int:
     # nbgrader and nbformat take seconds to import: only when autograding.
     from grader.autograde.pipeline import autograde
-    from grader.autograde.records import first_issue, function_report
 
     console = Console(highlight=False)
     course = load_course(args.course, check_files=False)
@@ -65,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     jobs = args.jobs or default_jobs()
     state = autograde(course, course_dir, args.assignment, students=args.student, jobs=jobs,
                       archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
-                      sandbox=sandbox_mode(args), db_url=args.db, console=console)
+                      sandbox=sandbox_mode(args), scheduler=scheduler_address(args.scheduler),
+                      out=Path(args.out) if args.out else None, db_url=args.db, console=console)
     for warning in state.warnings:
         console.print(f"[yellow]warning:[/yellow] {markup(warning)}")
     for line in state.restored:
@@ -77,12 +80,11 @@ def run(args: argparse.Namespace) -> int:
     table.add_column("first thing to look at", overflow="fold", max_width=80)
     for student in state.students:
         record = state.records[student]
-        result = record["result"]
         flag = " (rescued)" if student in state.rescued else ""
         table.add_row(text(student + flag, one_line=True),
-                      f"{format_points(result['total'])}/{format_points(result['max'])}", text(first_issue(record)))
+                      f"{format_points(record.total)}/{format_points(record.max)}", text(first_issue(record)))
         if args.details:
-            for function in result["functions"]:
+            for function in record.result.functions:
                 console.print(text(function_report(record, function)), end="")
     console.print(table)
     same_db = " (with the same --db)" if args.db else ""

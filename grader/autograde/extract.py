@@ -18,7 +18,7 @@ from pathlib import Path
 
 import nbformat
 
-from grader.autograde.records import GENERAL
+from grader.feedback import GENERAL
 from grader.build.segments import ModuleParts, assignment_modules
 from grader.course import Assignment, Course
 

@@ -35,7 +35,7 @@ from traitlets.config.loader import ConfigFileNotFound, JSONFileConfigLoader, Py
 
 from grader.autograde.extract import GENERAL, read_notebook
 from grader.autograde.preprocessors import exercise_of, exercise_of_grade, fill_outputs
-from grader.autograde.records import scores
+from grader.engine.record import GradeRecord
 from grader.errors import GraderError
 
 CONFIG_NAME = "nbgrader_config"
@@ -203,7 +203,7 @@ def enrol(target: GradebookTarget, students: list[str]) -> None:
 
 
 def write_placeholder(course_dir: Path, target: GradebookTarget, assignment: str, notebook: str, student: str,
-                      record: dict) -> Path:
+                      record: GradeRecord) -> Path:
     """An autograded notebook and gradebook grades for a submission nbgrader could not process."""
     course_dir = Path(course_dir)
     release = nbformat.read(course_dir / "release" / assignment / notebook, as_version=4)
@@ -214,7 +214,7 @@ def write_placeholder(course_dir: Path, target: GradebookTarget, assignment: str
         function = exercise_of(cell)
         if function and function not in present:
             base.cells.append(cell)
-    notes = record.get("notes", {}).get(GENERAL, []) or ([problem] if problem else [])
+    notes = record.notes.get(GENERAL, []) or ([problem] if problem else [])
     why = " ".join(notes) or "nbgrader could not process this notebook"
     note = nbformat.v4.new_markdown_cell(
         f"**Grading note.** {why} The grades below come from the course grader; "
@@ -226,7 +226,7 @@ def write_placeholder(course_dir: Path, target: GradebookTarget, assignment: str
     dest.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(base, dest)
 
-    points = scores(record)
+    points = record.scores()
     with target.open() as gb:
         gb.update_or_create_student(student)
         gb.update_or_create_submission(assignment, student)

@@ -7,8 +7,8 @@ An ordered pipeline of named steps (:data:`AUTOGRADE_STEPS`) on a shared
 2. ``find``     the submissions: submitted/<student>/<assignment>/
 3. ``enrol``    every student in the gradebook (safe when another autograde shares the database)
 4. ``extract``  each notebook's solution cells into modules shaped like exercises/
-5. ``grade``    all of them with the hidden tests, with ``grader grade-class``'s engine (a queue of
-                trusted processes, sandboxed workers; a submission with a current record is not regraded)
+5. ``grade``    all of them with the hidden tests, with the engine of ``grader grade-class`` (trusted
+                processes here or a Dask cluster's workers, sandboxed; a current record is not regraded)
 6. ``record``   ``nbgrader autograde`` with ``TrustedGrade`` in place of ``Execute``
 7. ``rescue``   an autograded notebook and grades for submissions nbgrader could not process
 8. ``verify``   the gradebook holds exactly the trusted grades, and no manual score changed
@@ -32,8 +32,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from grader.autograde.extract import Extraction
 from grader.autograde.gradebook import (GradebookTarget, course_gradebook, enrol, gradebook_scores, manual_state,
                                         restore_manual, write_placeholder)
-from grader.autograde.records import scores
 from grader.autograde.trusted import built_info, extract, grade_extractions
+from grader.engine.record import GradeRecord
 from grader.build.coursedir import BuiltAssignment, stale_inputs
 from grader.build.nbgrader_run import run_nbgrader
 from grader.build.segments import assignment_modules
@@ -57,7 +57,9 @@ class AutogradeState:
     info: BuiltAssignment | None = None
     students: list[str] = field(default_factory=list)
     extractions: dict[str, Extraction] = field(default_factory=dict)
-    records: dict[str, dict] = field(default_factory=dict)
+    records: dict[str, GradeRecord] = field(default_factory=dict)
+    scheduler: str | None = None
+    out: Path | None = None
     nbgrader_failed: list[str] = field(default_factory=list)
     rescued: list[str] = field(default_factory=list)
     mismatches: list[str] = field(default_factory=list)
@@ -131,11 +133,24 @@ class Grade:
         # while student code runs (see Verify).
         state.manual_before = manual_state(state.gradebook, state.assignment.id)
         with state.progress() as progress:
-            task = progress.add_task(f"grading {state.assignment.id} (trusted grader, {state.jobs} job(s))",
+            where = f"Dask cluster at {state.scheduler}" if state.scheduler else f"{state.jobs} job(s)"
+            task = progress.add_task(f"grading {state.assignment.id} (trusted grader, {where})",
                                      total=len(state.students))
             state.records = grade_extractions(state.course, state.course_dir, state.assignment, state.extractions,
-                                              jobs=state.jobs, sandbox=state.sandbox,
-                                              on_advance=lambda n: progress.advance(task, n))
+                                              jobs=state.jobs, sandbox=state.sandbox, scheduler=state.scheduler,
+                                              out=state.out, on_advance=lambda n: progress.advance(task, n),
+                                              on_event=lambda kind, data: self.tell(state, kind, data))
+
+    @staticmethod
+    def tell(state: AutogradeState, kind: str, data: dict) -> None:
+        """What people must see of the grading sessions: refused workers, retries, lost sessions."""
+        from rich.markup import escape
+
+        if kind == "refused":
+            state.console.print(f"[bold red]refused {escape(data['session'])}: {escape(data['reason'])}[/bold red]")
+        elif kind == "retry":
+            state.console.print(f"[yellow]{escape(data['session'])} lost {escape(data['student'])} "
+                                f"({escape(data['reason'])}); grading it again elsewhere[/yellow]")
 
 
 class Record:
@@ -167,9 +182,14 @@ class Record:
                 dropped_before = len(state.nbgrader_failed)
                 # A notebook whose record does not match is graded again by TrustedGrade: with the
                 # same sandbox choice as the rest of the class.
-                db = [f"--CourseDirectory.db_url={state.db_url}"] if state.db_url else []
+                # The course this command grades with, wherever the build said it was.
+                options = [f"--TrustedGrade.sandbox={state.sandbox}", f"--TrustedGrade.course_root={state.course.root}"]
+                if state.out is not None:
+                    options.append(f"--TrustedGrade.results_dir={state.out}")
+                if state.db_url:
+                    options.append(f"--CourseDirectory.db_url={state.db_url}")
                 proc = run_nbgrader(state.course_dir, "autograde", state.assignment.id, "--force",
-                                    f"--student={pattern}", f"--TrustedGrade.sandbox={state.sandbox}", *db,
+                                    f"--student={pattern}", *options,
                                     timeout=self.TIMEOUT, check=False, on_line=follow)
                 tail = proc.stdout.splitlines()[-20:]
                 # nbgrader exits 1 when it dropped a submission (rescued below); failing without
@@ -200,7 +220,7 @@ class Verify:
         state.restored = restore_manual(state.gradebook, state.assignment.id, state.manual_before)
         recorded = gradebook_scores(state.gradebook, state.assignment.id)
         for student in state.students:
-            expected = scores(state.records[student])
+            expected = state.records[student].scores()
             got = recorded.get(student, {})
             for function, (score, _) in expected.items():
                 value = got.get(function)
@@ -213,8 +233,8 @@ AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Enrol(), Extract(), Grade(),
 
 def autograde(course: Course, course_dir: Path, assignment_id: str, *, students: list[str] | None = None,
               jobs: int = 1, archive: Path | None = None, name_regexp: str | None = None,
-              sandbox: str = "auto", db_url: str | None = None, console: Console | None = None,
-              steps=AUTOGRADE_STEPS) -> AutogradeState:
+              sandbox: str = "auto", scheduler: str | None = None, out: Path | None = None,
+              db_url: str | None = None, console: Console | None = None, steps=AUTOGRADE_STEPS) -> AutogradeState:
     """Run the autograde pipeline on one assignment of an nbgrader course directory.
 
     ``db_url`` overrides the gradebook of nbgrader's configuration (as nbgrader's ``--db`` does).
@@ -225,7 +245,8 @@ def autograde(course: Course, course_dir: Path, assignment_id: str, *, students:
     state = AutogradeState(course=course, course_dir=course_dir, assignment=course.assignment(assignment_id),
                            console=console or Console(), gradebook=course_gradebook(course_dir, db_url),
                            db_url=db_url or None, students_wanted=students, jobs=jobs,
-                           archive=Path(archive) if archive else None, name_regexp=name_regexp, sandbox=sandbox)
+                           archive=Path(archive) if archive else None, name_regexp=name_regexp, sandbox=sandbox,
+                           scheduler=scheduler, out=Path(out).resolve() if out is not None else None)
     for step in steps:
         step(state)
     return state

@@ -23,11 +23,12 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum, Unicode
 
 from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END, test_grade_id
-from grader.autograde.records import function_report, is_current, results_store, scores, with_extraction
 from grader.build.coursedir import BuiltAssignment
 from grader.build.segments import ModuleParts, assignment_modules
-from grader.classgrade.run import run_fingerprint
 from grader.course import Assignment, Course, load_course
+from grader.engine.fingerprint import run_fingerprint
+from grader.engine.record import GradeRecord
+from grader.feedback import function_report
 
 def exercise_of_grade(grade_id: str) -> str | None:
     """The exercise an autograded cell's grade id names (:func:`grader.build.cells.test_grade_id`), or None."""
@@ -43,9 +44,9 @@ def exercise_of(cell) -> str | None:
     return None
 
 
-def fill_outputs(nb: nbformat.NotebookNode, record: dict) -> nbformat.NotebookNode:
+def fill_outputs(nb: nbformat.NotebookNode, record: GradeRecord) -> nbformat.NotebookNode:
     """Give every autograded cell its report and its score; clear every other output."""
-    points = scores(record)
+    points = record.scores()
     count = 0
     for cell in nb.cells:
         if cell.cell_type != "code":
@@ -80,7 +81,7 @@ class GradingContext:
     assignment: Assignment
     info: BuiltAssignment
     modules: dict[str, ModuleParts]
-    course_hash: str  # run_fingerprint for the assignment's functions, as grade_class stores it
+    course_hash: str  # run_fingerprint for the assignment's functions, as the engine stores it
     labs: tuple[str, ...]
 
 
@@ -107,6 +108,9 @@ class TrustedGrade(NbGraderPreprocessor):
                         "when it works (auto), only in it (require), or with resource limits only (off). "
                         "`grader autograde` passes its --require-sandbox / --no-sandbox choice here."
                    ).tag(config=True)
+    results_dir = Unicode("", help="Where the trusted records are, <results_dir>/<assignment>/ (default: "
+                                   "grader-results/ in the course directory). `grader autograde --out` passes "
+                                   "its choice here.").tag(config=True)
 
     def _course_dir(self) -> Path:
         # nbgrader's converter knows the course directory; the gradebook URL need not be a file in it.
@@ -118,7 +122,7 @@ class TrustedGrade(NbGraderPreprocessor):
         return Path(coursedir.root)
 
     def preprocess(self, nb, resources):
-        from grader.autograde.trusted import extract, grade_extractions
+        from grader.autograde.trusted import extract, fingerprint_of, grade_extractions, results_store
 
         student = resources["nbgrader"]["student"]
         assignment_id = resources["nbgrader"]["assignment"]
@@ -129,14 +133,16 @@ class TrustedGrade(NbGraderPreprocessor):
         # the student's solution cells as submitted. Extract from it, so what is recorded is
         # exactly what this notebook holds.
         extraction = extract(course, course_dir, assignment, ctx.info, student, notebooks=[nb], modules=ctx.modules)
-        record = results_store(course_dir, assignment_id).load(student)
-        if is_current(record, extraction, ctx.course_hash):
+        out = Path(self.results_dir) if self.results_dir else None
+        record = results_store(course_dir, assignment_id, out).load(student)
+        if record is not None and extraction.readable and record.is_current(fingerprint_of(student, extraction),
+                                                                            ctx.course_hash):
             self.log.info("Using the trusted grade of %s/%s", student, assignment_id)
-            record = with_extraction(record, assignment_id, extraction, ctx.labs)
+            record = record.with_extraction(assignment_id, extraction, ctx.labs)
         else:
             self.log.info("Grading %s/%s with the trusted grader", student, assignment_id)
             record = grade_extractions(course, course_dir, assignment, {student: extraction},
-                                       sandbox=self.sandbox)[student]
+                                       sandbox=self.sandbox, out=out)[student]
         return fill_outputs(nb, record), resources
 
 

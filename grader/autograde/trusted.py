@@ -10,16 +10,27 @@ from typing import Callable
 import nbformat
 
 from grader.autograde.extract import Extraction, extract_submission, notebooks_of
-from grader.autograde.reaper import become_subreaper, kill_strays
-from grader.autograde.records import is_current, make_record, results_store, with_extraction
 from grader.build.coursedir import BuiltAssignment, built_assignments
 from grader.build.segments import ModuleParts
-from grader.classgrade.run import grade_class, run_fingerprint
 from grader.course import Assignment, Course
+from grader.engine.dispatch import grade_class
+from grader.engine.fingerprint import run_fingerprint
+from grader.engine.parcel import Parcel
+from grader.engine.record import GradeRecord
+from grader.engine.store import ResultStore
 from grader.errors import GraderError
 from grader.grade.results import SubmissionResult, score_function
+from grader.sandbox.reaper import become_subreaper, kill_strays
 
 EXTRACTED_DIR = "extracted"
+RESULTS_DIR = "grader-results"
+
+
+def results_store(course_dir: Path, assignment: str, out: Path | None = None) -> ResultStore:
+    """Where the records of ``assignment`` live: ``<out>/<assignment>/``, by default
+    ``<course_dir>/grader-results/<assignment>/`` (relative to the course directory, so a
+    course directory moved or mounted elsewhere keeps its records)."""
+    return ResultStore(Path(out if out is not None else Path(course_dir) / RESULTS_DIR) / assignment)
 
 
 def built_info(course_dir: Path, assignment: Assignment) -> BuiltAssignment:
@@ -54,15 +65,16 @@ def extract(course: Course, course_dir: Path, assignment: Assignment, info: Buil
 
 
 def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, extractions: dict[str, Extraction],
-                      *, jobs: int = 1, sandbox: str = "auto",
-                      on_advance: Callable[[int], None] | None = None) -> dict[str, dict]:
-    """One record per extraction, graded by the class engine (:func:`grader.classgrade.run.grade_class`).
+                      *, jobs: int = 1, sandbox: str = "auto", scheduler: str | None = None, out: Path | None = None,
+                      on_advance: Callable[[int], None] | None = None,
+                      on_event: Callable[[str, dict], None] | None = None) -> dict[str, GradeRecord]:
+    """One record per extraction, graded by the engine (:func:`grader.engine.dispatch.grade_class`).
 
-    Submissions are handed out one at a time to ``jobs`` trusted processes (a process
-    that dies is replaced and its submission retried) and each record is written
-    atomically the moment it is graded; a submission whose stored record is current is
-    not graded again. Nothing a submission started outlives grading. ``on_advance(n)``
-    counts submissions done.
+    Submissions are handed out one at a time to ``jobs`` trusted processes, or to the workers
+    of the Dask cluster at ``scheduler`` (a session that dies has its submission retried once
+    elsewhere), and each record is written atomically the moment it is graded; a submission
+    whose stored record is current is not graded again. Nothing a submission started outlives
+    grading. ``on_advance(n)`` counts submissions done; ``on_event`` sees every event of the run.
 
     Raises
     ------
@@ -74,7 +86,7 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
     advance = on_advance or (lambda n: None)
     only = [e.function for e in assignment.exercises]
     labs = [e.function for e in assignment.exercises if e.kind == "lab"]
-    store = results_store(course_dir, assignment.id)
+    store = results_store(course_dir, assignment.id, out)
     readable = {s: x.directory for s, x in extractions.items() if x.readable}
 
     def follow(kind: str, data: dict) -> None:
@@ -82,13 +94,15 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
             advance(data["current"])
         elif kind in ("graded", "failed"):
             advance(1)
+        if on_event is not None:
+            on_event(kind, data)
 
     failed: dict[str, str] = {}
     if readable:
         become_subreaper()
         try:
-            run = grade_class(course, course_dir / EXTRACTED_DIR, store.root, jobs=jobs, mode=sandbox, only=only,
-                              on_event=follow, students=readable)
+            run = grade_class(course, readable, store.root, root=course_dir / EXTRACTED_DIR, jobs=jobs, mode=sandbox,
+                              scheduler=scheduler, only=only, on_event=follow)
         finally:
             # Nothing a submission started may outlive grading (and touch the gradebook later).
             kill_strays()
@@ -100,14 +114,14 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
     for student, extraction in extractions.items():
         if extraction.readable:
             record = store.load(student)
-            if not is_current(record, extraction, course_hash):
+            if record is None or not record.is_current(fingerprint_of(student, extraction), course_hash):
                 failed.setdefault(student, "no current grade was written")
                 continue
         else:  # nothing to run: every exercise scores zero, the notes say why
-            record = make_record(student, assignment.id, extraction,
-                                 unreadable_result(course, assignment, extraction).to_json(), course_hash)
+            record = GradeRecord(student, f"{student}/{assignment.id}", unreadable_result(course, assignment),
+                                 course=course.id, course_hash=course_hash)
             advance(1)
-        record = with_extraction(record, assignment.id, extraction, labs)
+        record = record.with_extraction(assignment.id, extraction, labs)
         store.save(record)
         records[student] = record
     if failed:
@@ -117,7 +131,12 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
     return records
 
 
-def unreadable_result(course: Course, assignment: Assignment, extraction: Extraction) -> SubmissionResult:
+def fingerprint_of(student: str, extraction: Extraction) -> str:
+    """The fingerprint of an extraction's modules, as a record of them holds it."""
+    return Parcel.read(student, extraction.directory).fingerprint
+
+
+def unreadable_result(course: Course, assignment: Assignment) -> SubmissionResult:
     functions = {e.function: score_function(course, e.function, [], "the notebook could not be read")
                  for e in assignment.exercises}
-    return SubmissionResult(submission=str(extraction.directory), functions=functions)
+    return SubmissionResult(submission="", functions=functions)

@@ -22,7 +22,7 @@ from grader.build.percent import read_percent
 from grader.build.segments import ModuleParts, course_modules, setup_code, student_segments
 from grader.course import Assignment, Course, Exercise
 from grader.errors import CourseError
-from grader.grade.render import format_points
+from grader.feedback import format_points
 
 PROSE_FILE = "notebooks/assignments.yaml"
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}

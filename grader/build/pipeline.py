@@ -108,7 +108,7 @@ class WriteConfig:
         if state.db_url:
             checked_url(state.db_url, "the --db value")
         own = own_settings(state.course_dir, state.db_url)
-        (state.course_dir / CONFIG).write_text(config_text(state.course, list(built.values()), own),
+        (state.course_dir / CONFIG).write_text(config_text(state.course, list(built.values()), state.course_dir, own),
                                                encoding="utf-8")
         write_manifest(state.course, state.course_dir, list(built.values()), state.skipped)
         # Open the gradebook once here: a clear error before nbgrader runs, and the tables are

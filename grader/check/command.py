@@ -9,7 +9,8 @@ from rich.console import Console
 
 from grader.course import load_course
 from grader.display import visible
-from grader.grade.runner import check_submission_path, run_tests
+from grader.engine.driver import grade_here
+from grader.engine.parcel import Parcel, check_submission_path
 
 ALL_PASSED = "visible tests passed; hidden tests will also be run"
 
@@ -31,7 +32,8 @@ def run(args: argparse.Namespace) -> int:
     path = check_submission_path(Path(args.path) if args.path else course.exercises_dir)
     console = Console()
     with console.status("running the visible tests ..."):
-        result = run_tests(course, {"you": path}, suite="visible", only=args.only)["you"]
+        parcel = Parcel.read("you", path, label=str(args.path or "exercises"), only=args.only)
+        result = grade_here(course, [parcel], suite="visible", only=args.only)["you"].result
     failing = 0
     for name, f in result.functions.items():
         if not f.tests:

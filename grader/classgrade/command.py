@@ -1,4 +1,4 @@
-"""grader grade-class: grade a directory of submissions in parallel, resumably."""
+"""grader grade-class: grade a directory of submissions in parallel, resumably, here or on a Dask cluster."""
 
 from __future__ import annotations
 
@@ -10,10 +10,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from grader.classgrade.run import grade_class
+from grader.classgrade.run import discover_submissions
 from grader.course import load_course
 from grader.display import markup
-from grader.grade.render import format_points
+from grader.engine.dispatch import grade_class
+from grader.errors import GraderError
+from grader.feedback import format_points
+from grader.options import engine_options, scheduler_address
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
 DEFAULT_OUT = "grading-results"
@@ -21,18 +24,19 @@ DEFAULT_OUT = "grading-results"
 
 def register(sub, common) -> None:
     parser = sub.add_parser(
-        "grade-class", parents=[common], help="grade a whole class in parallel (resumable)",
+        "grade-class", parents=[common], help="grade a whole class in parallel (resumable; here or on a Dask cluster)",
         description="Grade every submission in SUBMISSIONS_DIR with the hidden tests: each subdirectory "
                     "(shaped like exercises/) or .py file is one student's submission, named by it. "
-                    "N trusted processes grade in parallel, each running the student code in a fresh "
-                    "sandboxed worker. Every result is written to OUT/results/<student>.json as soon as "
-                    "it is graded, so an interrupted run continues where it stopped; a submission is "
-                    "graded again only when it or the course changed. OUT/summary.csv has one row per "
-                    "student; `grader report OUT` turns the results into an HTML page.",
+                    "N trusted processes grade in parallel (or the workers of a Dask cluster, --scheduler), "
+                    "each running the student code in a fresh sandboxed worker. Every result is written to "
+                    "OUT/results/<student>.json as soon as it is graded, so an interrupted run continues where "
+                    "it stopped; a submission is graded again only when it or the course changed. "
+                    "OUT/summary.csv has one row per student; `grader report OUT` turns the results into an "
+                    "HTML page.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("submissions_dir", metavar="SUBMISSIONS_DIR", help="one subdirectory or .py file per student")
-    parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                        help="grading processes in parallel (default: the number of CPUs)")
+    engine_options(parser, jobs_help="grading processes in parallel on this machine (default: the number "
+                                         "of CPUs)")
     parser.add_argument("--out", metavar="DIR", default=DEFAULT_OUT,
                         help=f"results directory (default: ./{DEFAULT_OUT})")
     parser.add_argument("--force", action="store_true", help="grade every submission again, even if unchanged")
@@ -42,66 +46,130 @@ def register(sub, common) -> None:
     parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+class ClassProgress:
+    """What a class run shows: a bar (or a line per submission in logs), per-session work, failures."""
+
+    def __init__(self, console: Console, what: str, jobs_text: str):
+        self.console = console
+        self.what = what
+        self.jobs_text = jobs_text
+        self.interactive = console.is_terminal
+        self.progress = Progress(TextColumn("[bold]grading[/bold]"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("{task.fields[status]}"), TimeElapsedColumn(), TextColumn("eta"),
+                                 TimeRemainingColumn(), console=console, disable=not self.interactive,
+                                 transient=False)
+        self.task = None
+        self.done = self.todo = self.failed = 0
+        self.sessions: dict[str, int] = {}
+        self.in_flight: dict[str, list[str]] = {}
+        self.sandboxes: set[bool] = set()
+
+    def status(self, last: str = "") -> str:
+        flight = sum(len(v) for v in self.in_flight.values())
+        workers = " ".join(f"{markup(s.rsplit('/', 1)[-1])}:{n}" for s, n in sorted(self.sessions.items()))
+        failed = f" [red]{self.failed} failed[/red]" if self.failed else ""
+        return f"{flight} in flight{failed} | done per worker {workers} | {markup(last)}"
+
+    def __call__(self, kind: str, data: dict) -> None:
+        if kind == "plan":
+            self.todo = data["todo"]
+            self.console.print(f"{data['total']} submissions in {markup(self.what)}: {data['current']} already "
+                               f"graded and unchanged, {data['todo']} to grade {self.jobs_text}")
+            self.task = self.progress.add_task("grading", total=data["todo"], status="")
+        elif kind == "started":
+            # Once for the sandboxed sessions, and for every session without the sandbox.
+            sandboxed = bool(data.get("sandboxed"))
+            if sandboxed and sandboxed in self.sandboxes:
+                return
+            self.sandboxes.add(sandboxed)
+            where = "" if sandboxed else f" ({markup(data.get('session', ''))})"
+            text = f"sandbox{where}: {markup(data.get('sandbox', ''))}"
+            self.console.print(text if sandboxed else f"[bold red]{text}[/bold red]")
+        elif kind == "refused":
+            self.console.print(f"[bold red]refused {markup(data['session'])}: {markup(data['reason'])}[/bold red]")
+        elif kind == "began":
+            self.in_flight = data["in_flight"]
+        elif kind == "graded":
+            self.done += 1
+            record = data["record"]
+            session = data.get("session") or "?"
+            self.sessions[session] = self.sessions.get(session, 0) + 1
+            self._leave(data["student"])
+            line = f"{record.student} {format_points(record.total)}/{format_points(record.max)}"
+            self.progress.update(self.task, advance=1, status=self.status(line))
+            if not self.interactive:
+                self.console.print(f"[{self.done}/{self.todo}] graded {markup(line)} ({record.elapsed:.1f} s, "
+                                   f"{markup(session)})")
+        elif kind == "retry":
+            self._leave(data["student"])
+            self.console.print(f"[yellow]{markup(data['session'])} lost {markup(data['student'])} "
+                               f"({markup(data['reason'])}); grading it again elsewhere[/yellow]")
+        elif kind == "failed":
+            self.failed += 1
+            self._leave(data["student"])
+            if self.task is not None:
+                self.progress.update(self.task, advance=1, status=self.status())
+            self.console.print(f"[red]could not grade {markup(data['student'])}: {markup(data['reason'])}[/red]")
+        elif kind == "lost":
+            self.console.print(f"[yellow]lost the grading session {markup(data['session'])}[/yellow]")
+
+    def _leave(self, student: str) -> None:
+        for students in self.in_flight.values():
+            if student in students:
+                students.remove(student)
+
+
+def stderr_console() -> Console:
     console = Console(stderr=True)
     if not console.is_terminal:  # logs and pipes: whole lines, no 80-column wrapping
         console = Console(stderr=True, soft_wrap=True, width=160)
-    course = load_course(args.course)
+    return console
+
+
+def warn_without_sandbox(course, mode: str, console: Console) -> None:
+    """Say so before anything starts, where people look (or refuse when the sandbox is required)."""
+    if mode == "off":
+        return
+    from grader.sandbox import NO_SANDBOX_WARNING, probe
+    from grader.sandbox.limits import Limits
+
+    setup, reason = probe()
+    if setup is None:
+        if mode == "require" or Limits.from_course(course).require:
+            raise GraderError(f"the sandbox is required but not available: {reason}")
+        console.print(f"[bold red]{markup(NO_SANDBOX_WARNING.format(reason=reason), one_line=False)}[/bold red]")
+
+
+def jobs_of(args) -> int:
     jobs = args.jobs or os.cpu_count() or 1
     if jobs < 1:
-        from grader.errors import GraderError
-
         raise GraderError("-j/--jobs must be at least 1")
+    return jobs
+
+
+def run(args: argparse.Namespace) -> int:
+    console = stderr_console()
+    course = load_course(args.course)
+    jobs = jobs_of(args)
+    scheduler = scheduler_address(args.scheduler)
     out = Path(args.out).resolve()
-    interactive = console.is_terminal
-    progress = Progress(TextColumn("[bold]grading[/bold]"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("{task.fields[last]}"), TimeElapsedColumn(), TextColumn("eta"),
-                        TimeRemainingColumn(), console=console, disable=not interactive, transient=False)
-    state = {"task": None, "done": 0, "todo": 0}
-
-    def on_event(kind: str, data: dict) -> None:
-        if kind == "plan":
-            state["todo"] = data["todo"]
-            console.print(f"{data['total']} submissions in {markup(args.submissions_dir)}: {data['current']} already graded "
-                          f"and unchanged, {data['todo']} to grade with {min(jobs, max(data['todo'], 1))} "
-                          f"process{'es' if jobs > 1 else ''}")
-            state["task"] = progress.add_task("grading", total=data["todo"], last="")
-        elif kind == "started":
-            if data.get("sandboxed"):
-                console.print(f"sandbox: {markup(data['sandbox'])}")
-            else:
-                console.print(f"[bold red]sandbox: {markup(data['sandbox'])}[/bold red]")
-        elif kind == "graded":
-            state["done"] += 1
-            result = data["result"]
-            line = f"{markup(data['student'])} {format_points(result['total'])}/{format_points(result['max'])}"
-            progress.update(state["task"], advance=1, last=line)
-            if not interactive:
-                console.print(f"[{state['done']}/{state['todo']}] graded {line} ({data['elapsed']:.1f} s)")
-        elif kind == "failed":
-            console.print(f"[red]could not grade {markup(data['student'])}: {markup(data['reason'])}[/red]")
-
     mode = sandbox_mode(args)
-    if mode != "off":
-        # Warn before anything starts, in the coordinator, where people look.
-        from grader.sandbox import NO_SANDBOX_WARNING, probe
-        from grader.sandbox.limits import Limits
-
-        setup, reason = probe()
-        if setup is None:
-            if mode == "require" or Limits.from_course(course).require:
-                from grader.errors import GraderError
-
-                raise GraderError(f"the sandbox is required but not available: {reason}")
-            console.print(f"[bold red]{markup(NO_SANDBOX_WARNING.format(reason=reason), one_line=False)}[/bold red]")
-    with progress:
-        result = grade_class(course, Path(args.submissions_dir), out, jobs=jobs, mode=mode, force=args.force,
-                             only=args.only, on_event=on_event)
+    if not scheduler:  # on a cluster, each worker says what sandbox it has
+        warn_without_sandbox(course, mode, console)
+    submissions = Path(args.submissions_dir)
+    students = discover_submissions(submissions)
+    where = f"on the Dask cluster at {scheduler}" if scheduler else \
+        f"with {jobs} process{'es' if jobs > 1 else ''}"
+    progress = ClassProgress(console, args.submissions_dir, where)
+    with progress.progress:
+        result = grade_class(course, students, out, root=submissions.resolve(), jobs=jobs, mode=mode,
+                             scheduler=scheduler, force=args.force, only=args.only, on_event=progress)
     table = Table(title=f"{course.title}: {len(result.students)} submissions", show_header=False)
     table.add_row("graded now", str(len(result.graded)))
     table.add_row("already graded, unchanged", str(len(result.up_to_date)))
     if result.failed:
         table.add_row("[red]could not be graded[/red]", markup(", ".join(sorted(result.failed))))
+    table.add_row("graded by", markup(result.where or "-"))
     table.add_row("wall time", f"{result.wall_time:.1f} s")
     if result.graded:
         table.add_row("per submission", f"{result.wall_time / len(result.graded):.2f} s")

@@ -14,8 +14,7 @@ from grader.course import load_course
 from grader.display import markup, text
 from grader.demo import assemble_sample_class
 from grader.errors import GraderError
-from grader.grade.render import format_points, grade_table
-from grader.grade.results import SubmissionResult
+from grader.feedback import format_points, grade_table
 from grader.stubs import stale_files
 
 
@@ -36,8 +35,9 @@ def register(sub, common) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from grader.classgrade.run import grade_class
-    from grader.classgrade.store import ResultStore
+    from grader.classgrade.run import discover_submissions
+    from grader.engine.dispatch import grade_class
+    from grader.engine.store import ResultStore
     from grader.report.build import write_report
 
     console = Console()
@@ -83,14 +83,14 @@ def run(args: argparse.Namespace) -> int:
         if kind == "started":
             console.print(f"grading process started ({markup(data.get('sandbox', ''))})")
         elif kind == "graded":
-            result = data["result"]
-            console.print(f"graded {markup(data['student'])}: {result['total']:.4g}/{result['max']:g}")
+            record = data["record"]
+            console.print(f"graded {markup(record.student)}: {record.total:.4g}/{record.max:g}")
         elif kind == "failed":
             console.print(f"[red]could not grade {markup(data['student'])}: {markup(data['reason'])}[/red]")
 
     with console.status("grading the sample class (the labs train policies: about a minute) ..."):
-        run_info = grade_class(course, submissions, results_dir, jobs=max(1, args.jobs), force=True,
-                               on_event=on_event)
+        run_info = grade_class(course, discover_submissions(submissions), results_dir, root=submissions,
+                               jobs=max(1, args.jobs), force=True, on_event=on_event)
     store = ResultStore(results_dir)
     records = {student: store.load(student) for student in students}
     missing = [student for student, record in records.items() if record is None]
@@ -103,16 +103,13 @@ def run(args: argparse.Namespace) -> int:
         summary.add_column(a.id, justify="right")
     summary.add_column("total", justify="right")
     for student, record in records.items():
-        parts = [f"{format_points(record['assignments'][a.id]['score'])}/{format_points(record['assignments'][a.id]['max'])}"
+        parts = [f"{format_points(record.assignments[a.id]['score'])}/{format_points(record.assignments[a.id]['max'])}"
                  for a in course.assignments]
-        total = record["result"]
-        summary.add_row(text(student, one_line=True), *parts,
-                        f"{format_points(total['total'])}/{format_points(total['max'])}")
+        summary.add_row(text(student, one_line=True), *parts, f"{format_points(record.total)}/{format_points(record.max)}")
     console.print(summary)
-    results = {student: SubmissionResult.from_json(course, record["result"]) for student, record in records.items()}
-    carol = results["carol"]
+    carol = records["carol"].result
     carol.functions = {n: f for n, f in carol.functions.items() if f.score < f.max}
-    console.print(grade_table(course, carol, title="carol: what to look at (first message of each)",
+    console.print(grade_table(carol, title="carol: what to look at (first message of each)",
                               max_messages=1, show_total=False))
 
     report = write_report(results_dir)

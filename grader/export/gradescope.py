@@ -1,15 +1,15 @@
-"""Gradescope's autograder ``results.json`` from a grading result.
+"""Gradescope's autograder ``results.json`` from a grade record.
 
 Gradescope runs one submission per container and reads
 ``/autograder/results/results.json`` (its documented fields:
 ``tests/data/gradescope_results.schema.json``). Here a "test" is one exercise: its
 ``score`` and ``max_score``, and as ``output`` the misconception messages of its
 failed checks, the same text the nbgrader feedback shows
-(:func:`grader.autograde.records.function_report`; never hidden inputs or expected
-values). Every test has the course's ``gradescope.visibility`` (course.yaml; by
-default ``after_published``: students see the hidden tests' verdicts when the
-grades are published). Every text is plain text (``*_format: text``): a student's
-exception message is never rendered as HTML or Markdown.
+(:func:`grader.feedback.function_report`; never hidden inputs or expected values).
+Every test has the course's ``gradescope.visibility`` (course.yaml; by default
+``after_published``: students see the hidden tests' verdicts when the grades are
+published). Every text is plain text (``*_format: text``): a student's exception
+message is never rendered as HTML or Markdown.
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ import os
 import tempfile
 from pathlib import Path
 
-from grader.autograde.records import GENERAL, function_report
 from grader.course import DEFAULT_GRADESCOPE
+from grader.engine.record import GradeRecord
 from grader.errors import GraderError
-from grader.grade.render import format_points
-from grader.grade.results import SubmissionResult
+from grader.feedback import GENERAL, format_points, function_report
 
 MAX_OUTPUT = 10_000  # characters of one output; Gradescope shows a test's output whole
 
@@ -33,15 +32,13 @@ def _bounded(text: str) -> str:
     return text if len(text) <= MAX_OUTPUT else text[:MAX_OUTPUT] + "\n... (cut: too long)\n"
 
 
-def gradescope_results(result: SubmissionResult, *, visibility: str = DEFAULT_GRADESCOPE["visibility"],
-                       execution_time: float | None = None, extraction: dict | None = None) -> dict:
+def gradescope_results(record: GradeRecord, *, visibility: str = DEFAULT_GRADESCOPE["visibility"]) -> dict:
     """The ``results.json`` document of one graded submission (plain floats only).
 
-    ``extraction`` holds what the notebook's extraction tells the student (``notes``,
-    ``spans``, ``labs``: :func:`grader.autograde.records.with_extraction`), for a
-    notebook submission; ``execution_time`` is in seconds.
+    A notebook's record carries its extraction's notes, which the outputs show too;
+    ``execution_time`` is the record's grading time, in whole seconds.
     """
-    record = {"result": result.to_json(), **(extraction or {})}  # the same report as the nbgrader feedback
+    result = record.result
     tests = [{
         "name": f"{f.assignment}: {name}",
         "score": float(f.score),
@@ -50,8 +47,8 @@ def gradescope_results(result: SubmissionResult, *, visibility: str = DEFAULT_GR
         "visibility": visibility,
     } for name, f in result.functions.items()]
     summary = [f"{format_points(result.total)} of {format_points(result.max)} points from the hidden tests."]
-    summary += [f"! {note}" for note in record.get("notes", {}).get(GENERAL, [])]
-    doc = {
+    summary += [f"! {note}" for note in record.notes.get(GENERAL, [])]
+    return {
         "score": float(result.total),
         "output": _bounded("\n".join(summary) + "\n"),
         "output_format": "text",
@@ -59,20 +56,18 @@ def gradescope_results(result: SubmissionResult, *, visibility: str = DEFAULT_GR
         "test_name_format": "text",
         "visibility": visibility,
         "stdout_visibility": "hidden",  # the grader's log is for the course staff
+        "execution_time": int(math.ceil(record.elapsed)),
         "tests": tests,
     }
-    if execution_time is not None:
-        doc["execution_time"] = int(math.ceil(execution_time))
-    return doc
 
 
-def write_gradescope(result: SubmissionResult, out: Path | str, **options) -> Path:
+def write_gradescope(record: GradeRecord, out: Path | str, **options) -> Path:
     """Write ``results.json`` atomically (``out`` may be the file or a directory to put it in);
     ``options`` are those of :func:`gradescope_results`."""
     out = Path(out)
     if out.is_dir():
         out = out / "results.json"
-    text = json.dumps(gradescope_results(result, **options), indent=1) + "\n"
+    text = json.dumps(gradescope_results(record, **options), indent=1) + "\n"
     tmp = None
     try:
         out.parent.mkdir(parents=True, exist_ok=True)

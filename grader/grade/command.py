@@ -8,10 +8,11 @@ import json
 from rich.console import Console
 
 from grader.course import load_course
-from grader.display import markup
+from grader.engine.driver import grade_here
+from grader.engine.fingerprint import run_fingerprint
+from grader.engine.parcel import Parcel, check_submission_path
 from grader.errors import GraderError
-from grader.grade.render import print_grades
-from grader.grade.runner import check_submission_path, run_tests
+from grader.feedback import print_grades
 from grader.sandbox import add_sandbox_options, sandbox_launcher, sandbox_mode
 
 
@@ -37,33 +38,32 @@ def register(sub, common) -> None:
 
 def run(args: argparse.Namespace) -> int:
     course = load_course(args.course)
-    paths = [check_submission_path(p) for p in args.submissions]
-    if args.gradescope and len(paths) != 1:
+    if args.gradescope and len(args.submissions) != 1:
         raise GraderError("--gradescope writes the results of one submission (Gradescope grades one per run)")
-    ids = {f"s{i}": p for i, p in enumerate(paths)}
+    parcels = [Parcel.read(f"s{i}", check_submission_path(p), label=p, only=args.only)
+               for i, p in enumerate(args.submissions)]
     console = Console()
     progress = None
-    if not args.json and len(ids) > 1:
+    if not args.json and len(parcels) > 1:
         progress = console.status("grading ...")
         progress.start()
     errors = Console(stderr=True)
     try:
         with sandbox_launcher(course, mode=sandbox_mode(args),
-                              warn=lambda text: errors.print(f"[bold red]{markup(text, one_line=False)}[/bold red]")) as launcher:
-            results = run_tests(course, ids, only=args.only, launcher=launcher)
+                              warn=lambda text: errors.print(text, style="bold red", markup=False)) as launcher:
+            records = grade_here(course, parcels, launcher=launcher, only=args.only,
+                                 course_hash=run_fingerprint(course, args.only))
     finally:
         if progress is not None:
             progress.stop()
-    for sid, path in ids.items():
-        result = results[sid]
-        result.submission = str(args.submissions[list(ids).index(sid)])
+    for parcel in parcels:
+        record = records[parcel.student]
         if args.json:
-            print(json.dumps(result.to_json()))
+            print(json.dumps(record.result.to_json()))
         else:
-            print_grades(course, result, console)
+            print_grades(record.result, console)
         if args.gradescope:
             from grader.export.gradescope import write_gradescope
 
-            write_gradescope(result, args.gradescope, visibility=course.gradescope["visibility"],
-                             execution_time=result.elapsed)
+            write_gradescope(record, args.gradescope, visibility=course.gradescope["visibility"])
     return 0

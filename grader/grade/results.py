@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from grader.course import Course
 
@@ -60,13 +61,13 @@ class SubmissionResult:
                 "functions": {name: f.to_json() for name, f in self.functions.items()}}
 
     @classmethod
-    def from_json(cls, course: Course, data: dict) -> "SubmissionResult":
-        """Rebuild a result from its JSON form (e.g. a class run's result file)."""
+    def from_json(cls, data: dict, assignment_of: Callable[[str], str]) -> "SubmissionResult":
+        """Rebuild a result from its JSON form (e.g. a stored record); ``assignment_of(function)``
+        names the assignment of each function."""
         functions = {}
         for name, f in data["functions"].items():
             tests = [TestOutcome(t["name"], t["passed"], t["weight"], t["message"]) for t in f["tests"]]
-            functions[name] = FunctionResult(name, course.exercise(name).assignment, f["score"], f["max"],
-                                             tests, f["error"])
+            functions[name] = FunctionResult(name, assignment_of(name), f["score"], f["max"], tests, f["error"])
         return cls(submission=data["submission"], functions=functions)
 
 

@@ -29,9 +29,13 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.course import Course, load_course
 from grader.errors import GraderError
+
+if TYPE_CHECKING:  # the engine is imported when grading, not to read the upload
+    from grader.engine.record import GradeRecord
 
 MAX_FILES = 2000  # entries of an upload looked at
 MAX_DEPTH = 6  # folders deep
@@ -102,9 +106,9 @@ def find_upload(folder: Path, modules: list[str], notebook: str) -> Upload:
     return upload
 
 
-def stage(course: Course, assignment_id: str, upload: Upload, dest: Path) -> dict | None:
-    """Write the modules to grade into ``dest``; for a notebook, return what its extraction tells the
-    student (notes and cell spans, as in the nbgrader feedback)."""
+def stage(course: Course, assignment_id: str, upload: Upload, dest: Path):
+    """Write the modules to grade into ``dest``; for a notebook, return its extraction (what it tells
+    the student: notes and cell spans, as in the nbgrader feedback), else None."""
     dest.mkdir(parents=True, exist_ok=True)
     for module, path in upload.modules.items():
         if path.stat().st_size > MAX_MODULE_BYTES:
@@ -114,7 +118,6 @@ def stage(course: Course, assignment_id: str, upload: Upload, dest: Path) -> dic
     if upload.notebook is None:
         return None
     from grader.autograde.extract import extract_submission, read_notebook
-    from grader.autograde.records import with_extraction
 
     assignment = course.assignment(assignment_id)
     if upload.notebook.stat().st_size > MAX_NOTEBOOK_BYTES:
@@ -123,28 +126,31 @@ def stage(course: Course, assignment_id: str, upload: Upload, dest: Path) -> dic
         notebook, problem = read_notebook(upload.notebook)
     extraction = extract_submission(course, assignment, [notebook] if notebook is not None else [],
                                     [problem] if problem else [], None, dest)
-    labs = [e.function for e in assignment.exercises if e.kind == "lab"]
-    return with_extraction({}, assignment_id, extraction, labs)
+    return extraction
 
 
-def grade(course: Course, staged: Path, functions: list[str], log) -> "SubmissionResult":  # noqa: F821
+def grade(course: Course, staged: Path, functions: list[str], log) -> GradeRecord:
     """The hidden tests on the staged modules; nothing the student's code started survives."""
-    from grader.autograde.reaper import become_subreaper, kill_strays
-    from grader.grade.runner import run_tests
+    from grader.engine.driver import grade_here
+    from grader.engine.fingerprint import run_fingerprint
+    from grader.engine.parcel import Parcel
     from grader.sandbox import sandbox_launcher
+    from grader.sandbox.reaper import become_subreaper, kill_strays
 
+    parcel = Parcel.read("submission", staged, label="submission", only=functions)
     become_subreaper()
     try:
         with sandbox_launcher(course, mode="require" if course.sandbox.get("require") else "auto",
                               warn=log) as launcher:
-            return run_tests(course, {"submission": staged}, only=functions, launcher=launcher)["submission"]
+            return grade_here(course, [parcel], launcher=launcher, only=functions,
+                              course_hash=run_fingerprint(course, functions))["submission"]
     finally:
         kill_strays()
 
 
 def run(root: Path) -> int:
-    from grader.autograde.records import GENERAL
     from grader.export.gradescope import write_gradescope
+    from grader.feedback import GENERAL
     from grader.gradescope.package import COURSE_DIR, PACKAGE_FILE
 
     started = time.monotonic()
@@ -160,14 +166,14 @@ def run(root: Path) -> int:
           flush=True)
     with tempfile.TemporaryDirectory(prefix="grader-submission-") as work:
         extraction = stage(course, assignment.id, upload, Path(work) / "staged")
-        result = grade(course, Path(work) / "staged", functions, log=lambda text: print(text, flush=True))
-    extraction = extraction or {}
-    notes = dict(extraction.get("notes", {}))
-    notes[GENERAL] = upload.notes + notes.get(GENERAL, [])
-    extraction["notes"] = notes
-    out = write_gradescope(result, results, visibility=course.gradescope["visibility"],
-                           execution_time=time.monotonic() - started, extraction=extraction)
-    print(f"{result.total:g} of {result.max:g} points; wrote {out}", flush=True)
+        record = grade(course, Path(work) / "staged", functions, log=lambda text: print(text, flush=True))
+    if extraction is not None:
+        labs = [e.function for e in assignment.exercises if e.kind == "lab"]
+        record = record.with_extraction(assignment.id, extraction, labs)
+    record.notes[GENERAL] = upload.notes + record.notes.get(GENERAL, [])
+    record.result.elapsed = time.monotonic() - started  # Gradescope's execution time: the whole run
+    out = write_gradescope(record, results, visibility=course.gradescope["visibility"])
+    print(f"{record.total:g} of {record.max:g} points; wrote {out}", flush=True)
     return 0
 
 

@@ -132,7 +132,7 @@ def pinned_requirements(roots: list[str]) -> list[str]:
             dist = metadata.distribution(requirement.name)
         except metadata.PackageNotFoundError:
             raise GraderError(f"{requirement.name} is not installed here: install the grader with its dependencies "
-                              f"(pip install -e '.[instructor]') before packaging") from None
+                              f"(pip install '.[instructor]' in the course repository) before packaging") from None
         pins[name] = f"{dist.metadata['Name']}=={dist.version}"
         queue += [Requirement(r) for r in dist.requires or []]
     return sorted(pins.values(), key=str.lower)

@@ -1,7 +1,7 @@
 """The instructor's report: one self-contained HTML page about a graded class.
 
-Everything comes from a results directory written by ``grader grade-class``
-(:mod:`grader.classgrade.store`). Plots are drawn with matplotlib and embedded
+Everything comes from a results directory written by ``grader grade-class`` or ``grader
+autograde`` (:mod:`grader.engine.store`), one :class:`~grader.engine.record.GradeRecord` per student. Plots are drawn with matplotlib and embedded
 as base64 PNG, so the page can be mailed or archived as one file.
 """
 
@@ -17,9 +17,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.classgrade.store import ResultStore
+from grader.engine.record import GradeRecord
+from grader.engine.store import ResultStore, atomic_write
 from grader.errors import GraderError
-from grader.grade.render import format_points
+from grader.feedback import format_points
 
 EXAMPLES = 3
 TOP_MESSAGES = 15
@@ -33,7 +34,7 @@ class ClassData:
     title: str
     subtitle: str
     manifest: dict
-    records: list[dict]
+    records: list[GradeRecord]
     assignments: list[dict]  # {"id", "title", "functions"}
     missing: list[str] = field(default_factory=list)
 
@@ -53,11 +54,11 @@ def load_class(results_dir: Path) -> ClassData:
     records = store.all_records(students)
     if not records:
         raise GraderError(f"{results_dir} holds no graded submissions yet; run `grader grade-class` first")
-    missing = sorted(set(students or []) - {r["student"] for r in records})
+    missing = sorted(set(students or []) - {r.student for r in records})
     assignments = manifest.get("assignments") or [{"id": "all", "title": "all functions",
-                                                   "functions": list(records[0]["result"]["functions"])}]
+                                                   "functions": list(records[0].result.functions)}]
     # Only what was graded (a run with --only leaves the other functions out).
-    graded = {name for r in records for name in r["result"]["functions"]}
+    graded = {name for r in records for name in r.result.functions}
     assignments = [dict(a, functions=[f for f in a["functions"] if f in graded]) for a in assignments]
     assignments = [a for a in assignments if a["functions"]]
     title = f"{manifest.get('course_title', manifest.get('course', 'Course'))}"
@@ -98,11 +99,11 @@ def histogram_plot(data: ClassData) -> str:
         ax.set_visible(False)
     for ax, (title, assignment) in zip(axes.flat, panels):
         if assignment is None:
-            scores = [r["result"]["total"] for r in data.records]
-            most = max((r["result"]["max"] for r in data.records), default=0)
+            scores = [r.total for r in data.records]
+            most = max((r.max for r in data.records), default=0)
         else:
-            scores = [r.get("assignments", {}).get(assignment, {}).get("score", 0.0) for r in data.records]
-            most = max((r.get("assignments", {}).get(assignment, {}).get("max", 0.0) for r in data.records), default=0)
+            scores = [r.assignments.get(assignment, {}).get("score", 0.0) for r in data.records]
+            most = max((r.assignments.get(assignment, {}).get("max", 0.0) for r in data.records), default=0)
         bins = min(20, max(5, int(most) + 1)) if most else 5
         ax.hist(scores, bins=bins, range=(0, most or 1), color=PALETTE["bar"], edgecolor="white")
         if scores:
@@ -123,19 +124,19 @@ def function_stats(data: ClassData) -> list[dict]:
             full = partial = zero = 0
             scores = []
             for r in data.records:
-                f = r["result"]["functions"].get(function)
+                f = r.result.functions.get(function)
                 if f is None:
                     continue
-                scores.append(f["score"])
-                if f["max"] and f["score"] >= f["max"]:
+                scores.append(f.score)
+                if f.max and f.score >= f.max:
                     full += 1
-                elif f["score"] > 0:
+                elif f.score > 0:
                     partial += 1
                 else:
                     zero += 1
             n = full + partial + zero
-            most = next((r["result"]["functions"][function]["max"] for r in data.records
-                         if function in r["result"]["functions"]), 0.0)
+            most = next((r.result.functions[function].max for r in data.records
+                         if function in r.result.functions), 0.0)
             stats.append({"function": function, "assignment": assignment["id"], "full": full, "partial": partial,
                           "zero": zero, "n": n, "max": most,
                           "mean": statistics.fmean(scores) if scores else 0.0,
@@ -168,7 +169,7 @@ def pass_rate_plot(stats: list[dict]) -> str:
 
 def time_plot(data: ClassData) -> str:
     plt = _pyplot()
-    times = [r.get("elapsed", 0.0) for r in data.records]
+    times = [r.elapsed for r in data.records]
     fig, ax = plt.subplots(figsize=(5.5, 2.3))
     ax.hist(times, bins=min(30, max(5, len(times) // 3)), color=PALETTE["bar"], edgecolor="white")
     ax.set_xlabel("seconds to grade one submission")
@@ -184,18 +185,18 @@ def misconceptions(data: ClassData) -> list[dict]:
     counts: Counter = Counter()
     examples: dict[tuple, list[str]] = defaultdict(list)
     for r in data.records:
-        for function, f in r["result"]["functions"].items():
-            if f.get("error"):
+        for function, f in r.result.functions.items():
+            if f.error:
                 continue  # missing, not implemented, time limit: listed elsewhere
             seen = set()
-            for t in f["tests"]:
-                if t["passed"] or not t["message"] or t["message"] in seen or _unattempted(t["message"]):
+            for t in f.tests:
+                if t.passed or not t.message or t.message in seen or _unattempted(t.message):
                     continue
-                seen.add(t["message"])
-                key = (function, t["message"])
+                seen.add(t.message)
+                key = (function, t.message)
                 counts[key] += 1
                 if len(examples[key]) < EXAMPLES:
-                    examples[key].append(r["student"])
+                    examples[key].append(r.student)
     return [{"function": k[0], "message": k[1], "count": n, "examples": examples[k]}
             for k, n in counts.most_common(TOP_MESSAGES)]
 
@@ -211,11 +212,11 @@ def function_errors(data: ClassData) -> list[tuple[str, int]]:
     """Why functions scored nothing without a misconception (missing, not implemented, ...)."""
     counts: Counter = Counter()
     for r in data.records:
-        for f in r["result"]["functions"].values():
-            if f.get("error"):
-                counts[f["error"].split(":")[0]] += 1
-            elif f["tests"] and not any(t["passed"] for t in f["tests"]) and all(
-                    _unattempted(t["message"]) for t in f["tests"] if t["message"]):
+        for f in r.result.functions.values():
+            if f.error:
+                counts[f.error.split(":")[0]] += 1
+            elif f.tests and not any(t.passed for t in f.tests) and all(
+                    _unattempted(t.message) for t in f.tests if t.message):
                 counts["not attempted"] += 1
     return counts.most_common()
 
@@ -223,8 +224,8 @@ def function_errors(data: ClassData) -> list[tuple[str, int]]:
 def limit_rows(data: ClassData) -> list[dict]:
     rows = []
     for r in data.records:
-        for event in r.get("limits", []):
-            rows.append({"student": r["student"], **event})
+        for event in r.limits:
+            rows.append({"student": r.student, **event})
     return rows
 
 
@@ -260,14 +261,14 @@ def _e(text) -> str:
 def render(data: ClassData) -> str:
     """The whole page as one HTML string."""
     records = data.records
-    totals = [r["result"]["total"] for r in records]
-    most = max((r["result"]["max"] for r in records), default=0.0)
-    times = [r.get("elapsed", 0.0) for r in records]
+    totals = [r.total for r in records]
+    most = max((r.max for r in records), default=0.0)
+    times = [r.elapsed for r in records]
     stats = function_stats(data)
     limits = limit_rows(data)
     wall = data.manifest.get("wall_time")
     generated = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
-    sandbox = records[0].get("sandbox", "") if records else ""
+    sandbox = records[0].sandbox if records else ""
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
              f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
              f"<title>{_e(data.title)}: class report</title><style>{CSS}</style></head><body><main>",
@@ -329,27 +330,26 @@ def render(data: ClassData) -> str:
         parts.append("<p>None: no time-out, crash, memory or output limit.</p>")
 
     parts.append("<h2>Grading time</h2>")
-    slowest = sorted(records, key=lambda r: -r.get("elapsed", 0.0))[:5]
+    slowest = sorted(records, key=lambda r: -r.elapsed)[:5]
     summary = [f"total {sum(times):.1f} s of grading"]
     if wall:
-        summary.append(f"last run's wall time {wall:.1f} s with {data.manifest.get('jobs', 1)} parallel "
-                       f"process{'es' if data.manifest.get('jobs', 1) != 1 else ''}")
+        summary.append(f"last run's wall time {wall:.1f} s on {data.manifest.get('where') or 'this machine'}")
     summary.append(f"median {statistics.median(times):.2f} s, slowest {max(times):.1f} s per submission")
     parts.append(f"<p>{_e('; '.join(summary))}.</p>")
     parts.append(f"<img alt='grading time histogram' src='data:image/png;base64,{time_plot(data)}'>")
     parts.append("<p class='note'>Slowest: " + ", ".join(
-        f"{_e(r['student'])} ({r.get('elapsed', 0.0):.2f} s)" for r in slowest) + "</p>")
+        f"{_e(r.student)} ({r.elapsed:.2f} s)" for r in slowest) + "</p>")
     if sandbox:
         parts.append(f"<p class='note'>Student code ran in: {_e(sandbox)}.</p>")
 
     parts.append("<h2>All students</h2>")
     head = "".join(f"<th class='num'>{_e(a['id'])}</th>" for a in data.assignments)
     body = "".join(
-        f"<tr><td>{_e(r['student'])}</td>" + "".join(
-            f"<td class='num'>{format_points(r.get('assignments', {}).get(a['id'], {}).get('score', 0.0))}</td>"
+        f"<tr><td>{_e(r.student)}</td>" + "".join(
+            f"<td class='num'>{format_points(r.assignments.get(a['id'], {}).get('score', 0.0))}</td>"
             for a in data.assignments)
-        + f"<td class='num'><b>{format_points(r['result']['total'])}</b> / {format_points(r['result']['max'])}</td>"
-          f"<td class='num'>{r.get('elapsed', 0.0):.2f} s</td></tr>" for r in records)
+        + f"<td class='num'><b>{format_points(r.total)}</b> / {format_points(r.max)}</td>"
+          f"<td class='num'>{r.elapsed:.2f} s</td></tr>" for r in records)
     parts.append(f"<details><summary>{len(records)} students</summary><table><tr><th>student</th>{head}"
                  f"<th class='num'>total</th><th class='num'>grading</th></tr>{body}</table></details>")
     if data.missing:
@@ -362,7 +362,5 @@ def write_report(results_dir: Path, out: Path | None = None) -> Path:
     """Write the report of ``results_dir`` (default: ``results_dir/report.html``); its path."""
     data = load_class(results_dir)
     out = Path(out) if out is not None else Path(results_dir) / "report.html"
-    from grader.classgrade.store import atomic_write
-
     atomic_write(out, render(data))
     return out

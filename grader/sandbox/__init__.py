@@ -3,7 +3,7 @@
 ``sandbox_launcher(course)`` is what grading commands use::
 
     with sandbox_launcher(course, mode="auto", warn=print) as launcher:
-        run_tests(course, submissions, launcher=launcher)
+        grade_here(course, parcels, launcher=launcher)
 
 See :mod:`grader.sandbox.bwrap` for what the sandbox sees, :mod:`grader.sandbox.limits`
 for the limits, :mod:`grader.sandbox.zygote` for how workers are forked.

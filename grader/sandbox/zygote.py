@@ -52,7 +52,8 @@ MAX_FDS = 8
 REAP_DEADLINE = 5.0
 
 
-def _prctl(option, value):
+def prctl(option, value):
+    """``prctl(option, value)`` (Linux); OSError when it fails. Also used by the trusted side."""
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(option, value, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(%d) failed" % option)
@@ -314,7 +315,7 @@ class Zygote:
                 return False
         # Without a PID namespace: the zygote is a child subreaper, so every
         # descendant that was orphaned (double fork, setsid) became its child.
-        victims = _children(os.getpid())
+        victims = children(os.getpid())
         for pid in victims:
             for kill in (os.killpg, os.kill):
                 try:
@@ -361,8 +362,8 @@ def _open_fds():
         return list(range(3, 1024))
 
 
-def _children(pid):
-    """PIDs whose parent is ``pid`` (from /proc)."""
+def children(pid):
+    """PIDs whose parent is ``pid`` (from /proc). Also used by the trusted side."""
     found = []
     task_dir = "/proc/%d/task" % pid
     try:
@@ -476,10 +477,10 @@ def main(argv):
         os.setresgid(gid, gid, gid)
         os.setresuid(uid, uid, uid)
     parent = os.getppid()
-    _prctl(PR_SET_DUMPABLE, 0)  # no ptrace or /proc/<pid>/mem from the workers
+    prctl(PR_SET_DUMPABLE, 0)  # no ptrace or /proc/<pid>/mem from the workers
     if os.getpid() != 1:
-        _prctl(PR_SET_CHILD_SUBREAPER, 1)
-        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        prctl(PR_SET_CHILD_SUBREAPER, 1)
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() != parent:
             return 1
     root = options.get("--root")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -166,7 +167,27 @@ def test_results_of_another_class_are_not_mixed_in(toy_class, tmp_path):
     other.mkdir()
     (other / "zed.py").write_text(solution_source())
     proc = run_class(course, other, out)
-    assert proc.returncode == 2 and "choose another --out" in proc.stderr
+    assert proc.returncode == 2 and "write these results somewhere else" in proc.stderr
+
+
+def test_a_course_class_and_results_moved_elsewhere_are_not_graded_again(toy_class, tmp_path):
+    """Nothing stored depends on where the course, the class or the results are: a copy reuses every grade."""
+    course, submissions = toy_class
+    (submissions / "erin.py").unlink()
+    out = tmp_path / "results"
+    assert run_class(course, submissions, out, "-j", "2").returncode == 0
+    before = {p.name: p.read_bytes() for p in (out / "results").glob("*.json")}
+    for path in (out / "results").glob("*.json"):
+        record = json.loads(path.read_text())
+        assert str(tmp_path) not in json.dumps(record), f"{path.name} names an absolute path"
+    moved = tmp_path / "elsewhere" / "mount"
+    moved.mkdir(parents=True)
+    for name in ("course", "class", "results"):
+        shutil.copytree(tmp_path / name, moved / name, symlinks=True)
+    again = run_class(moved / "course", moved / "class", moved / "results", "-j", "2")
+    assert again.returncode == 0, again.stderr
+    assert "4 already graded and unchanged, 0 to grade" in again.stderr
+    assert {p.name: p.read_bytes() for p in (moved / "results" / "results").glob("*.json")} == before
 
 
 def test_only_some_functions_are_kept_apart_from_full_grades(toy_class, tmp_path):

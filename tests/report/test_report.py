@@ -68,7 +68,8 @@ def test_a_directory_that_is_not_a_class_run_is_refused(tmp_path):
 
 def test_html_in_messages_is_escaped(results):
     data = load_class(results)
-    data.records[0]["result"]["functions"]["double"]["tests"][0].update(passed=False, message="<script>x</script>")
+    test = data.records[0].result.functions["double"].tests[0]
+    test.passed, test.message = False, "<script>x</script>"
     page = render(data)
     assert "<script>" not in page and "&lt;script&gt;" in page
 

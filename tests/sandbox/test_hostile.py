@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.classgrade.worker import limit_events
 from grader.course import load_course
-from grader.grade.runner import run_tests
+from grader.engine.driver import grade_here
+from grader.engine.parcel import Parcel
 from grader.sandbox import SandboxLauncher
 from grader.sandbox.limits import Limits
 from tests.helpers import ROOT
@@ -101,17 +101,17 @@ def graded(tmp_path_factory):
     launcher = SandboxLauncher(limits, sandbox="require")
     try:
         started = time.monotonic()
-        results = run_tests(course, ids, launcher=launcher,
-                            on_result=lambda sid, result: finished.__setitem__(sid, time.monotonic()))
+        records = grade_here(course, [Parcel.read(sid, path) for sid, path in ids.items()], launcher=launcher,
+                             on_record=lambda parcel, record: finished.__setitem__(parcel.student, time.monotonic()))
         total = time.monotonic() - started
-        history = {Path(key).name: exits for key, exits in launcher.history.items()}
+        results = {sid: record.result for sid, record in records.items()}
         during = leftover_processes(launcher)
     finally:
         launcher.close()
         listener.stop()
     time.sleep(0.2)
     return {
-        "course": course, "results": results, "total": total, "history": history, "limits": limits,
+        "course": course, "results": results, "total": total, "records": records, "limits": limits,
         "before": before, "after": {"course": tree_digest(course_root), "canary": tree_digest(canary)},
         "leftovers_after_close": leftover_processes(launcher), "leftovers_during": during,
         "connections": listener.connections, "launcher": launcher,
@@ -161,9 +161,9 @@ def test_hostile_submission(graded, path):
 
 def test_output_flood_is_capped(graded):
     cap = int(graded["limits"].file_size_mb * 2**20)
-    exits = graded["history"]["output_flood"]
-    assert exits and max(e.output_bytes for e in exits) <= cap
-    assert len(exits[0].output) <= graded["limits"].output_bytes
+    record = graded["records"]["output_flood"]
+    assert record.workers and max(w["output_bytes"] for w in record.workers) <= cap
+    assert 0 < len(record.output.encode()) <= graded["limits"].output_bytes
 
 
 def test_time_limited_functions_stop_at_their_limit(graded):
@@ -195,8 +195,7 @@ def test_student_text_is_bounded_in_every_result(graded):
 
 def test_a_memory_limit_is_what_the_kernel_saw_never_what_the_student_said(graded):
     def events(stem):
-        exits = graded["history"][stem]
-        return [e for e in limit_events(graded["results"][stem], exits, graded["launcher"]) if e["kind"] == "memory limit"]
+        return [e for e in graded["records"][stem].limits if e["kind"] == "memory limit"]
 
     hog = events("memory_hog")
     assert [e["function"] for e in hog] == ["double"], hog

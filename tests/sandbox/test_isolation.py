@@ -10,7 +10,6 @@ import struct
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 from pathlib import Path
 

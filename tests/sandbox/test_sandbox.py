@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from grader.course import load_course
-from grader.grade.runner import run_tests
+from grader.engine.driver import grade_here
+from grader.engine.parcel import Parcel
 from grader.sandbox import SandboxLauncher
 from grader.sandbox.limits import Limits
 from grader.worker.client import WorkerProcess
@@ -110,7 +111,8 @@ def test_detached_children_die_with_their_submission(toy, tmp_path, mode):
     (tmp_path / "forks.py").write_text(hostile.replace("@@CANARY@@", str(tmp_path / "canary")))
     (tmp_path / "fine.py").write_text(solution_source())
     with SandboxLauncher(Limits.from_course(toy), sandbox=mode) as launcher:
-        results = run_tests(toy, {"forks": tmp_path / "forks.py", "fine": tmp_path / "fine.py"}, launcher=launcher)
+        records = grade_here(toy, [Parcel.read(s, tmp_path / f"{s}.py") for s in ("forks", "fine")], launcher=launcher)
+        results = {s: r.result for s, r in records.items()}
         assert leftover_processes(launcher) == []
     assert results["fine"].total == results["fine"].max
     assert results["forks"].functions["double"].score == 0

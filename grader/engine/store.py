@@ -1,20 +1,22 @@
-"""The results directory of a class run: one JSON file per student, a manifest, a CSV.
+"""The results directory of a class: one record per student, a manifest, a CSV.
 
 Layout::
 
     RESULTS_DIR/
-      class.json            the run: course, submissions directory, students, timing
-      results/<student>.json  one graded submission (written atomically as it finishes)
-      summary.csv           one row per student (rewritten at the end of every run)
-      logs/worker-<n>.log   what the trusted grading processes printed
+      class.json              the run: course, class, students, timing, failures
+      results/<student>.json  one :class:`~grader.engine.record.GradeRecord` (written atomically)
+      summary.csv             one row per student (rewritten at the end of every run)
+      logs/worker-<n>.log     what local grading processes printed
 
-Every file is written to a temporary name, flushed to disk and renamed, so a
-crash or Ctrl-C leaves either the old file or the new one, never half of one.
+Every file is written to a temporary name, flushed to disk and renamed, so a crash
+or Ctrl-C leaves either the old file or the new one, never half of one. Nothing in
+the directory names an absolute path: it can be moved or copied with its course.
 """
 
 from __future__ import annotations
 
 import csv
+import fcntl
 import io
 import json
 import os
@@ -22,9 +24,9 @@ import re
 from pathlib import Path
 
 from grader.course import Course
+from grader.engine.record import GradeRecord
 from grader.errors import GraderError
 
-FORMAT = 1
 MANIFEST = "class.json"
 SUMMARY = "summary.csv"
 RESULTS = "results"
@@ -71,31 +73,43 @@ class ResultStore:
             raise GraderError(f"not a usable student id: {student!r}")
         return self.results_dir / f"{student}.json"
 
-    def load(self, student: str) -> dict | None:
-        """The stored record of ``student``, or None if absent or unreadable."""
-        path = self.result_path(student)
+    def load(self, student: str) -> GradeRecord | None:
+        """The stored record of ``student``, or None if absent, unreadable or of another format."""
         try:
-            record = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(self.result_path(student).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return record if isinstance(record, dict) and record.get("format") == FORMAT else None
+        return GradeRecord.from_json(data)
 
-    def is_current(self, student: str, submission_hash: str, course_hash: str) -> bool:
-        record = self.load(student)
-        return (record is not None and record.get("submission_hash") == submission_hash
-                and record.get("course_hash") == course_hash)
-
-    def save(self, record: dict) -> Path:
-        path = self.result_path(record["student"])
-        atomic_write(path, json.dumps(record, indent=1, sort_keys=False) + "\n")
+    def save(self, record: GradeRecord) -> Path:
+        path = self.result_path(record.student)
+        atomic_write(path, json.dumps(record.to_json(), indent=1) + "\n")
         return path
 
-    def all_records(self, students: list[str] | None = None) -> list[dict]:
+    def all_records(self, students: list[str] | None = None) -> list[GradeRecord]:
         """Stored records (of ``students`` when given, else every file), sorted by student."""
         if students is None:
             students = sorted(p.stem for p in self.results_dir.glob("*.json")) if self.results_dir.is_dir() else []
-        records = [self.load(s) for s in students]
-        return sorted((r for r in records if r is not None), key=lambda r: r["student"])
+        records = [self.load(s) for s in students if SAFE_ID.match(s)]
+        return sorted((r for r in records if r is not None), key=lambda r: r.student)
+
+    def lock(self):
+        """An exclusive lock on the directory for one run (released when the returned file closes).
+
+        Raises
+        ------
+        GraderError
+            When another run holds it.
+        """
+        self.root.mkdir(parents=True, exist_ok=True)
+        handle = open(self.root / ".lock", "w")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise GraderError(f"another grading run is writing to {self.root}; wait for it, or write the "
+                              "results somewhere else") from None
+        return handle
 
     # -- the manifest ---------------------------------------------------------------
     def manifest(self) -> dict | None:
@@ -109,25 +123,22 @@ class ResultStore:
         atomic_write(self.root / MANIFEST, json.dumps(data, indent=1) + "\n")
 
     # -- the summary ------------------------------------------------------------------
-    def write_summary(self, course: Course, records: list[dict]) -> Path:
+    def write_summary(self, course: Course, records: list[GradeRecord]) -> Path:
         """summary.csv: one row per student with totals per assignment and per function."""
         functions = course.functions
         assignments = [a.id for a in course.assignments]
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(["student", "total", "max", "percent", *assignments, *functions, "limits",
-                         "grading_seconds", "graded_at"])
+                         "grading_seconds", "graded_at", "graded_by"])
         for r in records:
-            result = r["result"]
-            by_function = result.get("functions", {})
-            by_assignment = r.get("assignments", {})
-            total, most = result.get("total", 0.0), result.get("max", 0.0)
+            by_function = r.result.functions
             writer.writerow([
-                r["student"], _num(total), _num(most), f"{100 * total / most:.1f}" if most else "",
-                *[_num(by_assignment.get(a, {}).get("score", "")) for a in assignments],
-                *[_num(by_function.get(f, {}).get("score", "")) for f in functions],
-                "; ".join(f"{x['function'] or 'submission'}: {x['kind']}" for x in r.get("limits", [])),
-                f"{r.get('elapsed', 0.0):.2f}", r.get("graded_at", ""),
+                r.student, _num(r.total), _num(r.max), f"{100 * r.total / r.max:.1f}" if r.max else "",
+                *[_num(r.assignments.get(a, {}).get("score", "")) for a in assignments],
+                *[_num(by_function[f].score) if f in by_function else "" for f in functions],
+                "; ".join(f"{x['function'] or 'submission'}: {x['kind']}" for x in r.limits),
+                f"{r.elapsed:.2f}", r.graded_at, r.grader,
             ])
         path = self.root / SUMMARY
         atomic_write(path, buffer.getvalue())

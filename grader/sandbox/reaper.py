@@ -1,4 +1,4 @@
-"""Catch processes that student code tried to leave behind.
+"""Process helpers of the trusted side: die with the parent, adopt and kill what student code left behind.
 
 A submission may start a child that detaches (a new session, a double fork) to
 outlive grading and rewrite its grade later. Killing the worker's process group
@@ -6,50 +6,35 @@ does not reach it. Marking the grading process as a *child subreaper* (Linux
 ``PR_SET_CHILD_SUBREAPER``) makes every orphaned descendant its child instead of
 init's, so once grading is over the stragglers can be found and killed before
 any grade is written.
+
+The primitives (``prctl``, listing a process's children) live once, in the standalone
+:mod:`grader.sandbox.zygote`, which uses them inside the sandbox.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
-import sys
 import time
 
-PR_SET_CHILD_SUBREAPER = 36
+from grader.sandbox.zygote import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, children, prctl
 
 
 def become_subreaper() -> bool:
     """Adopt orphaned descendants (Linux only); True when it worked."""
-    if not sys.platform.startswith("linux"):
-        return False
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        prctl(PR_SET_CHILD_SUBREAPER, 1)
+        return True
     except (OSError, AttributeError):
         return False
 
 
-def _children(pid: int) -> list[tuple[int, int]]:
-    """(pid, process group) of the live children of ``pid``, from /proc."""
-    found = []
+def die_with_parent() -> None:
+    """Be killed when the parent process ends (Linux only; elsewhere nothing)."""
     try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return found
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as handle:
-                stat = handle.read()
-        except OSError:
-            continue
-        # The command name may contain spaces and parentheses: fields start after the last ')'.
-        fields = stat[stat.rfind(")") + 2:].split()
-        if len(fields) > 3 and fields[0] != "Z" and int(fields[1]) == pid:
-            found.append((int(entry), int(fields[2])))
-    return found
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
 
 
 def kill_strays(rounds: int = 5) -> list[int]:
@@ -61,7 +46,14 @@ def kill_strays(rounds: int = 5) -> list[int]:
     me, my_group = os.getpid(), os.getpgrp()
     killed: list[int] = []
     for _ in range(rounds):
-        strays = [(pid, group) for pid, group in _children(me) if group != my_group]
+        strays = []
+        for pid in children(me):
+            try:
+                group = os.getpgid(pid)
+            except OSError:
+                continue
+            if group != my_group:
+                strays.append((pid, group))
         if not strays:
             break
         for pid, group in strays:

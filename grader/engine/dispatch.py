@@ -1,0 +1,241 @@
+"""Grade a class: decide what needs grading, hand it to grading sessions, save each record at once.
+
+The same for every backend: :class:`~grader.engine.local.LocalPool` (trusted processes on
+this machine) and :class:`~grader.engine.cluster.DaskCluster` (the workers of a Dask
+cluster). A backend asks :class:`Dispatcher` for the next submission whenever one of its
+sessions is free and hands back what the session said; the dispatcher writes every record
+the moment it arrives (atomically), retries a submission whose session was lost once
+elsewhere, and records a second loss as a failure of the infrastructure, never as a grade.
+Grades never depend on the backend, the number of sessions or the order: every submission
+gets a fresh worker, and the property tests are derandomized.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Protocol
+
+from grader.course import Course
+from grader.engine.driver import Outcome, check_functions
+from grader.engine.fingerprint import run_fingerprint
+from grader.engine.parcel import Parcel, label_of
+from grader.engine.record import now
+from grader.engine.store import ResultStore
+from grader.errors import GraderError
+
+MAX_ATTEMPTS = 2
+
+Notify = Callable[[str, dict], None]
+
+
+@dataclass
+class ClassRun:
+    """What a class run did."""
+
+    students: dict[str, Path]
+    up_to_date: list[str] = field(default_factory=list)
+    graded: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    sandbox: str = ""
+    where: str = ""
+    wall_time: float = 0.0
+    interrupted: bool = False
+
+
+class Backend(Protocol):
+    """Grading sessions somewhere: :meth:`run` grades until the dispatcher has nothing left."""
+
+    where: str
+
+    def run(self, dispatcher: "Dispatcher") -> None: ...
+
+
+class Dispatcher:
+    """The submissions still to grade, who is grading what, and every record saved as it comes."""
+
+    def __init__(self, students: dict[str, Path], labels: dict[str, str], store: ResultStore, run: ClassRun,
+                 notify: Notify, only: list[str] | None = None):
+        self.paths = students
+        self.labels = labels
+        self.store = store
+        self.run = run
+        self.notify = notify
+        self.only = only
+        self.queue: deque[str] = deque(students)
+        self.attempts: dict[str, int] = {}
+        self.in_flight: dict[str, str] = {}  # student -> the session grading it
+        self.lost_by: dict[str, list[str]] = {}
+
+    @property
+    def finished(self) -> bool:
+        return not self.queue and not self.in_flight
+
+    @property
+    def waiting(self) -> int:
+        return len(self.queue)
+
+    def next(self, session: str) -> Parcel | None:
+        """The next submission for ``session`` (read now, so its fingerprint is what is graded)."""
+        while self.queue:
+            student = self.queue.popleft()
+            try:
+                parcel = Parcel.read(student, self.paths[student], self.labels[student], self.only)
+            except GraderError as exc:
+                self._fail(student, f"could not stage the submission: {exc}")
+                continue
+            self.in_flight[student] = session
+            self.notify("began", {"student": student, "session": session, "in_flight": self.per_session()})
+            return parcel
+        return None
+
+    def per_session(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for student, session in self.in_flight.items():
+            out.setdefault(session, []).append(student)
+        return out
+
+    def outcome(self, student: str, outcome: Outcome) -> None:
+        """What the session grading ``student`` said."""
+        session = self.in_flight.pop(student, None)
+        if outcome.fatal:
+            raise GraderError(outcome.failure)
+        if outcome.record is not None:
+            if outcome.record.student != student:
+                self.lost(student, session or "?", "the grading session answered for another student")
+                return
+            self.store.save(outcome.record)
+            self.run.graded.append(student)
+            self.notify("graded", {"student": student, "record": outcome.record, "session": session})
+        elif outcome.infrastructure:
+            self.lost(student, session or "?", outcome.failure)
+        else:
+            self._fail(student, outcome.failure)
+
+    def lost(self, student: str, session: str, reason: str) -> None:
+        """``session`` could not finish ``student`` (it died, or its sandbox failed): retry once elsewhere."""
+        self.in_flight.pop(student, None)
+        self.attempts[student] = self.attempts.get(student, 0) + 1
+        self.lost_by.setdefault(student, []).append(session)
+        if self.attempts[student] < MAX_ATTEMPTS:
+            self.queue.appendleft(student)
+            self.notify("retry", {"student": student, "session": session, "reason": reason})
+        else:
+            self._fail(student, f"not graded: the grading infrastructure failed {MAX_ATTEMPTS} times on it "
+                                f"(last: {reason}); this is not a grade, run again to retry", infrastructure=True)
+
+    def session_lost(self, session: str, reason: str) -> None:
+        for student in [s for s, where in self.in_flight.items() if where == session]:
+            self.lost(student, session, reason)
+
+    def avoid(self, student: str) -> list[str]:
+        """Sessions that already lost ``student`` (a retry goes elsewhere when it can)."""
+        return self.lost_by.get(student, [])
+
+    def _fail(self, student: str, reason: str, infrastructure: bool = False) -> None:
+        self.run.failed[student] = reason
+        self.notify("failed", {"student": student, "reason": reason, "infrastructure": infrastructure})
+
+
+def plan(students: dict[str, Path], labels: dict[str, str], store: ResultStore, course_hash: str,
+         force: bool = False) -> tuple[list[str], list[str]]:
+    """(students to grade, students whose stored record is current)."""
+    todo, current = [], []
+    for student, path in students.items():
+        try:
+            fingerprint = Parcel.read(student, path, labels[student]).fingerprint
+        except GraderError:  # unreadable now: grading will say so for this student alone
+            todo.append(student)
+            continue
+        record = None if force else store.load(student)
+        (current if record is not None and record.is_current(fingerprint, course_hash) else todo).append(student)
+    return todo, current
+
+
+def make_backend(course: Course, *, scheduler: str | None, jobs: int, mode: str, course_hash: str,
+                 only: list[str] | None, store: ResultStore) -> Backend:
+    if scheduler:
+        from grader.engine.cluster import DaskCluster
+
+        return DaskCluster(scheduler, course, mode=mode, course_hash=course_hash, only=only)
+    from grader.engine.local import LocalPool
+
+    return LocalPool(course, jobs=jobs, mode=mode, course_hash=course_hash, only=only, log_dir=store.logs_dir)
+
+
+def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: Path | None = None,
+                jobs: int = 1, mode: str = "auto", scheduler: str | None = None, force: bool = False,
+                only: list[str] | None = None, on_event: Notify | None = None) -> ClassRun:
+    """Grade every submission of ``students`` (``{student: path}``) that has no current record in ``out``.
+
+    ``root`` is the folder the submissions came from: records name each submission relative
+    to it, and ``out`` keeps the results of one such folder only (by its name, so a class
+    copied or mounted elsewhere keeps its results). ``only`` restricts grading to these
+    functions (the records then hold only them). ``scheduler`` (a Dask scheduler's address)
+    grades on that cluster instead of ``jobs`` processes here.
+
+    ``on_event(kind, data)`` follows the run: ``plan``, ``started`` (a session is ready),
+    ``refused`` (a cluster worker with another course), ``began``, ``graded``, ``retry``,
+    ``failed``, ``lost`` (a session died).
+    """
+    started = time.monotonic()
+    notify = on_event or (lambda kind, data: None)
+    if not students:
+        raise GraderError("no submissions to grade")
+    root = Path(root) if root is not None else Path(next(iter(students.values()))).parent
+    labels = {s: label_of(p, root) for s, p in students.items()}
+    store = ResultStore(out)
+    lock = store.lock()  # before reading what an earlier run left there
+    try:
+        previous = store.manifest()
+        if previous and previous.get("class") not in (None, root.name):
+            raise GraderError(f"{out} holds the results of the class in a folder named {previous['class']!r}, "
+                              f"not {root.name!r}; write these results somewhere else")
+        if only:
+            check_functions(course, only)
+            only = [f for f in course.functions if f in only]
+        course_hash = run_fingerprint(course, only)
+        todo, current = plan(students, labels, store, course_hash, force)
+        run = ClassRun(students=dict(students), up_to_date=current)
+        manifest = {
+            "format": 2, "course": course.id, "course_title": course.title, "module": course.module_number,
+            "module_title": course.module_title, "course_hash": course_hash, "class": root.name,
+            "students": sorted(students), "jobs": jobs, "where": None, "started_at": now(), "finished_at": None,
+            "wall_time": None, "graded_this_run": 0, "only": only,
+            "assignments": [{"id": a.id, "title": a.title, "functions": [e.function for e in a.exercises]}
+                            for a in course.assignments],
+        }
+        store.save_manifest(manifest)
+        notify("plan", {"total": len(students), "todo": len(todo), "current": len(current)})
+        try:
+            if todo:
+                backend = make_backend(course, scheduler=scheduler, jobs=max(1, min(jobs, len(todo))), mode=mode,
+                                       course_hash=course_hash, only=only, store=store)
+                run.where = backend.where
+                dispatcher = Dispatcher({s: students[s] for s in todo}, labels, store, run, _sandbox_of(run, notify),
+                                        only)
+                backend.run(dispatcher)
+        except KeyboardInterrupt:
+            run.interrupted = True
+        finally:
+            run.wall_time = time.monotonic() - started
+            store.write_summary(course, store.all_records(sorted(students)))
+            manifest.update(finished_at=None if run.interrupted else now(), wall_time=round(run.wall_time, 3),
+                            graded_this_run=len(run.graded), sandbox=run.sandbox, where=run.where,
+                            interrupted=run.interrupted, failed=run.failed)
+            store.save_manifest(manifest)
+    finally:
+        lock.close()
+    return run
+
+
+def _sandbox_of(run: ClassRun, notify: Notify) -> Notify:
+    """Remember the first session's sandbox in the run, and pass every event on."""
+    def follow(kind: str, data: dict) -> None:
+        if kind == "started" and not run.sandbox:
+            run.sandbox = data.get("sandbox", "")
+        notify(kind, data)
+
+    return follow

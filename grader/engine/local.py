@@ -1,0 +1,239 @@
+"""Grading sessions on this machine: N trusted processes, each hosting one :class:`HostedSession`.
+
+``python -m grader.engine.local`` is one such process. It loads the course, checks its
+fingerprint, starts one sandboxed zygote and one pytest session, and grades the
+submissions the coordinator (:class:`LocalPool`, in ``grader grade-class`` or ``grader
+autograde``) sends it, one at a time, as their files' bytes. Messages are JSON lines on two
+pipes of their own, ``--request-fd`` and ``--reply-fd``: stdout and stderr go to a log file,
+so nothing printed can break the protocol.
+
+    -> {"ready": true, "sandbox": "...", "sandboxed": bool, "grader": "..."}
+    -> {"want": true}                          (ready for the next submission)
+    <- {"grade": {...parcel...}}  or  {"stop": true}
+    -> {"outcome": {...}}                      (a record, or why there is none)
+    -> {"error": "..."}                        (this process cannot grade at all)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from grader.course import Course, load_course
+from grader.engine.dispatch import Dispatcher
+from grader.engine.driver import HostedSession, Outcome
+from grader.engine.fingerprint import check_course
+from grader.engine.parcel import Parcel
+from grader.errors import GraderError
+from grader.sandbox.reaper import die_with_parent
+
+START_TIMEOUT = 300.0
+
+
+class _Process:
+    """One trusted grading process, as the coordinator sees it."""
+
+    def __init__(self, index: int, course: Course, course_hash: str, mode: str, log_dir: Path,
+                 only: list[str] | None = None):
+        self.index = index
+        self.name = f"{socket.gethostname()}/local-{index}"
+        read_fd, write_fd = os.pipe()
+        request_r, request_w = os.pipe()
+        log_dir.mkdir(parents=True, exist_ok=True)
+        self.log_path = log_dir / f"worker-{index}.log"
+        self.log = open(self.log_path, "ab")
+        argv = [sys.executable, "-m", "grader.engine.local", "--course", str(course.root),
+                "--course-hash", course_hash, "--sandbox", mode, "--request-fd", str(request_r),
+                "--reply-fd", str(write_fd), "--name", self.name]
+        for function in only or []:
+            argv += ["--only", function]
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        try:
+            self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
+                                            pass_fds=(write_fd, request_r), env=env, start_new_session=True)
+        except OSError:
+            os.close(request_w)
+            os.close(read_fd)
+            self.log.close()
+            raise
+        finally:
+            os.close(write_fd)
+            os.close(request_r)
+        self.requests = os.fdopen(request_w, "wb", buffering=0)
+        self.replies = os.fdopen(read_fd, "rb", buffering=0)
+        self.buffer = b""
+        self.current: str | None = None
+        self.ready = False
+        self.finished = False
+
+    def send(self, message: dict) -> None:
+        try:
+            self.requests.write((json.dumps(message) + "\n").encode("utf-8"))
+        except (BrokenPipeError, OSError):
+            pass  # it died; its end of stream tells the coordinator
+
+    def messages(self) -> list[dict] | None:
+        """Complete messages available now; None at end of stream."""
+        chunk = self.replies.read(1 << 20)
+        if not chunk:
+            return None
+        self.buffer += chunk
+        lines = self.buffer.split(b"\n")
+        self.buffer = lines.pop()
+        return [json.loads(line) for line in lines if line.strip()]
+
+    def log_tail(self, n: int = 1500) -> str:
+        try:
+            return self.log_path.read_bytes()[-n:].decode("utf-8", "replace").strip()
+        except OSError:
+            return ""
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        for stream in (self.requests, self.replies, self.log):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+class LocalPool:
+    """``jobs`` trusted grading processes on this machine (a process that dies is replaced)."""
+
+    def __init__(self, course: Course, *, jobs: int, mode: str, course_hash: str, only: list[str] | None,
+                 log_dir: Path):
+        self.course = course
+        self.jobs = max(1, jobs)
+        self.mode = mode
+        self.course_hash = course_hash
+        self.only = only
+        self.log_dir = log_dir
+        self.where = f"{self.jobs} local process{'es' if self.jobs > 1 else ''}"
+
+    def run(self, dispatcher: Dispatcher) -> None:
+        selector = selectors.DefaultSelector()
+        processes: list[_Process] = []
+        restarts = 0
+        counter = iter(range(1 << 30))
+
+        def launch() -> _Process:
+            process = _Process(next(counter), self.course, self.course_hash, self.mode, self.log_dir, self.only)
+            selector.register(process.replies, selectors.EVENT_READ, process)
+            processes.append(process)
+            return process
+
+        for _ in range(min(self.jobs, dispatcher.waiting)):
+            launch()
+        last_heard = time.monotonic()
+        try:
+            while processes:
+                events = selector.select(timeout=5.0)
+                if not events and time.monotonic() - last_heard > START_TIMEOUT and not any(
+                        p.ready for p in processes):
+                    raise GraderError("the grading processes did not start:\n" + processes[0].log_tail())
+                for key, _ in events:
+                    process: _Process = key.data
+                    last_heard = time.monotonic()
+                    messages = process.messages()
+                    if messages is None:  # the process ended
+                        selector.unregister(process.replies)
+                        processes.remove(process)
+                        code = process.process.wait()
+                        if not process.finished:
+                            dispatcher.session_lost(process.name, f"the grading process ended (exit code {code}); "
+                                                                  f"see {process.log_path.name} in the logs")
+                            dispatcher.notify("lost", {"session": process.name, "code": code})
+                            if dispatcher.waiting and restarts < 2 * self.jobs:
+                                restarts += 1
+                                launch()
+                            elif dispatcher.waiting and not processes:
+                                raise GraderError(f"the grading processes keep dying; last log "
+                                                  f"({process.log_path}):\n" + process.log_tail())
+                        process.kill()
+                        continue
+                    for message in messages:
+                        self._handle(process, message, dispatcher)
+        finally:
+            for process in processes:
+                process.kill()
+            selector.close()
+
+    @staticmethod
+    def _handle(process: _Process, message: dict, dispatcher: Dispatcher) -> None:
+        if "error" in message:
+            raise GraderError(message["error"])
+        if message.get("ready"):
+            process.ready = True
+            dispatcher.notify("started", {"session": process.name, "sandbox": message.get("sandbox", ""),
+                                          "sandboxed": message.get("sandboxed")})
+        elif message.get("want"):
+            parcel = dispatcher.next(process.name)
+            process.current = parcel.student if parcel is not None else None
+            process.send({"grade": parcel.to_json()} if parcel is not None else {"stop": True})
+        elif "outcome" in message:
+            student, process.current = process.current, None
+            dispatcher.outcome(student, Outcome.from_json(message["outcome"]))
+        elif message.get("done"):
+            process.finished = True
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="grader.engine.local", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--course", required=True)
+    parser.add_argument("--course-hash", required=True)
+    parser.add_argument("--sandbox", choices=("auto", "require", "off"), default="auto")
+    parser.add_argument("--only", action="append", default=None)
+    parser.add_argument("--request-fd", type=int, required=True)
+    parser.add_argument("--reply-fd", type=int, required=True)
+    parser.add_argument("--name", default=socket.gethostname())
+    args = parser.parse_args(argv)
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator decides when to stop
+    replies = os.fdopen(args.reply_fd, "w", buffering=1, encoding="utf-8")
+    requests = os.fdopen(args.request_fd, "r", encoding="utf-8")
+
+    def tell(message: dict) -> None:
+        replies.write(json.dumps(message) + "\n")
+        replies.flush()
+
+    try:
+        course = load_course(args.course)
+        check_course(course, args.only, args.course_hash, where=args.name)
+        session = HostedSession(course, mode=args.sandbox, course_hash=args.course_hash, only=args.only,
+                                grader=args.name, warn=lambda text: print(text, file=sys.stderr, flush=True))
+        session.start()
+    except GraderError as exc:
+        tell({"error": str(exc)})
+        return 2
+    tell({"ready": True, "sandbox": session.sandbox, "sandboxed": session.sandboxed, "grader": args.name})
+    try:
+        while True:
+            tell({"want": True})
+            line = requests.readline()
+            if not line:
+                break
+            message = json.loads(line)
+            if message.get("stop"):
+                break
+            parcel = Parcel.from_json(message["grade"])
+            print(f"{time.strftime('%H:%M:%S')} grading {parcel.student}", flush=True)
+            tell({"outcome": session.grade(parcel).to_json()})
+    finally:
+        session.close()
+    tell({"done": True})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""GradeRecord: the one record every reader uses, and its JSON form."""
+
+from __future__ import annotations
+
+import json
+
+from grader.course import load_course
+from grader.engine.record import FORMAT, GradeRecord
+from grader.engine.store import ResultStore
+from grader.grade.results import SubmissionResult, score_function
+from grader.grade.results import TestOutcome as Outcome
+from tests.helpers import ROOT
+
+COURSE = load_course(ROOT, check_files=False)
+
+
+def a_record() -> GradeRecord:
+    functions = {
+        "gae_advantages": score_function(COURSE, "gae_advantages", [Outcome("a", True, 1.0, ""),
+                                                                     Outcome("b", False, 2.0, "why")], None),
+        "stable_softmax": score_function(COURSE, "stable_softmax", [], "not defined"),
+    }
+    result = SubmissionResult(submission="ignored", functions=functions, elapsed=1.23456)
+    return GradeRecord("alice", "alice/ps4b", result, course=COURSE.id, submission_hash="s" * 64,
+                       course_hash="c" * 64, grader="tcp://10.0.0.1:1234", sandbox="bubblewrap sandbox",
+                       limits=[{"function": "gae_advantages", "kind": "time limit", "detail": "x"}])
+
+
+def test_a_record_survives_its_json_form_and_the_store(tmp_path):
+    record = a_record()
+    data = record.to_json()
+    assert data["format"] == FORMAT and data["submission"] == data["result"]["submission"] == "alice/ps4b"
+    assert data["assignments"] == {"ps4b": {"score": record.result.functions["gae_advantages"].score,
+                                            "max": 5.0, "functions": ["gae_advantages"]},
+                                   "ps4a": {"score": 0.0, "max": COURSE.exercise("stable_softmax").points,
+                                            "functions": ["stable_softmax"]}}
+    again = GradeRecord.from_json(json.loads(json.dumps(data)))
+    assert again.to_json() == data
+    assert again.result.functions["gae_advantages"].assignment == "ps4b"
+    store = ResultStore(tmp_path)
+    store.save(record)
+    assert store.load("alice").to_json() == data
+    assert store.load("alice").is_current("s" * 64, "c" * 64)
+    assert not store.load("alice").is_current("s" * 64, "d" * 64)
+
+
+def test_records_of_another_format_or_without_a_fingerprint_are_never_current(tmp_path):
+    data = a_record().to_json()
+    store = ResultStore(tmp_path)
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "old.json").write_text(json.dumps(dict(data, format=1, student="old")))
+    (tmp_path / "results" / "torn.json").write_text(json.dumps(data)[:100])
+    assert store.load("old") is None and store.load("torn") is None
+    unrun = GradeRecord("bob", "bob", a_record().result)  # nothing was run: no submission fingerprint
+    assert not unrun.is_current("", "")
