@@ -27,3 +27,60 @@ def test_a_submission_that_rewrites_the_training_from_its_frame_scores_nothing()
     # The message is about the student's own function, not about the training.
     messages = " ".join(t["message"] for t in lab["tests"]) + str(lab["error"])
     assert "gae_advantages" in messages, messages
+
+
+# -- whose budget a call spends --------------------------------------------------------------------
+SLOW_DOUBLE = '''
+import time
+
+import numpy as np
+
+
+def double(x):
+    if np.ndim(x) == 0 and float(x) == 99.0:
+        while True:
+            pass
+    time.sleep(0.25)
+    return 2.0 * np.asarray(x, dtype=float)
+
+
+def add(a, b):
+    return float(a) + float(b)
+'''
+
+
+def test_calls_scoped_to_an_exercise_spend_its_budget_and_fail_only_it(tmp_path):
+    # A lab calls a unit exercise's function thousands of times: those calls must spend the
+    # lab's time limit, and a failure during the lab must cost the lab alone (and vice versa).
+    from grader.course import load_course
+    from grader.grade.submission import FunctionUnavailable, Implementation, Submission
+    from tests.toy_course import TIME_LIMIT, make_toy_course
+
+    course = load_course(make_toy_course(tmp_path / "course"))
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / "toy.py").write_text(SLOW_DOUBLE, encoding="utf-8")
+    submission = Submission(folder, course)
+    try:
+        impl = Implementation(submission)
+        lab = impl.charged_to("add")  # stands for a lab exercise here
+        calls = int(0.7 * TIME_LIMIT / 0.25)  # together, two such runs would overrun one budget
+        for _ in range(calls):
+            assert float(lab.double(1.0)) == 2.0
+        assert submission.state("add").spent >= calls * 0.25
+        assert submission.state("double").spent == 0.0
+        for _ in range(calls):
+            assert float(impl.double(2.0)) == 4.0
+        assert submission.state("double").spent >= calls * 0.25
+        # An endless loop during the "lab" ends the lab, and says so, not double.
+        try:
+            lab.double(99.0)
+        except FunctionUnavailable as problem:
+            assert "add used up its time limit" in str(problem) and "while calling double" in str(problem)
+        else:
+            raise AssertionError("an endless loop did not end the call")
+        assert submission.state("add").unavailable is not None
+        assert submission.state("double").unavailable is None
+        assert float(impl.double(3.0)) == 6.0
+    finally:
+        submission.close()
