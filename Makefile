@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test stubs bench bench-class clean help
+.PHONY: demo test stubs bench bench-class lab-notebook clean help
 
 help:
 	@echo "make demo   - install into $(VENV), build the course and grade the sample class"
@@ -14,6 +14,7 @@ help:
 	@echo "make stubs  - regenerate exercises/ from solutions/"
 	@echo "make bench  - run the benchmarks (prints figures)"
 	@echo "make bench-class - grade a synthetic class with grade-class and with plain nbgrader (minutes)"
+	@echo "make lab-notebook - run the lab notebook on the reference solutions (course-build/lab4_policy_gradients.ipynb)"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +36,12 @@ bench: $(STAMP)
 
 bench-class: $(STAMP)
 	$(BIN)/python benchmarks/bench_class.py
+
+# Students' default is their own modules (exercises/ here: stubs); this runs the reference.
+lab-notebook: $(STAMP)
+	mkdir -p course-build
+	RL_LLM_M4_CODE=$(CURDIR)/solutions $(BIN)/jupytext --to ipynb --execute \
+		--output course-build/lab4_policy_gradients.ipynb notebooks/lab4_policy_gradients.py
 
 clean:
 	rm -rf $(VENV) course-build grading-results

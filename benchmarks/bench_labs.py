@@ -52,7 +52,7 @@ GOAL_CPU = 5.0
 CARTPOLE_MISTAKES = {
     "clipping_with_max": ("ppo_objective", "ppo_clipped_terms", "np.minimum(unclipped, clipped)",
                           "np.maximum(unclipped, clipped)"),
-    "one_done_flag": ("gae", "gae_advantages", "(~term).astype(float)", "(~cuts).astype(float)"),
+    "one_done_flag": ("gae", "gae_advantages", "np.where(term, 0.0, nv)", "np.where(cuts, 0.0, nv)"),
     "no_clipping": ("ppo_objective", "ppo_clipped_terms", "np.minimum(unclipped, clipped)", "unclipped"),
 }
 
