@@ -220,7 +220,9 @@ def init_parameters(hidden_sizes, rng, dtype="float64"):
 
 def mlp_forward(params, prefix, x):
     """Output of one network and the activations its backward pass needs (in the weights' dtype)."""
-    depth = sum(1 for name in params if name.startswith(f"{prefix}_w"))
+    depth = 1
+    while f"{prefix}_w{depth}" in params:
+        depth += 1
     h = np.asarray(x, dtype=params[f"{prefix}_w0"].dtype)
     activations = [h]
     for k in range(depth - 1):
