@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, recording
 
 sys.path.insert(0, str(ROOT / "solutions"))
 import llm_sequence as lab  # noqa: E402
@@ -289,15 +289,8 @@ def test_injected_functions_see_plain_data_only_and_train_as_the_default():
     # receive arrays, numbers and strings, never the policy or the optimiser, and the run is
     # the run a student gets at home with the default imports.
     seen = []
-
-    def recording(function):
-        def call(*args, **kwargs):
-            seen.extend((function.__name__, value) for value in (*args, *kwargs.values()))
-            return function(*args, **kwargs)
-        return call
-
     functions = lab.student_functions()
-    spied = type(functions)(**{name: recording(f) for name, f in vars(functions).items()})
+    spied = recording(functions, seen)
     injected = lab.sequence_rloo_lab(seed=7, profile="smoke", functions=spied)
     default = lab.sequence_rloo_lab(seed=7, profile="smoke")
     for name in lab.WEIGHT_NAMES:

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, recording
 
 sys.path.insert(0, str(ROOT / "solutions"))
 import cartpole  # noqa: E402
@@ -253,15 +253,8 @@ def test_the_students_functions_see_plain_data_only():
     # What crosses to a student's function: arrays and numbers, never weights, the optimiser or
     # the configuration (the grader sends exactly these across its process boundary).
     seen = []
-
-    def recording(function):
-        def call(*args, **kwargs):
-            seen.extend((function.__name__, value) for value in (*args, *kwargs.values()))
-            return function(*args, **kwargs)
-        return call
-
     functions = ppo.student_functions()
-    spied = type(functions)(**{name: recording(f) for name, f in vars(functions).items()})
+    spied = recording(functions, seen)
     ppo.train_ppo(ppo.profile_config("smoke", seed=5, **dict(TINY, total_timesteps=256)), spied)
     assert {name for name, _ in seen} == {"gae_advantages", "ppo_clipped_terms", "ppo_diagnostics"}
     for name, value in seen:
