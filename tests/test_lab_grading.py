@@ -84,3 +84,32 @@ def test_calls_scoped_to_an_exercise_spend_its_budget_and_fail_only_it(tmp_path)
         assert float(impl.double(3.0)) == 6.0
     finally:
         submission.close()
+
+
+def test_the_cross_check_samples_calls_and_names_where_a_function_differs():
+    import types
+
+    from grader.grade.labrun import CrossCheck
+
+    def judge(args, kwargs, got, want):
+        return None if got == want else ("on negative inputs" if args[0] < 0 else "on positive inputs")
+
+    student = types.SimpleNamespace(double=lambda x: 2 * x if x < 10 else 0)
+    reference = {"double": lambda x: 2 * x}
+    checked = CrossCheck(student, reference.__getitem__, {"double": judge}, first=3, every=5)
+    for x in range(1, 10):
+        assert checked.double(x) == 2 * x  # results pass through unchanged
+    assert checked.agrees() and checked.findings() == []
+    stats = checked.stats["double"]
+    assert (stats.calls, stats.checked) == (9, 4)  # calls 1, 2, 3 and 5
+    checked.double(10)  # call 10: sampled, and wrong
+    assert not checked.agrees()
+    assert checked.findings() == ["double differs from its definition on positive inputs"]
+    checked.double(11)  # not sampled: nothing new is learnt, and nothing is hidden either
+    assert checked.stats["double"].checked == 5
+    try:
+        checked.triple(1)
+    except AttributeError:
+        pass
+    else:
+        raise AssertionError("a function without a judge must not be reachable")

@@ -102,8 +102,3 @@ class CrossCheck:
         """One sentence per function that differed: ``"<function> differs from its definition <kind>"``."""
         return [f"{name} differs from its definition {' and '.join(s.kinds[:2])}"
                 for name, s in self.stats.items() if s.kinds]
-
-    def summary(self) -> str:
-        """Calls made and checked, per function (for messages and benchmarks)."""
-        return ", ".join(f"{name}: {s.calls} calls ({s.checked} checked, {s.seconds:.2f} s)"
-                         for name, s in self.stats.items())
