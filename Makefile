@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test stubs bench bench-class bench-cluster clean help
+.PHONY: demo test stubs bench bench-class bench-cluster lab-notebook clean help
 
 help:
 	@echo "make demo   - install into $(VENV), build the course and grade the sample class"
@@ -15,6 +15,7 @@ help:
 	@echo "make bench  - run the benchmarks (prints figures)"
 	@echo "make bench-class - grade a synthetic class with grade-class and with plain nbgrader (minutes)"
 	@echo "make bench-cluster - grade a synthetic class here and on a local Dask cluster; scale model"
+	@echo "make lab-notebook - run the lab notebook on the reference solutions (course-build/lab4_policy_gradients.ipynb)"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +40,12 @@ bench-class: $(STAMP)
 
 bench-cluster: $(STAMP)
 	$(BIN)/python benchmarks/bench_cluster.py
+
+# Students' default is their own modules (exercises/ here: stubs); this runs the reference.
+lab-notebook: $(STAMP)
+	mkdir -p course-build
+	RL_LLM_M4_CODE=$(CURDIR)/solutions $(BIN)/jupytext --to ipynb --execute \
+		--output course-build/lab4_policy_gradients.ipynb notebooks/lab4_policy_gradients.py
 
 clean:
 	rm -rf $(VENV) course-build grading-results

@@ -3,7 +3,9 @@
 Full profile, several seeds: the environment steps and wall seconds until the
 median deterministic evaluation over the seeds first reaches 475 (and from when
 on it stays there), and each seed's final evaluation. Smoke profile: the total
-time of the run the grader and the notebook do (the lab's seeds from course.yaml).
+time of the lab notebook's runs (the lab's seeds from course.yaml, the whole
+budget). What *grading* costs (a graded run stops once solved) is measured by
+``benchmarks/bench_labs.py``.
 
 Goals: full profile reaches a median of 475 within 100k environment steps and 30 s
 per seed on one core; the smoke profile ends at a median of at least 475, in well

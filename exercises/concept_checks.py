@@ -159,7 +159,8 @@ ppo_worked_example = None  # your answer: a tuple of 4 numbers (ratio_outside_fr
 #     actions sampled from the old policy. True or false?
 #       1. Each term (r - 1) - log r is non-negative.
 #       2. Its expectation under the old policy equals KL(pi_old || pi_new), given the
-#          usual support conditions.
+#          usual support conditions. (The module's text calls this the reverse KL: the
+#          sampling policy pi_old first, as opposed to KL(pi_new || pi_old).)
 #       3. A small value on a batch guarantees that the update stayed inside a KL trust
 #          region.
 #       4. PPO's clipping keeps the new policy within a fixed KL distance of the old one.
@@ -213,13 +214,18 @@ score_vector_action_2 = None  # your answer: a tuple of 3 numbers (dz_0, dz_1, d
 
 # ---------------------------------------------------------------------------------------
 # 22. One state, two actions with probabilities pi = (0.8, 0.2) (softmax of the logits
-#     (log 4, 0)) and action values Q = (1, 10). Give (V, b*): the state value and the
-#     constant baseline that minimises the variance of the score-function estimate,
-#     b* = E[|g|^2 Q] / E[|g|^2] with g the score with respect to the logits.
+#     (log 4, 0)). Give the score g(a) = grad_z log pi(a) with respect to the logits for
+#     action 1 and for action 2, then their squared norms (|g(1)|^2, |g(2)|^2).
+optimal_baseline_scores = None  # your answer: a tuple of 3 rows (score_action_1, score_action_2, squared_norms), each of 2 numbers, graded within 0.001
+
+# ---------------------------------------------------------------------------------------
+# 23. The same state, with action values Q = (1, 10). Give (V, b*): the state value and
+#     the constant baseline that minimises the variance of the score-function estimate,
+#     b* = E[|g|^2 Q] / E[|g|^2] with g the score of question 22.
 optimal_baseline_values = None  # your answer: a tuple of 2 numbers (value, b_star), graded within 0.001
 
 # ---------------------------------------------------------------------------------------
-# 23. About the reference code of the module. True or false?
+# 24. About the reference code of the module. True or false?
 #       1. Subtracting max(z) from the logits before exponentiating changes the softmax
 #          probabilities slightly; that is the price of avoiding overflow.
 #       2. The rewards-to-go of a length-T episode take O(T) time with one backward pass.

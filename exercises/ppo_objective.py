@@ -73,6 +73,16 @@ def ppo_diagnostics(new_log_prob, old_log_prob, advantage, clip_epsilon=0.2):
     ``active_clip_fraction`` counts rows where clipping changed the pessimistic
     minimum, which is not the same as the ratio lying outside the interval.
 
+    ``approx_kl_nonnegative`` is the mean of ``(r - 1) - log r`` with
+    ``r = pi_new / pi_old`` on actions sampled from the old policy. Each term is at
+    least zero, and its expectation under the old policy is ``KL(pi_old || pi_new)
+    = E_{a ~ pi_old}[log pi_old(a) - log pi_new(a)]`` (given the usual support
+    conditions): the sampling policy first, the policy being updated second. The
+    module's text calls this the *reverse* KL, reverse to ``KL(pi_new || pi_old)``,
+    which would average over the new policy's actions, absent from the batch (texts
+    differ on which order they call forward; the arguments are the safe name). It
+    describes one batch and enforces nothing.
+
     Parameters
     ----------
     new_log_prob, old_log_prob, advantage : array_like

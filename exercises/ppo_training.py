@@ -10,7 +10,10 @@ clipped policy objective and a clipped value loss, an entropy bonus, global
 gradient-norm clipping, per-update diagnostics, and a deterministic evaluation
 kept apart from training. Every hyperparameter is a field of :class:`PPOConfig`.
 
-Three pieces are *your* functions from the problem sets:
+Three pieces are *your* functions from the problem sets, and they are all that
+this file asks of you: the loop hands them plain arrays and numbers and uses what
+they return. It never hands them a weight, the optimiser or anything else of the
+training.
 
 - ``gae_advantages`` (gae.py) turns rewards and values into advantages. The two
   masks matter here: ``terminated`` only where the pole fell, ``trace_cuts`` at
@@ -24,11 +27,12 @@ Speed: run it with one BLAS thread (``OMP_NUM_THREADS=1`` before numpy is
 imported; the grader and the lab notebook do). The matrices are small, and BLAS
 threads cost more than they save on them: several times slower on two cores.
 
-A note on imports: the course's environment and your functions are imported
-inside the functions that use them (``from gae import gae_advantages``). Flat
-imports resolve to the folder on ``sys.path`` (solutions/ for the course, your
-folder when graded), and the grader loads this file on its own side only to
-rebuild and evaluate a trained policy, which needs numpy alone.
+Where your functions come from: ``train_ppo(config, functions=...)`` takes any
+object with the three functions as attributes. By default it imports them from your
+modules (``from gae import gae_advantages``: flat imports resolve to the folder on
+``sys.path``, your folder in the lab notebook). The grader runs this same loop in
+its own process and passes functions that call yours across its process boundary,
+so a graded run is the run you get at home.
 
 Examples
 --------
@@ -39,6 +43,7 @@ Examples
 
 import dataclasses
 import time
+import types
 
 import numpy as np
 
@@ -52,8 +57,8 @@ class PPOConfig:
     """Every hyperparameter of one training run (see :func:`profile_config`).
 
     The defaults are the tuned CartPole-v1 settings of rl-baselines3-zoo (short
-    rollouts, many epochs, a decaying learning rate, no entropy bonus), plus a
-    clipped value loss.
+    rollouts, many epochs, a decaying learning rate), plus a clipped value loss and
+    a small entropy bonus.
     """
 
     seed: int = 1
@@ -79,13 +84,18 @@ class PPOConfig:
     # Values reach about 1 / (1 - gamma) = 50 here, so this is wider than the ratio clip.
     value_clip: float = 10.0
     value_coef: float = 0.5
-    entropy_coef: float = 0.0
+    entropy_coef: float = 0.01  # a small bonus against a policy that stops exploring too early
     # -- networks (actor and critic have the same hidden layers, no shared weights)
     hidden_sizes: tuple = (64, 64)
+    # Weights and activations in float32, as PyTorch keeps them: twice as fast as float64
+    # on these small matrices. (The gradient checks use float64.)
+    dtype: str = "float32"
     # -- evaluation (greedy actions, its own environments and seeds)
     evaluation_every: int = 8  # updates between evaluations; the last update is always evaluated
     evaluation_episodes: int = 10
     evaluation_seed: int = 1_000_003
+    # Stop once this many evaluations in a row reach SOLVED_RETURN (None: train the whole budget).
+    stop_after_solved_evaluations: int | None = None
 
     @property
     def batch_size(self):
@@ -106,6 +116,12 @@ PROFILES = {
     # The budget of the benchmark: several seeds, a denser evaluation curve.
     "full": dict(total_timesteps=100_352, evaluation_every=4),
 }
+# A graded run (cartpole_ppo_lab) evaluates every 2 updates and stops once the greedy policy
+# has reached 475 in 5 evaluations in a row: 8 updates of training between the first and the
+# last of them, each one able to undo it. (Over 12 seeds, stopping after 3 or 4 in a row left
+# one policy in 12 below 475 on the grader's own evaluation; after 5, every one scored 499.8+.)
+# The grade comes from the grader's evaluation of the final weights, never from this one.
+GRADED_RUN = dict(evaluation_every=2, stop_after_solved_evaluations=5)
 
 
 def profile_config(profile="smoke", seed=1, **overrides):
@@ -128,6 +144,20 @@ def profile_config(profile="smoke", seed=1, **overrides):
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {sorted(PROFILES)}, got {profile!r}")
     return PPOConfig(seed=int(seed), **{**PROFILES[profile], **overrides})
+
+
+def graded_config(profile="smoke", seed=1):
+    """The configuration of a graded run: ``profile``'s budget with :data:`GRADED_RUN`."""
+    return profile_config(profile, seed=seed, **GRADED_RUN)
+
+
+def student_functions():
+    """Your ``gae_advantages``, ``ppo_clipped_terms`` and ``ppo_diagnostics``, from your modules."""
+    from gae import gae_advantages
+    from ppo_objective import ppo_clipped_terms, ppo_diagnostics
+
+    return types.SimpleNamespace(gae_advantages=gae_advantages, ppo_clipped_terms=ppo_clipped_terms,
+                                 ppo_diagnostics=ppo_diagnostics)
 
 
 # ---------------------------------------------------------------------------------------
@@ -159,7 +189,7 @@ def unflatten(flat, shapes):
 
 
 def flatten(arrays, shapes):
-    return np.concatenate([np.asarray(arrays[name], dtype=float).ravel() for name in shapes])
+    return np.concatenate([np.ravel(arrays[name]) for name in shapes])
 
 
 def orthogonal(rng, n_in, n_out, gain):
@@ -170,14 +200,14 @@ def orthogonal(rng, n_in, n_out, gain):
     return gain * (q if n_in >= n_out else q.T)
 
 
-def init_parameters(hidden_sizes, rng):
-    """A flat parameter vector: orthogonal weights, zero biases.
+def init_parameters(hidden_sizes, rng, dtype="float64"):
+    """A flat parameter vector of ``dtype``: orthogonal weights, zero biases.
 
     Hidden layers use gain sqrt(2); the policy head 0.01 (near-uniform initial
     policy), the value head 1.
     """
     shapes = parameter_shapes(hidden_sizes)
-    flat = np.zeros(sum(int(np.prod(s)) for s in shapes.values()))
+    flat = np.zeros(sum(int(np.prod(s)) for s in shapes.values()), dtype=dtype)
     params = unflatten(flat, shapes)
     depth = len(hidden_sizes) + 1
     for prefix, head_gain in (("policy", 0.01), ("value", 1.0)):
@@ -188,10 +218,12 @@ def init_parameters(hidden_sizes, rng):
 
 
 def mlp_forward(params, prefix, x):
-    """Output of one network and the activations its backward pass needs."""
-    depth = sum(1 for name in params if name.startswith(f"{prefix}_w"))
-    activations = [x]
-    h = x
+    """Output of one network and the activations its backward pass needs (in the weights' dtype)."""
+    depth = 1
+    while f"{prefix}_w{depth}" in params:
+        depth += 1
+    h = np.asarray(x, dtype=params[f"{prefix}_w0"].dtype)
+    activations = [h]
     for k in range(depth - 1):
         h = np.tanh(h @ params[f"{prefix}_w{k}"] + params[f"{prefix}_b{k}"])
         activations.append(h)
@@ -216,12 +248,12 @@ def log_softmax(logits):
 
 def policy_logits(params, observations):
     """Action logits for a batch of observations, shape ``(batch, NUM_ACTIONS)``."""
-    return mlp_forward(params, "policy", np.asarray(observations, dtype=float))[0]
+    return mlp_forward(params, "policy", observations)[0]
 
 
 def state_values(params, observations):
     """Critic values for a batch of observations, shape ``(batch,)``."""
-    return mlp_forward(params, "value", np.asarray(observations, dtype=float))[0][:, 0]
+    return mlp_forward(params, "value", observations)[0][:, 0]
 
 
 def greedy_actions(params, observations):
@@ -229,15 +261,45 @@ def greedy_actions(params, observations):
     return np.argmax(policy_logits(params, observations), axis=1)
 
 
-def loss_and_gradient(params, batch, config):
+def numbers(value, what):
+    """``value`` (something a student's function returned) as a float array, or a ValueError naming it."""
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} is not numeric ({type(value).__name__})") from None
+
+
+def clipped_terms(ppo_clipped_terms, ratio, advantages, clip_epsilon):
+    """Your ``ppo_clipped_terms`` on a minibatch, checked: three finite arrays shaped like ``ratio``."""
+    terms = ppo_clipped_terms(ratio, advantages, clip_epsilon)
+    if not isinstance(terms, (tuple, list)) or len(terms) != 3:
+        raise ValueError("ppo_clipped_terms must return three arrays (unclipped, clipped, pessimistic), "
+                         f"it returned {type(terms).__name__}")
+    unclipped, clipped, pessimistic = (numbers(t, f"ppo_clipped_terms's {name}")
+                                       for t, name in zip(terms, ("unclipped", "clipped", "pessimistic")))
+    if not unclipped.shape == clipped.shape == pessimistic.shape == ratio.shape:
+        raise ValueError(f"ppo_clipped_terms returned shapes {unclipped.shape}, {clipped.shape}, "
+                         f"{pessimistic.shape} for {len(ratio)} ratios; each must have shape {ratio.shape}")
+    if not (np.all(np.isfinite(unclipped)) and np.all(np.isfinite(pessimistic))):
+        raise ValueError("ppo_clipped_terms returned NaN or infinite terms for finite ratios and advantages")
+    return unclipped, clipped, pessimistic
+
+
+def loss_and_gradient(params, batch, config, ppo_clipped_terms):
     """The PPO loss of one minibatch and its gradient with respect to every weight.
 
     The loss (minimised) is ``-mean(pessimistic) + value_coef * value_loss
     - entropy_coef * mean(entropy)``. ``pessimistic`` comes from your
     ``ppo_clipped_terms``; the gradient follows the branch the minimum selected.
-    """
-    from ppo_objective import ppo_clipped_terms
 
+    The detach contract: ``batch["advantages"]`` and ``batch["returns"]`` (the value
+    targets) are constants here. They were computed from the rollout, with the
+    critic of that moment, before the first epoch; no gradient flows through them,
+    so the actor's gradient does not depend on the critic's weights and the
+    critic's target does not move while it is fitted. (In an autograd framework
+    this is the ``.detach()`` on advantages and returns; in numpy it is the absence
+    of any backward path.)
+    """
     obs, actions, old_log_probs, old_values, advantages, returns = (
         batch["observations"], batch["actions"], batch["log_probs"], batch["values"],
         batch["advantages"], batch["returns"])
@@ -250,12 +312,8 @@ def loss_and_gradient(params, batch, config):
     log_probs_all = log_softmax(logits)
     probs = np.exp(log_probs_all)
     new_log_probs = log_probs_all[np.arange(n), actions]
-    ratio = np.exp(new_log_probs - old_log_probs)
-    unclipped, clipped, pessimistic = (np.asarray(t, dtype=float) for t in
-                                       ppo_clipped_terms(ratio, advantages, config.clip_epsilon))
-    if not unclipped.shape == clipped.shape == pessimistic.shape == ratio.shape:
-        raise ValueError(f"ppo_clipped_terms returned shapes {unclipped.shape}, {clipped.shape}, "
-                         f"{pessimistic.shape} for {n} ratios; each must have shape {ratio.shape}")
+    ratio = np.exp(new_log_probs - old_log_probs, dtype=float)
+    unclipped, clipped, pessimistic = clipped_terms(ppo_clipped_terms, ratio, advantages, config.clip_epsilon)
     # d ratio / d log-prob = ratio. Where the minimum took the unclipped branch r*A
     # its gradient is r*A; where it took the clipped branch clip(r)*A, the gradient
     # is r*A inside the interval and 0 outside (clip is flat there).
@@ -287,8 +345,8 @@ def loss_and_gradient(params, batch, config):
     grad_values = config.value_coef * grad_values[:, None] / n
 
     grads = {}
-    mlp_backward(params, "policy", policy_cache, grad_logits, grads)
-    mlp_backward(params, "value", value_cache, grad_values, grads)
+    mlp_backward(params, "policy", policy_cache, grad_logits.astype(logits.dtype, copy=False), grads)
+    mlp_backward(params, "value", value_cache, grad_values.astype(logits.dtype, copy=False), grads)
     loss = -np.mean(pessimistic) + config.value_coef * value_loss - config.entropy_coef * np.mean(entropy)
     stats = {"policy_loss": -float(np.mean(pessimistic)), "value_loss": float(value_loss),
              "entropy": float(np.mean(entropy))}
@@ -333,14 +391,14 @@ def collect_rollout(params, envs, observations, config, rng):
     """
     T, N = config.num_steps, config.num_envs
     rollout = {
-        "observations": np.zeros((T, N, OBSERVATION_SIZE)),
+        "observations": np.zeros((T, N, OBSERVATION_SIZE), dtype=config.dtype),
         "actions": np.zeros((T, N), dtype=np.int64),
         "log_probs": np.zeros((T, N)),
         "values": np.zeros((T, N)),
         "rewards": np.zeros((T, N)),
         "terminated": np.zeros((T, N), dtype=bool),
         "truncated": np.zeros((T, N), dtype=bool),
-        "final_observations": np.zeros((T, N, OBSERVATION_SIZE)),
+        "final_observations": np.zeros((T, N, OBSERVATION_SIZE), dtype=config.dtype),
     }
     finished_returns = []
     for t in range(T):
@@ -359,7 +417,7 @@ def collect_rollout(params, envs, observations, config, rng):
     return rollout, observations, finished_returns
 
 
-def compute_advantages(params, rollout, config):
+def compute_advantages(params, rollout, config, gae_advantages):
     """Advantages and value targets of a rollout, through your ``gae_advantages``.
 
     The rollout is laid out environment by environment (one call covers all of
@@ -368,10 +426,8 @@ def compute_advantages(params, rollout, config):
     alone removes the bootstrap; a truncation and the buffer boundary bootstrap
     from the value of the true next observation.
     """
-    from gae import gae_advantages
-
     T, N = config.num_steps, config.num_envs
-    next_values = state_values(params, rollout["final_observations"].reshape(T * N, -1)).reshape(T, N)
+    next_values = state_values(params, rollout["final_observations"].reshape(T * N, -1)).reshape(T, N).astype(float)
     trace_cuts = rollout["terminated"] | rollout["truncated"]
     trace_cuts[-1, :] = True  # the buffer boundary
 
@@ -381,7 +437,7 @@ def compute_advantages(params, rollout, config):
     advantages = gae_advantages(by_env(rollout["rewards"]), by_env(rollout["values"]), by_env(next_values),
                                 by_env(rollout["terminated"]), by_env(trace_cuts),
                                 gamma=config.gamma, gae_lambda=config.gae_lambda)
-    advantages = np.asarray(advantages, dtype=float)
+    advantages = numbers(advantages, "gae_advantages's result")
     if advantages.shape != (T * N,):
         raise ValueError(f"gae_advantages returned shape {advantages.shape} for {T * N} transitions; "
                          f"it must return one advantage per transition, shape ({T * N},)")
@@ -391,17 +447,24 @@ def compute_advantages(params, rollout, config):
     return advantages, advantages + rollout["values"]
 
 
-def update_diagnostics(params, batch, config):
-    """What one update did, from your ``ppo_diagnostics`` on the whole rollout."""
-    from ppo_objective import ppo_diagnostics
+DIAGNOSTICS = {"approx_kl": "approx_kl_nonnegative", "active_clip_fraction": "active_clip_fraction",
+               "ratio_outside_fraction": "ratio_outside_fraction", "mean_log_ratio": "mean_log_ratio"}
 
+
+def update_diagnostics(params, batch, config, ppo_diagnostics):
+    """What one update did, from your ``ppo_diagnostics`` on the whole rollout."""
     log_probs_all = log_softmax(policy_logits(params, batch["observations"]))
     new_log_probs = log_probs_all[np.arange(len(batch["actions"])), batch["actions"]]
     d = ppo_diagnostics(new_log_probs, batch["log_probs"], batch["advantages"], config.clip_epsilon)
-    return {"approx_kl": float(d.approx_kl_nonnegative),
-            "active_clip_fraction": float(d.active_clip_fraction),
-            "ratio_outside_fraction": float(d.ratio_outside_fraction),
-            "mean_log_ratio": float(d.mean_log_ratio)}
+    record = {}
+    for key, field in DIAGNOSTICS.items():
+        if getattr(d, field, None) is None:
+            raise ValueError(f"ppo_diagnostics must return a PPODiagnostics; its result has no {field}")
+        value = numbers(getattr(d, field), f"ppo_diagnostics's {field}")
+        if value.shape != ():
+            raise ValueError(f"ppo_diagnostics's {field} should be one number, it has shape {value.shape}")
+        record[key] = float(value)
+    return record
 
 
 def evaluate_policy(params, episodes=10, seed=1_000_003, vector_env=None):
@@ -433,12 +496,22 @@ def evaluate_policy(params, episodes=10, seed=1_000_003, vector_env=None):
     return returns
 
 
-def train_ppo(config):
+def train_ppo(config, functions=None, may_stop=None, vector_env=None):
     """Train an actor-critic on CartPole with PPO.
 
     Parameters
     ----------
     config : PPOConfig
+    functions : object, optional
+        Has ``gae_advantages``, ``ppo_clipped_terms`` and ``ppo_diagnostics``
+        (default: :func:`student_functions`, yours).
+    may_stop : callable, optional
+        Asked before stopping early (``config.stop_after_solved_evaluations``); a
+        run it answers ``False`` goes on (the grader answers ``False`` once one of
+        your functions differed from its definition, so such a run trains its whole
+        budget).
+    vector_env : class, optional
+        The vectorised environment (default: ``cartpole.VectorCartPole``).
 
     Returns
     -------
@@ -451,10 +524,12 @@ def train_ppo(config):
         (mean return of the episodes that ended in the rollout, NaN if none),
         ``evaluation_mean``/``evaluation_std`` (NaN between evaluations),
         ``wall_seconds``), ``final_evaluation_mean``, ``final_evaluation_std``,
-        ``final_evaluation_returns``, ``environment_steps``, ``wall_seconds``, ``config``.
+        ``final_evaluation_returns``, ``environment_steps`` (of the run, shorter than
+        the budget when it stopped early), ``stopped_early``, ``wall_seconds``, ``config``.
     """
-    from cartpole import VectorCartPole
-
+    if vector_env is None:
+        from cartpole import VectorCartPole as vector_env
+    functions = functions if functions is not None else student_functions()
     if config.num_updates < 1:
         raise ValueError("total_timesteps is smaller than one rollout (num_envs * num_steps)")
     if config.batch_size % config.num_minibatches:
@@ -462,23 +537,24 @@ def train_ppo(config):
     started = time.perf_counter()
     rng = np.random.default_rng(config.seed)
     shapes = parameter_shapes(config.hidden_sizes)
-    flat = init_parameters(config.hidden_sizes, rng)
+    flat = init_parameters(config.hidden_sizes, rng, config.dtype)
     params = unflatten(flat, shapes)
     optimizer = Adam(flat.size, config.adam_betas, config.adam_epsilon)
-    envs = VectorCartPole(config.num_envs)
+    envs = vector_env(config.num_envs)
     observations, _ = envs.reset(seed=config.seed)
 
     history = {key: [] for key in (
         "update", "environment_steps", "policy_loss", "value_loss", "entropy", "approx_kl",
         "active_clip_fraction", "ratio_outside_fraction", "mean_log_ratio", "grad_norm", "learning_rate",
         "training_return", "evaluation_mean", "evaluation_std", "wall_seconds")}
+    solved_in_a_row = 0
     for update in range(1, config.num_updates + 1):
         learning_rate = config.learning_rate
         if config.anneal_learning_rate:
             learning_rate *= 1.0 - (update - 1) / config.num_updates
 
         rollout, observations, finished = collect_rollout(params, envs, observations, config, rng)
-        advantages, returns = compute_advantages(params, rollout, config)
+        advantages, returns = compute_advantages(params, rollout, config, functions.gae_advantages)
         batch = {
             "observations": rollout["observations"].reshape(config.batch_size, OBSERVATION_SIZE),
             "actions": rollout["actions"].ravel(),
@@ -493,7 +569,7 @@ def train_ppo(config):
             for start in range(0, config.batch_size, config.minibatch_size):
                 index = order[start:start + config.minibatch_size]
                 minibatch = {key: value[index] for key, value in batch.items()}
-                _, grads, stats = loss_and_gradient(params, minibatch, config)
+                _, grads, stats = loss_and_gradient(params, minibatch, config, functions.ppo_clipped_terms)
                 grad = flatten(grads, shapes)
                 grad_norm = float(np.sqrt(grad @ grad))
                 if grad_norm > config.max_grad_norm:
@@ -501,17 +577,21 @@ def train_ppo(config):
                 optimizer.step(flat, grad, learning_rate)
 
         record = {"update": update, "environment_steps": update * config.batch_size, **stats,
-                  **update_diagnostics(params, batch, config), "grad_norm": grad_norm,
+                  **update_diagnostics(params, batch, config, functions.ppo_diagnostics), "grad_norm": grad_norm,
                   "learning_rate": learning_rate,
                   "training_return": float(np.mean(finished)) if finished else float("nan"),
                   "evaluation_mean": float("nan"), "evaluation_std": float("nan")}
         if update % max(config.evaluation_every, 1) == 0 or update == config.num_updates:
-            evaluation = evaluate_policy(params, config.evaluation_episodes, config.evaluation_seed)
+            evaluation = evaluate_policy(params, config.evaluation_episodes, config.evaluation_seed, vector_env)
             record["evaluation_mean"] = float(evaluation.mean())
             record["evaluation_std"] = float(evaluation.std())
+            solved_in_a_row = solved_in_a_row + 1 if evaluation.mean() >= SOLVED_RETURN else 0
         record["wall_seconds"] = time.perf_counter() - started
         for key in history:
             history[key].append(record[key])
+        stop = config.stop_after_solved_evaluations
+        if stop and solved_in_a_row >= stop and (may_stop is None or may_stop()):
+            break
 
     return {
         "parameters": {name: array.copy() for name, array in params.items()},
@@ -519,7 +599,8 @@ def train_ppo(config):
         "final_evaluation_mean": float(evaluation.mean()),
         "final_evaluation_std": float(evaluation.std()),
         "final_evaluation_returns": evaluation,
-        "environment_steps": config.num_updates * config.batch_size,
+        "environment_steps": update * config.batch_size,
+        "stopped_early": update < config.num_updates,
         "wall_seconds": time.perf_counter() - started,
         "config": dataclasses.asdict(config),
     }
@@ -565,28 +646,34 @@ def steps_to_threshold(curve, threshold=SOLVED_RETURN):
 # ---------------------------------------------------------------------------------------
 # The graded lab
 # ---------------------------------------------------------------------------------------
-def cartpole_ppo_lab(seed, profile="smoke"):
-    """Train PPO on CartPole with your functions; return the trained weights as plain data.
+def cartpole_ppo_lab(seed, profile="smoke", functions=None, may_stop=None, vector_env=None):
+    """The graded run: train PPO on CartPole with your functions (:func:`graded_config`).
 
-    The grader rebuilds the greedy policy from ``weights`` and evaluates it on its
-    own CartPole, so the score is the return the weights earn.
+    The grader calls this in its own process, with ``functions`` that call yours
+    across its process boundary; it rebuilds the greedy policy from ``weights`` and
+    evaluates it on its own CartPole with seeds of its own, so the score is the
+    return the weights earn.
 
     Parameters
     ----------
     seed : int
         Seed of the training run.
     profile : {"smoke", "full"}
-        Training budget (see :func:`profile_config`).
+        Training budget (see :func:`profile_config`); the run stops early once solved.
+    functions, may_stop, vector_env
+        As for :func:`train_ppo`.
 
     Returns
     -------
     dict
         ``weights`` (name -> float64 array, see :func:`parameter_shapes`),
-        ``history`` (name -> list of floats) and ``environment_steps`` (int).
+        ``history`` (name -> list of floats), ``environment_steps`` (int) and
+        ``stopped_early`` (bool).
     """
-    result = train_ppo(profile_config(profile, seed=seed))
+    result = train_ppo(graded_config(profile, seed=seed), functions, may_stop, vector_env)
     return {
         "weights": result["parameters"],
         "history": {key: [float(v) for v in values] for key, values in result["history"].items()},
         "environment_steps": int(result["environment_steps"]),
+        "stopped_early": bool(result["stopped_early"]),
     }

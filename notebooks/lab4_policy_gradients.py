@@ -35,6 +35,15 @@
 # pipeline, about a minute on one core; `RL_LLM_M4_PROFILE=full` uses more seeds and
 # a longer budget. The numbers are what this code produces under this protocol, not
 # benchmarks of PPO in general.
+#
+# **Whose code runs.** The notebook imports *your* modules: those in its own folder,
+# or the folder `RL_LLM_M4_CODE` names. In the course repository that default is
+# `exercises/`, whose functions are unfinished stubs: the first call stops with a
+# `NotImplementedError` until you fill them in. To see the whole notebook run on the
+# course's reference solutions instead, run `make lab-notebook` in the repository (it
+# writes the executed notebook, figures included, to
+# `course-build/lab4_policy_gradients.ipynb`), or start Jupyter with
+# `RL_LLM_M4_CODE=$PWD/solutions`.
 
 # %%
 from __future__ import annotations
@@ -185,13 +194,21 @@ print("no cut at all, leaks record 1 into record 0:",
 # steps that store the old log-probabilities and values, your `gae_advantages` (with
 # `terminated` only at falls and trace cuts at episode ends and at each copy's buffer
 # boundary, bootstrapping truncations from the true final observation), twenty
-# shuffled epochs per rollout on your `ppo_clipped_terms` and a clipped value loss,
-# gradient-norm clipping, Adam with a decaying learning rate, your `ppo_diagnostics`
-# after every update, and a greedy evaluation on separate CartPole episodes. Every
-# hyperparameter is a field of the configuration printed below.
+# shuffled epochs per rollout on your `ppo_clipped_terms`, a clipped value loss and a
+# small entropy bonus, gradient-norm clipping, Adam with a decaying learning rate,
+# your `ppo_diagnostics` after every update, and a greedy evaluation on separate
+# CartPole episodes. Every hyperparameter is a field of the configuration printed
+# below.
 #
-# One run per seed; the curves show the median and the interquartile range over
-# seeds of the greedy evaluation return (500 is the time limit, 475 counts as solved).
+# The advantages and the value targets are computed once per rollout, before the
+# epochs, and are *constants* of the losses: no gradient flows back through them (the
+# detach contract, stated in `loss_and_gradient`). Otherwise the actor's update would
+# also push the critic to make advantages look large.
+#
+# One run per seed, the whole budget, evaluated every second update; the curves show
+# the median and the interquartile range over seeds of the greedy evaluation return.
+# (The graded `cartpole_ppo_lab` runs the same training in the grader's process and
+# stops once the policy has reached 475 in five evaluations in a row.)
 
 # %%
 runs = []
@@ -199,8 +216,8 @@ started = time.perf_counter()
 for seed in SEEDS:
     config = profile_config(PROFILE, seed=seed)
     if PROFILE == "smoke":
-        # A denser evaluation curve than the grader needs; training itself is unchanged.
-        config = dataclasses.replace(config, evaluation_every=6)
+        # Evaluate every second update: a denser curve; training itself is unchanged.
+        config = dataclasses.replace(config, evaluation_every=2)
     result = train_ppo(config)
     runs.append(result)
     print(f"seed {seed:4d}: final greedy return {result['final_evaluation_mean']:6.1f} "
@@ -219,40 +236,51 @@ ax.fill_between(steps[evaluated], curve["q25"][evaluated], curve["q75"][evaluate
 ax.plot(steps[evaluated], curve["median"][evaluated], marker="o", markersize=3, label="median")
 for row in curve["all_curves"]:
     ax.plot(steps[evaluated], row[evaluated], linewidth=0.8, alpha=0.35)
-ax.axhline(475, linestyle="--", color="k", linewidth=1.0, label="solved (475)")
+ax.axhline(500, linestyle="--", color="k", linewidth=1.0, label="time-limit ceiling (500)")
+ax.axhline(475, linestyle=":", color="k", linewidth=1.0, label="solved (475)")
 ax.set_xlabel("environment steps")
 ax.set_ylabel("greedy evaluation return")
 ax.set_title(f"PPO on CartPole-v1 with your GAE and clipping ({PROFILE} profile, {len(SEEDS)} seeds)")
 ax.grid(alpha=0.3)
 ax.legend(loc="lower right")
 plt.show()
-
-final_median = float(np.median([r["final_evaluation_mean"] for r in runs]))
-assert final_median >= 475, (
-    f"the final greedy policies balance for a median of {final_median:.0f} steps; with correct "
-    "gae_advantages and ppo_clipped_terms this budget reaches 475")
+print("final greedy returns per seed:", [r["final_evaluation_mean"] for r in runs])
 
 # %% [markdown]
+# A rising curve from one convenient seed would not establish robustness, and a
+# curve that ends at 500 here says nothing about harder tasks: read it as a check that
+# collection, advantages, repeated optimisation and evaluation work together, not as a
+# measurement of PPO. Comparing methods would take aligned budgets, many seeds and
+# uncertainty summaries.
+#
 # The diagnostics below come from your `ppo_diagnostics`, on each rollout after its
-# update. They describe one batch and one step of optimisation; they are not
-# thresholds that hold across problems. `ratio_outside_fraction` counts ratios that
-# left `[1 - eps, 1 + eps]`; `active_clip_fraction` counts only the rows where
-# clipping changed the pessimistic term (a ratio outside the interval on the
-# "harmless" side does not); the approximate KL is the mean of `(r - 1) - log r`.
+# update, and from the training loop (the policy's entropy on the update's last
+# minibatch, which the entropy bonus keeps from collapsing too early). They describe
+# one batch and one step of optimisation; they are not thresholds that hold across
+# problems. `ratio_outside_fraction` counts ratios that left `[1 - eps, 1 + eps]`;
+# `active_clip_fraction` counts only the rows where clipping changed the pessimistic
+# term (a ratio outside the interval on the "harmless" side does not); the
+# approximate KL is the mean of `(r - 1) - log r`, whose expectation over the old
+# policy's actions is `KL(pi_old || pi_new)`: the sampling policy first. The module's
+# text calls this the *reverse* KL, reverse to `KL(pi_new || pi_old)`, which would
+# average over the new policy's actions (not in the batch).
 
 # %%
 history = runs[0]["history"]
 updates = np.asarray(history["update"])
-fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
+fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
 axes[0].plot(updates, history["ratio_outside_fraction"], label="ratio outside the interval")
 axes[0].plot(updates, history["active_clip_fraction"], label="clipping active")
-axes[0].set_xlabel("update")
 axes[0].set_ylabel("fraction of the rollout")
 axes[0].legend()
 axes[1].plot(updates, history["approx_kl"], color="#7a3fb0")
-axes[1].set_xlabel("update")
 axes[1].set_ylabel("approximate KL(old || new)")
+axes[2].plot(updates, history["entropy"], color="#2f9e44")
+axes[2].axhline(np.log(2), linestyle="--", color="k", linewidth=1.0, label="uniform policy (log 2)")
+axes[2].set_ylabel("policy entropy (nats)")
+axes[2].legend()
 for ax in axes:
+    ax.set_xlabel("update")
     ax.grid(alpha=0.3)
 fig.suptitle(f"What each update did (seed {SEEDS[0]})")
 fig.tight_layout()
@@ -262,12 +290,12 @@ outside = np.asarray(history["ratio_outside_fraction"])
 active = np.asarray(history["active_clip_fraction"])
 assert np.all(np.asarray(history["approx_kl"]) >= 0.0)
 assert np.all(active <= outside + 1e-12), "clipping can only be active where the ratio left the interval"
+assert np.all(np.asarray(history["entropy"]) > 0.0)
 
 # %% [markdown]
-# A curve from one seed proves little, and CartPole says nothing about how PPO scales to
-# language models. What the run does establish is narrower: collection, bootstrapping,
-# advantages, repeated clipped optimisation and evaluation fit together. A mistake in
-# either of your two functions usually shows here — ignoring `terminated` teaches the
+# What the run does establish is narrow: collection, bootstrapping, advantages,
+# repeated clipped optimisation and evaluation fit together. A mistake in either of
+# your two functions usually shows here — ignoring `terminated` teaches the
 # cart that falling is as good as balancing; dropping the bootstrap at truncations and
 # buffer ends, or using the maximum instead of the minimum, leaves a policy that often
 # ends far below 475. Some mistakes, though, CartPole forgives (it is an easy task):
@@ -359,17 +387,19 @@ sequence_config = sequence_profile_config(PROFILE)
 print("configuration:", sequence_config)
 sequence_run = train_tiny_sequence_policy(seed=5, **sequence_config)
 first_batch = sequence_run["first_batch"]
+assert first_batch is not None
 
-print("the first rollout (before any update):")
-for i in range(0, len(first_batch.prompt_classes), max(1, len(first_batch.prompt_classes) // 6))[:6]:
+print("the first rows of the initial rollout (before any update):")
+for i in range(min(6, len(first_batch.prompt_classes))):
     print(f"  prompt {first_batch.prompt_classes[i]} | {decode_sequence(first_batch.input_ids[i]):<28s} "
           f"| reward {first_batch.rewards[i]:.2f} | advantage {first_batch.advantages[i]:+.3f} "
           f"| mask {first_batch.response_mask[i].astype(int).tolist()}")
 
 # Leave-one-out advantages of one prompt's group sum to zero: the group is its own baseline.
 for prompt_class in np.unique(first_batch.prompt_classes):
-    group = first_batch.prompt_classes == prompt_class
-    assert abs(first_batch.advantages[group].sum()) < 1e-9
+    group = np.flatnonzero(first_batch.prompt_classes == prompt_class)
+    np.testing.assert_allclose(first_batch.advantages[group].sum(), 0.0, atol=1e-12)
+print("RLOO advantages sum to zero within every prompt group.")
 # The mask covers the generated tokens and the generated EOS, never the prompt.
 for row, length in zip(first_batch.response_mask, first_batch.prompt_lengths):
     assert np.all(row[: length - 1] == 0) and row.sum() >= 1
@@ -410,9 +440,14 @@ assert final > initial + 0.2, "the policy did not learn from the verifier; check
 # %% [markdown]
 # ## 6. Takeaways
 #
-# * The score-function estimator needs the log-probability of what was sampled, not a
-#   differentiable reward; its variance depends on the baseline, and a baseline built
-#   from the current response itself changes the expected gradient.
+# * REINFORCE does not require a differentiable reward: the score-function estimator
+#   needs the log-probability of what was sampled. Its variance depends on how the
+#   policy is parameterised and on the baseline, and a baseline built from the current
+#   response itself changes the expected gradient.
+# * Advantages used by the actor loss need an explicit detach contract: they (and the
+#   critic's value targets) are constants of the update, computed once per rollout.
+#   In numpy that means no backward path through them; in an autograd framework, an
+#   explicit `.detach()`. Without it the actor's loss would also train the critic.
 # * Bootstrapping and the GAE recursion are separate decisions: `terminated` answers
 #   the first, trace cuts (episode ends, buffer boundaries) the second.
 # * PPO's clipping removes the incentive to push a ratio further once the pessimistic

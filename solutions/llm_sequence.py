@@ -8,12 +8,13 @@ responses is sampled, leave-one-out baselines turn rewards into advantages, the
 token log-probabilities of the sampling policy are frozen, and several epochs of
 token-level clipped PPO update the policy.
 
-The steps a student implements are imported from the student's own modules when
-training starts (``response_token_mask`` and the two PPO functions from
-``response_tokens``, ``leave_one_out_baselines`` from ``group_baselines``);
+The steps a student implements are passed in as ``functions`` (by default imported
+from the student's own modules: ``response_token_mask`` and the two PPO functions
+from ``response_tokens``, ``leave_one_out_baselines`` from ``group_baselines``);
 everything else (the policy, its backpropagation, sampling, the verifier, Adam)
-is course code. The import is deferred so that the trusted grader can load this
-file for its verifier and decoding without the student's modules.
+is course code. They receive plain arrays and numbers and never see the policy or
+the optimiser: the grader runs this same loop in its own process and passes
+functions that call the student's across its process boundary.
 
 Layout of a batch: ``input_ids[b]`` holds the prompt (BOS first), the generated
 response, its EOS, then PAD up to ``T``. Logits at column ``k`` score the label
@@ -26,6 +27,7 @@ remove it.
 from __future__ import annotations
 
 import time
+import types
 from dataclasses import dataclass
 
 import numpy as np
@@ -432,12 +434,15 @@ def evaluate_sequence_policy(model: TinyGRUPolicy, samples_per_prompt: int = 1, 
 
 
 # -- the student's functions -------------------------------------------------------------------
-def _student_functions():
-    """The student's functions, from the flat modules on ``sys.path`` (solutions/ or exercises/)."""
+def student_functions():
+    """Your four functions, from the flat modules on ``sys.path`` (your folder, or solutions/)."""
     from group_baselines import leave_one_out_baselines
     from response_tokens import masked_token_ppo_objective, masked_token_ppo_terms, response_token_mask
 
-    return response_token_mask, leave_one_out_baselines, masked_token_ppo_terms, masked_token_ppo_objective
+    return types.SimpleNamespace(response_token_mask=response_token_mask,
+                                 leave_one_out_baselines=leave_one_out_baselines,
+                                 masked_token_ppo_terms=masked_token_ppo_terms,
+                                 masked_token_ppo_objective=masked_token_ppo_objective)
 
 
 def rloo_advantages(rewards, prompt_classes, leave_one_out_baselines) -> np.ndarray:
@@ -446,9 +451,14 @@ def rloo_advantages(rewards, prompt_classes, leave_one_out_baselines) -> np.ndar
     advantages = np.zeros_like(rewards)
     for cls in np.unique(prompt_classes):
         rows = np.flatnonzero(prompt_classes == cls)
-        baselines = np.asarray(leave_one_out_baselines(rewards[rows]), dtype=float)
+        try:
+            baselines = np.asarray(leave_one_out_baselines(rewards[rows]), dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError("leave_one_out_baselines returned something that is not numeric") from None
         if baselines.shape != rows.shape:
             raise ValueError(f"leave_one_out_baselines returned shape {baselines.shape} for {len(rows)} rewards")
+        if not np.all(np.isfinite(baselines)):
+            raise ValueError("leave_one_out_baselines returned NaN or infinite baselines for finite rewards")
         advantages[rows] = rewards[rows] - baselines
     return advantages
 
@@ -493,11 +503,30 @@ def _ppo_terms(terms_fn, new, old, advantages, mask, clip_epsilon):
     terms = terms_fn(new, old, advantages, mask, clip_epsilon=clip_epsilon)
     if not isinstance(terms, (tuple, list)) or len(terms) != 4:
         raise ValueError("masked_token_ppo_terms must return (ratio, unclipped, clipped, pessimistic)")
-    arrays = [np.asarray(t, dtype=float) for t in terms]
-    for name, array in zip(("ratio", "unclipped", "clipped", "pessimistic"), arrays):
+    arrays = []
+    for name, term in zip(("ratio", "unclipped", "clipped", "pessimistic"), terms):
+        try:
+            array = np.asarray(term, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"masked_token_ppo_terms returned a {name} that is not numeric") from None
         if array.shape != new.shape:
             raise ValueError(f"masked_token_ppo_terms returned {name} of shape {array.shape}, expected {new.shape}")
+        if not np.all(np.isfinite(array)):
+            raise ValueError(f"masked_token_ppo_terms returned NaN or infinite values in {name}")
+        arrays.append(array)
     return arrays
+
+
+def _objective(objective_fn, new, batch, clip_epsilon, reduction):
+    value = objective_fn(new, batch.old_log_probs, batch.advantages, batch.response_mask,
+                         clip_epsilon=clip_epsilon, reduction=reduction)
+    try:
+        value = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("masked_token_ppo_objective returned something that is not a number") from None
+    if value.shape != ():
+        raise ValueError(f"masked_token_ppo_objective returned shape {value.shape}; the objective is one number")
+    return float(value)
 
 
 class _Adam:
@@ -552,7 +581,8 @@ def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_siz
                                entropy_coef: float = 0.04, entropy_decay: float = 0.6,
                                max_grad_norm: float | None = 1.0, hidden_size: int = 24,
                                evaluation_every: int = 2, evaluation_samples: int = 32,
-                               max_new_tokens: int = MAX_NEW_TOKENS, verbose: bool = False) -> dict:
+                               max_new_tokens: int = MAX_NEW_TOKENS, verbose: bool = False,
+                               functions=None) -> dict:
     """Train the tiny policy with RLOO advantages and token-level clipped PPO.
 
     Each iteration samples ``group_size`` responses per prompt, scores them with the
@@ -577,6 +607,10 @@ def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_siz
         responses per prompt.
     verbose : bool
         Print one line per evaluation (silent by default).
+    functions : object, optional
+        Has ``response_token_mask``, ``leave_one_out_baselines``,
+        ``masked_token_ppo_terms`` and ``masked_token_ppo_objective`` (default:
+        :func:`student_functions`, yours).
 
     Returns
     -------
@@ -591,7 +625,7 @@ def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_siz
     if int(group_size) < 2:
         raise ValueError("leave-one-out baselines need group_size >= 2")
     iterations = int(iterations)
-    mask_fn, loo_fn, terms_fn, objective_fn = _student_functions()
+    functions = functions if functions is not None else student_functions()
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
     model = init_policy(hidden_size, rng)
@@ -618,13 +652,13 @@ def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_siz
     for iteration in range(1, iterations + 1):
         batch = sample_responses(model, group_size, rng, max_new_tokens=max_new_tokens)
         batch.response_mask = np.asarray(
-            mask_fn(batch.input_ids, batch.prompt_lengths, pad_token_id=PAD_ID, eos_token_id=EOS_ID,
-                    include_eos=True), dtype=float)
+            functions.response_token_mask(batch.input_ids, batch.prompt_lengths, pad_token_id=PAD_ID,
+                                          eos_token_id=EOS_ID, include_eos=True), dtype=float)
         expected = (batch.input_ids.shape[0], batch.input_ids.shape[1] - 1)
         if batch.response_mask.shape != expected:
             raise ValueError(f"response_token_mask returned shape {batch.response_mask.shape} for input_ids of "
                              f"shape {batch.input_ids.shape}; the labels input_ids[:, 1:] have shape {expected}")
-        batch.advantages = rloo_advantages(batch.rewards, batch.prompt_classes, loo_fn)
+        batch.advantages = rloo_advantages(batch.rewards, batch.prompt_classes, functions.leave_one_out_baselines)
         # Frozen behaviour log-probs (teacher forcing reproduces the sampler's numbers).
         batch.old_log_probs = token_log_probs(model, batch.input_ids)
         if first_batch is None:
@@ -639,14 +673,15 @@ def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_siz
         # the final policy can be sharp.
         entropy_weight = entropy_coef * max(0.0, 1.0 - progress / entropy_decay) if entropy_decay > 0 else 0.0
         objective = clip_fraction = np.nan
-        for _ in range(int(ppo_epochs)):
+        for epoch in range(int(ppo_epochs)):
             new_lp, cache = token_log_probs(model, batch.input_ids, keep_cache=True)
             ratio, unclipped, clipped, pessimistic = _ppo_terms(
-                terms_fn, new_lp, batch.old_log_probs, batch.advantages, batch.response_mask, clip_epsilon)
-            objective = float(objective_fn(new_lp, batch.old_log_probs, batch.advantages, batch.response_mask,
-                                           clip_epsilon=clip_epsilon, reduction=reduction))
-            active = batch.response_mask != 0
-            clip_fraction = float(np.mean(~np.isclose(pessimistic[active], unclipped[active]))) if active.any() else 0.0
+                functions.masked_token_ppo_terms, new_lp, batch.old_log_probs, batch.advantages,
+                batch.response_mask, clip_epsilon)
+            if epoch == int(ppo_epochs) - 1:  # the history records the last epoch's objective
+                objective = _objective(functions.masked_token_ppo_objective, new_lp, batch, clip_epsilon, reduction)
+                active = batch.response_mask != 0
+                clip_fraction = float(np.mean(~np.isclose(pessimistic[active], unclipped[active]))) if active.any() else 0.0
             grad_lp = ppo_log_prob_gradient(ratio, unclipped, clipped, pessimistic, clip_epsilon, weights)
             grads = log_prob_gradients(model, cache, grad_lp, entropy_weight * weights if entropy_weight else None)
             if max_grad_norm is not None:
@@ -666,11 +701,13 @@ def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_siz
 
 
 # -- graded entry point ---------------------------------------------------------------------------
-def sequence_rloo_lab(seed, profile="smoke"):
-    """Train with your functions and return the trained weights (graded lab).
+def sequence_rloo_lab(seed, profile="smoke", functions=None):
+    """The graded run: train with your functions and return the trained weights.
 
-    The grader rebuilds the policy from these weights and judges its responses with
-    its own verifier, so nothing but the weights is returned.
+    The grader calls this in its own process, with ``functions`` that call yours
+    across its process boundary (default: :func:`student_functions`); it rebuilds
+    the policy from the weights and judges its responses with its own sampling and
+    verifier.
 
     Returns
     -------
@@ -679,5 +716,5 @@ def sequence_rloo_lab(seed, profile="smoke"):
     config = sequence_profile_config(profile)
     # The grader evaluates the weights itself: skip the intermediate evaluations.
     config["evaluation_every"] = config["iterations"]
-    run = train_tiny_sequence_policy(seed=int(seed), **config)
+    run = train_tiny_sequence_policy(seed=int(seed), functions=functions, **config)
     return policy_weights(run["model"])

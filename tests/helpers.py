@@ -89,3 +89,15 @@ def build_submission(dest: Path, replacements: list[Path] = (), course_root: Pat
             out.write("\n\n# --- replaced for a test ---\n")
             out.write(text)
     return dest
+
+
+def recording(functions, seen: list):
+    """A copy of ``functions`` (a namespace of functions) that appends ``(name, argument)`` to
+    ``seen`` for every argument of every call, then calls the original."""
+    def spy(function):
+        def call(*args, **kwargs):
+            seen.extend((function.__name__, value) for value in (*args, *kwargs.values()))
+            return function(*args, **kwargs)
+        return call
+
+    return type(functions)(**{name: spy(f) for name, f in vars(functions).items()})

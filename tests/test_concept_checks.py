@@ -65,11 +65,12 @@ response_mask_rows = [[0, 0, 0, 1, 1, 1], [0, 1, 1, 0, 0, 0]]   # first row unsh
 implementation_notes = (False, True, True)            # one entry short: malformed, nothing
 rloo_grpo_features = ["BOTH", "neither", "rloo", "grpo", "grpo", "grpo", "both"]   # full
 score_vector_action_2 = __import__("numpy").array([-0.6652, -0.2447, 0.91])        # full
+optimal_baseline_scores = ((0.2, -0.2), (-0.8, 0.8), (0.2828, 1.1314))  # norms not squared: 2 of 3
 """
 EXPECTED = dict(POINTS, score_identity_correct=0.0, policy_loss_tokens=1.0, direct_dependence_statements=1.5,
                 baseline_validity=1.8, literal_discount_weights=round(2 / 3, 6), same_group_scale=0.0,
                 truncation_reset_flags=1.0, ppo_worked_example=2.25, response_mask_rows=1.0,
-                implementation_notes=0.0)
+                implementation_notes=0.0, optimal_baseline_scores=round(4 / 3, 6))
 
 # Answers the grader cannot use: each must earn nothing and say what format it expects.
 MALFORMED = """\
@@ -132,7 +133,7 @@ def test_known_mistakes_earn_the_exact_partial_score(grades):
     scores = {item: f["score"] for item, f in result["functions"].items()}
     assert scores == EXPECTED
     assert result["total"] == pytest.approx(sum(EXPECTED.values()), abs=1e-6)
-    assert result["total"] == pytest.approx(32.216667, abs=1e-6)
+    assert result["total"] == pytest.approx(33.55, abs=1e-6)
 
 
 def test_each_miss_is_explained_by_its_own_explanation(grades):

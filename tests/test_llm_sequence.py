@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, recording
 
 sys.path.insert(0, str(ROOT / "solutions"))
 import llm_sequence as lab  # noqa: E402
@@ -282,3 +282,19 @@ def test_training_uses_the_modules_on_sys_path():
     proc = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "response_token_mask is not implemented yet" in proc.stdout
+
+
+def test_injected_functions_see_plain_data_only_and_train_as_the_default():
+    # The grader passes functions that call the student's across its process boundary: they
+    # receive arrays, numbers and strings, never the policy or the optimiser, and the run is
+    # the run a student gets at home with the default imports.
+    seen = []
+    functions = lab.student_functions()
+    spied = recording(functions, seen)
+    injected = lab.sequence_rloo_lab(seed=7, profile="smoke", functions=spied)
+    default = lab.sequence_rloo_lab(seed=7, profile="smoke")
+    for name in lab.WEIGHT_NAMES:
+        np.testing.assert_array_equal(injected[name], default[name])
+    assert {name for name, _ in seen} == set(vars(functions))
+    for name, value in seen:
+        assert isinstance(value, (np.ndarray, int, float, str)), (name, type(value))

@@ -13,20 +13,23 @@ import sys
 import numpy as np
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, recording
 
 sys.path.insert(0, str(ROOT / "solutions"))
 import cartpole  # noqa: E402
 import gae  # noqa: E402
+import ppo_objective  # noqa: E402
 import ppo_training as ppo  # noqa: E402
+
+CLIPPED_TERMS = ppo_objective.ppo_clipped_terms
 
 TINY = dict(total_timesteps=1024, num_envs=4, num_steps=32, update_epochs=2, num_minibatches=2,
             hidden_sizes=(16, 16), evaluation_every=2, evaluation_episodes=3)
 
 
-def gradient_check_setup(seed=0, n=24):
+def gradient_check_setup(seed=0, n=24, entropy_coef=0.05):
     rng = np.random.default_rng(seed)
-    config = ppo.PPOConfig(hidden_sizes=(8, 8), entropy_coef=0.05, value_clip=0.3, clip_epsilon=0.2,
+    config = ppo.PPOConfig(hidden_sizes=(8, 8), entropy_coef=entropy_coef, value_clip=0.3, clip_epsilon=0.2,
                            value_coef=0.7)
     shapes = ppo.parameter_shapes(config.hidden_sizes)
     flat = ppo.init_parameters(config.hidden_sizes, rng)
@@ -47,21 +50,24 @@ def gradient_check_setup(seed=0, n=24):
     return config, shapes, flat, params, batch
 
 
-def test_backward_pass_matches_finite_differences():
-    config, shapes, flat, params, batch = gradient_check_setup()
-    _, grads, _ = ppo.loss_and_gradient(params, batch, config)
-    analytic = ppo.flatten(grads, shapes)
+def numeric_gradient(params, flat, batch, config, h=1e-6):
     numeric = np.zeros_like(flat)
-    h = 1e-6
     for i in range(flat.size):
         saved = flat[i]
         flat[i] = saved + h
-        plus = ppo.loss_and_gradient(params, batch, config)[0]
+        plus = ppo.loss_and_gradient(params, batch, config, CLIPPED_TERMS)[0]
         flat[i] = saved - h
-        minus = ppo.loss_and_gradient(params, batch, config)[0]
+        minus = ppo.loss_and_gradient(params, batch, config, CLIPPED_TERMS)[0]
         flat[i] = saved
         numeric[i] = (plus - minus) / (2 * h)
-    np.testing.assert_allclose(analytic, numeric, rtol=1e-5, atol=1e-8)
+    return numeric
+
+
+def test_backward_pass_matches_finite_differences():
+    config, shapes, flat, params, batch = gradient_check_setup()
+    _, grads, _ = ppo.loss_and_gradient(params, batch, config, CLIPPED_TERMS)
+    analytic = ppo.flatten(grads, shapes)
+    np.testing.assert_allclose(analytic, numeric_gradient(params, flat, batch, config), rtol=1e-5, atol=1e-8)
 
     # The check covered both branches of the policy minimum and of the value clip.
     n = len(batch["actions"])
@@ -75,6 +81,38 @@ def test_backward_pass_matches_finite_differences():
     assert np.any(moved > config.value_clip) and np.any(moved < config.value_clip)
 
 
+def test_the_default_entropy_bonus_and_its_gradient():
+    # The course trains with a small entropy bonus; its gradient is checked at that very coefficient.
+    default = ppo.PPOConfig().entropy_coef
+    assert 0.0 < default <= 0.05
+    config, shapes, flat, params, batch = gradient_check_setup(seed=2, entropy_coef=default)
+    _, grads, stats = ppo.loss_and_gradient(params, batch, config, CLIPPED_TERMS)
+    analytic = ppo.flatten(grads, shapes)
+    np.testing.assert_allclose(analytic, numeric_gradient(params, flat, batch, config), rtol=1e-5, atol=1e-8)
+    # The bonus moves the policy's gradient (and only the policy's): it is really there.
+    without = ppo.loss_and_gradient(params, batch, dataclasses.replace(config, entropy_coef=0.0), CLIPPED_TERMS)[1]
+    assert not np.allclose(grads["policy_w0"], without["policy_w0"])
+    np.testing.assert_array_equal(grads["value_w0"], without["value_w0"])
+    assert stats["entropy"] > 0
+
+
+def test_advantages_and_returns_are_constants_for_the_actor():
+    # The detach contract: with the advantages fixed, the actor's gradient does not depend on
+    # the critic. Moving every critic weight leaves every actor gradient exactly as it was.
+    config, shapes, flat, params, batch = gradient_check_setup(seed=4)
+    before = ppo.loss_and_gradient(params, batch, config, CLIPPED_TERMS)[1]
+    rng = np.random.default_rng(9)
+    for name in shapes:
+        if name.startswith("value_"):
+            params[name] += rng.normal(scale=0.5, size=params[name].shape)
+    after = ppo.loss_and_gradient(params, batch, config, CLIPPED_TERMS)[1]
+    for name in shapes:
+        if name.startswith("policy_"):
+            np.testing.assert_array_equal(after[name], before[name], err_msg=name)
+        else:
+            assert not np.allclose(after[name], before[name]), name  # the critic's own gradient did move
+
+
 def test_gradient_flows_only_through_the_selected_branch():
     config, shapes, flat, params, batch = gradient_check_setup(seed=3)
     config = dataclasses.replace(config, entropy_coef=0.0, value_coef=0.0)
@@ -83,7 +121,7 @@ def test_gradient_flows_only_through_the_selected_branch():
     # Every ratio far above the interval with positive advantage: clipping is active everywhere.
     batch = dict(batch, log_probs=new - 1.0, advantages=np.abs(batch["advantages"]) + 0.1)
     config = dataclasses.replace(config, normalize_advantages=False)
-    _, grads, _ = ppo.loss_and_gradient(params, batch, config)
+    _, grads, _ = ppo.loss_and_gradient(params, batch, config, CLIPPED_TERMS)
     assert np.all(ppo.flatten(grads, shapes) == 0.0)
 
 
@@ -118,7 +156,7 @@ def test_advantages_use_both_masks_and_the_true_final_observation():
     }
     rollout["terminated"][1, 0] = True  # a fall
     rollout["truncated"][2, 1] = True  # a time limit
-    advantages, returns = ppo.compute_advantages(params, rollout, config)
+    advantages, returns = ppo.compute_advantages(params, rollout, config, gae.gae_advantages)
     next_values = ppo.state_values(params, rollout["final_observations"].reshape(-1, 4)).reshape(T, N)
 
     for env in range(N):
@@ -139,14 +177,15 @@ def test_advantages_use_both_masks_and_the_true_final_observation():
     assert advantages[t, env] == pytest.approx(1.0 + 0.9 * next_values[t, env] - rollout["values"][t, env])
 
 
-def test_advantages_reject_a_wrongly_shaped_gae(monkeypatch):
+def test_advantages_reject_a_wrongly_shaped_gae():
     config = ppo.PPOConfig(num_envs=2, num_steps=4, hidden_sizes=(8, 8))
     params = ppo.unflatten(ppo.init_parameters((8, 8), np.random.default_rng(0)), ppo.parameter_shapes((8, 8)))
     rollout = {"rewards": np.ones((4, 2)), "values": np.zeros((4, 2)), "terminated": np.zeros((4, 2), bool),
                "truncated": np.zeros((4, 2), bool), "final_observations": np.zeros((4, 2, 4))}
-    monkeypatch.setattr(gae, "gae_advantages", lambda *a, **k: np.zeros(7))
     with pytest.raises(ValueError, match="gae_advantages returned shape"):
-        ppo.compute_advantages(params, rollout, config)
+        ppo.compute_advantages(params, rollout, config, lambda *a, **k: np.zeros(7))
+    with pytest.raises(ValueError, match="gae_advantages returned NaN"):
+        ppo.compute_advantages(params, rollout, config, lambda *a, **k: np.full(8, np.nan))
 
 
 def test_evaluation_matches_single_environments():
@@ -186,6 +225,41 @@ def test_training_result_contract_and_determinism():
     np.testing.assert_array_equal(first["history"]["evaluation_mean"], second["history"]["evaluation_mean"])
     with pytest.raises(dataclasses.FrozenInstanceError):
         config.seed = 4
+
+
+class EndlessCartPole(cartpole.VectorCartPole):
+    """A CartPole whose pole never falls: every episode runs into the time limit."""
+
+    def step(self, actions):
+        self.state[:] = 0.0  # upright and still before every step: one step cannot make it fall
+        return super().step(actions)
+
+
+def test_a_run_stops_once_solved_for_enough_evaluations_in_a_row_if_allowed():
+    config = ppo.profile_config("smoke", seed=3, **dict(TINY, evaluation_every=1, evaluation_episodes=2),
+                                stop_after_solved_evaluations=3)
+    stopped = ppo.train_ppo(config, vector_env=EndlessCartPole)
+    assert stopped["stopped_early"] and stopped["environment_steps"] == 3 * config.batch_size
+    assert stopped["history"]["evaluation_mean"] == [500.0] * 3
+    # Refused (the grader refuses once a student function differed): the whole budget.
+    full = ppo.train_ppo(config, may_stop=lambda: False, vector_env=EndlessCartPole)
+    assert not full["stopped_early"] and full["environment_steps"] == config.num_updates * config.batch_size
+    # The graded run stops; profiles alone never do.
+    assert ppo.graded_config("smoke").stop_after_solved_evaluations >= 2
+    assert ppo.profile_config("smoke").stop_after_solved_evaluations is None
+
+
+def test_the_students_functions_see_plain_data_only():
+    # What crosses to a student's function: arrays and numbers, never weights, the optimiser or
+    # the configuration (the grader sends exactly these across its process boundary).
+    seen = []
+    functions = ppo.student_functions()
+    spied = recording(functions, seen)
+    ppo.train_ppo(ppo.profile_config("smoke", seed=5, **dict(TINY, total_timesteps=256)), spied)
+    assert {name for name, _ in seen} == {"gae_advantages", "ppo_clipped_terms", "ppo_diagnostics"}
+    for name, value in seen:
+        assert isinstance(value, (np.ndarray, float, int)) and not isinstance(value, bool), (name, type(value))
+        assert not isinstance(value, np.ndarray) or value.ndim == 1, (name, value.shape)
 
 
 def test_profiles():
@@ -230,20 +304,21 @@ import sys
 import numpy as np
 sys.path.insert(0, "solutions")
 import ppo_training as ppo
-means = []
-for seed in (11, 37):
-    result = ppo.cartpole_ppo_lab(seed=seed, profile="smoke")
-    means.append(ppo.evaluate_policy(result["weights"], episodes=20, seed=5_000 + seed).mean())
-print(float(np.median(means)), means)
+for name, run in (("smoke", lambda seed: ppo.train_ppo(ppo.profile_config("smoke", seed=seed))["parameters"]),
+                  ("graded", lambda seed: ppo.cartpole_ppo_lab(seed=seed, profile="smoke")["weights"])):
+    means = [ppo.evaluate_policy(run(seed), episodes=20, seed=5_000 + seed).mean() for seed in (11, 37)]
+    print(name, float(np.median(means)), means)
 """
 
 
 @pytest.mark.slow
-def test_smoke_profile_balances_the_pole():
-    # In a fresh process with one BLAS thread, as the grader's worker runs it.
+def test_smoke_profile_and_graded_run_balance_the_pole():
+    # The lab notebook's runs (the whole smoke budget) and the graded runs (stopped once solved)
+    # both end with a median greedy return of at least 475 over the lab's seeds. In a fresh
+    # process with one BLAS thread, as the notebook runs.
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
     out = subprocess.run([sys.executable, "-c", SMOKE_RUN], cwd=ROOT, capture_output=True, text=True,
                          timeout=600, env=env)
     assert out.returncode == 0, out.stderr
-    median = float(out.stdout.split()[0])
-    assert median >= 475, out.stdout
+    medians = {line.split()[0]: float(line.split()[1]) for line in out.stdout.splitlines()}
+    assert set(medians) == {"smoke", "graded"} and min(medians.values()) >= 475, out.stdout

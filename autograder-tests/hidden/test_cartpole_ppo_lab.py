@@ -1,19 +1,29 @@
-"""Hidden test of the CartPole PPO lab: the grader evaluates the weights the training produced.
+"""Hidden test of the CartPole PPO lab: the grader trains, the student's functions answer its calls.
 
-The student's worker trains PPO with the student's ``gae_advantages`` and
-``ppo_clipped_terms`` (the training code itself is the course's own copy) and
-sends back only the weights. This side rebuilds the greedy policy from them with
-the course's code and plays it on the course's own CartPole with its own seeds,
-so the score is a return the weights earn, never one the submission reports.
+The course's training loop (ppo_training.py) runs here, in the trusted process,
+with its own weights, optimiser and CartPole. It calls the student's
+``gae_advantages``, ``ppo_clipped_terms`` and ``ppo_diagnostics`` across the
+boundary with plain arrays and numbers (charged to this lab's time limit), and
+never shows them a weight or a frame of the training. A sample of those calls is
+compared with the reference on the same inputs: a failing run says which function
+differed and on what kind of input. The verdict is the return the final weights
+earn on this side's own CartPole, with evaluation seeds of its own.
+
+A graded run stops once its greedy evaluation has held 475 for a few evaluations in
+a row (ppo_training.GRADED_RUN), but only while every checked call agreed with the
+reference: a run whose functions differ trains its whole budget.
 """
 
 import numpy as np
 
 from grader import testing
-from grader.testing import Misconception, exercise_params, expect
+from grader.grade.labrun import CrossCheck, one_blas_thread
+from grader.grade.submission import StudentError
+from grader.testing import Misconception, exercise_params
 
 EVALUATION_EPISODES = 20
 EVALUATION_SEED = 7_300_001  # not the seed the training code evaluates with
+CLOSE = dict(rtol=1e-6, atol=1e-6)
 
 
 def trusted_modules():
@@ -22,44 +32,114 @@ def trusted_modules():
     return course.reference_module("ppo_training"), course.reference_module("cartpole")
 
 
-def checked_weights(result, shapes):
-    """The policy weights of a lab result, or a Misconception saying what is wrong."""
-    expect(isinstance(result, dict) and isinstance(result.get("weights"), dict),
-           "cartpole_ppo_lab must return a dict whose 'weights' entry is a dict of arrays "
-           "(use the course's ppo_training.py unchanged)")
-    weights = {}
-    for name, shape in shapes.items():
-        value = result["weights"].get(name)
-        expect(value is not None, f"the returned weights lack '{name}' (use the course's ppo_training.py unchanged)")
-        array = testing.as_numeric(value, f"weights['{name}']")
-        expect(array.shape == tuple(shape),
-               f"weights['{name}'] has shape {array.shape}, the policy network needs {tuple(shape)}")
-        expect(np.all(np.isfinite(array)),
-               f"weights['{name}'] contains NaN or infinite values: the training diverged; check that "
-               "ppo_clipped_terms returns finite terms and gae_advantages finite advantages")
-        weights[name] = array
-    return weights
+# -- where a student's function differs from its definition, in words ---------------------------
+def gae_judge(stretch):
+    """Judge of gae_advantages on the lab's rollouts: each copy's ``stretch`` records, one after another."""
+
+    def judge(args, kwargs, got, want):
+        got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
+        differs = ~np.isclose(got, want, **CLOSE)
+        if got.shape != want.shape or not differs.any():
+            return None
+        terminated, cuts = np.asarray(args[3], dtype=bool), np.asarray(args[4], dtype=bool)
+        # The recursion runs backwards within a stretch between trace cuts: the last record of a
+        # stretch that differs is where the difference starts.
+        segment = np.concatenate([[0], np.cumsum(cuts[:-1])])
+        sources = [np.flatnonzero(differs & (segment == s))[-1] for s in np.unique(segment[differs])]
+        kinds = []
+        for t in sources:
+            if terminated[t]:
+                kind = "at records where the pole fell (terminated: no bootstrap, the recursion stops)"
+            elif cuts[t] and (t + 1) % stretch == 0:
+                kind = ("at the last record of a copy's stretch of the buffer (a trace cut without "
+                        "termination: bootstrap from the next value, but no recursion past it)")
+            elif cuts[t]:
+                kind = ("on rollouts containing a time-limit truncation (a trace cut without termination: "
+                        "bootstrap from the next value, but no recursion past it)")
+            else:
+                kind = "inside episodes (delta_t + gamma * lambda * the next advantage)"
+            if kind not in kinds:
+                kinds.append(kind)
+        return " and ".join(kinds)
+
+    return judge
+
+
+def clipped_terms_judge(args, kwargs, got, want):
+    ratio, advantage = np.asarray(args[0], dtype=float), np.asarray(args[1], dtype=float)
+    eps = args[2] if len(args) > 2 else kwargs.get("clip_epsilon", 0.2)
+    got = [np.asarray(g, dtype=float) for g in got]
+    if len(got) != 3 or any(g.shape != ratio.shape for g in got):
+        return None
+    names = ("unclipped term r * A", "clipped term clip(r, 1 - eps, 1 + eps) * A", "pessimistic term")
+    wrong = [~np.isclose(g, w, **CLOSE) for g, w in zip(got, want)]
+    for name, rows in zip(names[:2], wrong[:2]):
+        if rows.any():
+            return f"in its {name}"
+    if not wrong[2].any():
+        return None
+    kinds = []
+    for where, inside in (("above", ratio > 1 + eps), ("below", ratio < 1 - eps)):
+        for sign, side in (("positive", advantage > 0), ("negative", advantage < 0)):
+            if np.any(wrong[2] & inside & side):
+                kinds.append(f"ratios {where} the clip interval with {sign} advantages")
+    inside = (ratio >= 1 - eps) & (ratio <= 1 + eps)
+    if np.any(wrong[2] & inside):
+        kinds.append("ratios inside the clip interval")
+    return "in its pessimistic term min(r A, clip(r) A), on minibatch rows with " + " and with ".join(kinds)
+
+
+def diagnostics_judge(args, kwargs, got, want):
+    fields = ("ratio_outside_fraction", "active_clip_fraction", "approx_kl_nonnegative", "mean_log_ratio")
+    wrong = [f for f in fields if not np.isclose(float(getattr(got, f)), getattr(want, f), **CLOSE)]
+    return f"in {', '.join(wrong)}" if wrong else None
+
+
+def cross_check(impl, course, lab):
+    stretch = lab.graded_config().num_steps
+    return CrossCheck(impl.charged_to("cartpole_ppo_lab"), course.reference,
+                      {"gae_advantages": gae_judge(stretch), "ppo_clipped_terms": clipped_terms_judge,
+                       "ppo_diagnostics": diagnostics_judge})
+
+
+# -- the graded runs ------------------------------------------------------------------------------------
+def trained_weights(lab, cartpole, seed, profile, student):
+    """Run the graded training for ``seed`` here; a student function that breaks it becomes a Misconception."""
+    try:
+        with one_blas_thread():
+            return lab.cartpole_ppo_lab(seed, profile, functions=student, may_stop=student.agrees,
+                                        vector_env=cartpole.VectorCartPole)
+    except StudentError as error:
+        raise Misconception(f"the training (seed {seed}) stopped: {error.describe()}") from None
+    except ValueError as error:  # the training loop's checks of what a student function returned
+        raise Misconception(f"the training (seed {seed}) stopped: {error}") from None
 
 
 def test_trained_policy_balances_the_pole(impl):
-    """Train on every seed of course.yaml, evaluate greedily here, compare the median with the threshold."""
+    """Train on every seed of course.yaml here, evaluate greedily here, compare the median with the threshold."""
     params = exercise_params()
+    course = testing._course()
     lab, cartpole = trusted_modules()
     seeds, profile, needed = params["seeds"], params["profile"], float(params["min_median_return"])
-    shapes = lab.parameter_shapes(lab.profile_config(profile).hidden_sizes)
-    means = []
+    student = cross_check(impl, course, lab)
+    means, steps = [], []
     for seed in seeds:
-        result = impl.cartpole_ppo_lab(seed=seed, profile=profile)
-        weights = checked_weights(result, shapes)
-        returns = lab.evaluate_policy(weights, EVALUATION_EPISODES, EVALUATION_SEED + 1000 * seed,
+        run = trained_weights(lab, cartpole, seed, profile, student)
+        returns = lab.evaluate_policy(run["weights"], EVALUATION_EPISODES, EVALUATION_SEED + 1000 * seed,
                                       vector_env=cartpole.VectorCartPole)
         means.append(float(np.mean(returns)))
+        steps.append(run["environment_steps"])
     median = float(np.median(means))
     if median < needed:
-        per_seed = ", ".join(f"{m:.0f}" for m in means)
+        per_seed = ", ".join(f"{m:.0f} after {s:,} steps" for m, s in zip(means, steps))
+        findings = student.findings()
+        if findings:
+            cause = "On the same inputs as the reference: " + "; ".join(findings) + "."
+        else:
+            cause = ("Every checked call of gae_advantages, ppo_clipped_terms and ppo_diagnostics agreed with "
+                     "their definitions, so check the calls that were not sampled: gae_advantages (terminated "
+                     "alone removes the bootstrap, trace_cuts alone stop the recursion) and ppo_clipped_terms "
+                     "(the pessimistic term is the elementwise minimum of the unclipped and clipped terms).")
         raise Misconception(
             f"the trained policy balances the pole for a median of {median:.0f} steps (needs {needed:.0f}; "
-            f"per training seed: {per_seed}). The training ran but did not learn to balance: check "
-            "gae_advantages (terminated alone removes the bootstrap, trace_cuts alone stop the recursion) "
-            "and ppo_clipped_terms (the pessimistic term is the elementwise minimum of the unclipped and "
-            "clipped terms)")
+            f"per training seed: {per_seed}). {cause}")

@@ -1,28 +1,30 @@
-"""Hidden test of the tiny autoregressive RLOO/PPO lab: the grader judges the trained weights.
+"""Hidden test of the tiny autoregressive RLOO/PPO lab: the grader trains, the student's functions answer.
 
-The student's worker trains the course's GRU policy (llm_sequence.py, always the
-course's own copy) with the student's ``response_token_mask``,
-``leave_one_out_baselines``, ``masked_token_ppo_terms`` and
-``masked_token_ppo_objective``, and sends back only the weights. This side
-rebuilds the policy with the course's code, samples its responses with its own
-generator and scores them with its own verifier, so a run can only pass with a
-policy that actually answers.
+The course's training loop (llm_sequence.py) runs here, in the trusted process, with
+its own GRU policy, sampler, verifier and optimiser. It calls the student's
+``response_token_mask``, ``leave_one_out_baselines``, ``masked_token_ppo_terms`` and
+``masked_token_ppo_objective`` across the boundary with plain arrays (charged to this
+lab's time limit); they never see a weight. The trained policy's responses are then
+sampled with this side's own generator and scored with its own verifier, so a run
+can only pass with a policy that actually answers.
 
-When a run falls short, the student's functions are probed on a batch laid out
-exactly as the lab lays it out, and the message names the ones that disagree with
-the reference and how.
+A sample of the calls is compared with the reference on the same inputs; when a run
+falls short, the message names the functions that differed and how (an unshifted
+mask, a missing EOS, baselines not divided by G - 1, a maximum instead of the
+minimum, no clipping).
 """
 
 import numpy as np
 import pytest
 
 from grader import testing
+from grader.grade.labrun import CrossCheck, one_blas_thread
+from grader.grade.submission import StudentError
 from grader.testing import Misconception, exercise_params
 
 PARAMS = exercise_params("sequence_rloo_lab")
 EVALUATION_SAMPLES = 200  # sampled responses per prompt
 EVALUATION_SEED = 4_700_013  # not a seed the training code evaluates with
-PROBE_SEED = 2_024
 
 
 def trusted(module):
@@ -30,125 +32,82 @@ def trusted(module):
     return testing._course().reference_module(module)
 
 
-# -- probing the student's functions on a lab-shaped batch ------------------------------------
 def _same(a, b):
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     return a.shape == b.shape and np.allclose(a, b, rtol=1e-7, atol=1e-9)
 
 
-def _probe(call):
-    """Run one probe; a failure to run becomes a hint too."""
-    try:
-        return call(), None
-    except Exception as error:  # the student's error, a time limit, an unreadable value
-        describe = getattr(error, "describe", None)
-        return None, describe() if describe else f"{type(error).__name__}: {error}"
-
-
-def probe_batch(lab):
-    """Sampled responses of a fresh policy in the lab's layout: prompts of three lengths, EOS, padding."""
-    rng = np.random.default_rng(PROBE_SEED)
-    model = lab.init_policy(8, rng)
-    for name in ("output_weights", "output_bias"):
-        model.weights[name] = rng.normal(0.0, 0.5, model.weights[name].shape)
-    return lab.sample_responses(model, 4, rng)
-
-
-def mask_hints(impl, lab, tokens, batch):
-    args = (batch.input_ids, batch.prompt_lengths)
-    kwargs = dict(pad_token_id=lab.PAD_ID, eos_token_id=lab.EOS_ID)
-    got, problem = _probe(lambda: impl.response_token_mask(*args, **kwargs, include_eos=True))
-    if problem:
-        return [f"response_token_mask failed on a lab batch ({problem})"]
-    want = tokens.response_token_mask(*args, **kwargs, include_eos=True)
+# -- where a student's function differs from its definition, in words ---------------------------------
+def mask_judge(args, kwargs, got, want):
     got = np.asarray(got, dtype=float)
-    if _same(got, want):
-        return []
-    if got.shape != want.shape:
-        return [f"response_token_mask returns shape {got.shape} for input_ids of shape {batch.input_ids.shape}; "
-                f"the mask is aligned with the labels input_ids[:, 1:], shape {want.shape}"]
-    if _same(got, tokens.response_token_mask(*args, **kwargs, include_eos=False)):
-        return ["response_token_mask drops the generated EOS although include_eos=True: stopping is an "
-                "action of the policy and must be trained"]
-    if _same(got[:, 1:], want[:, :-1]):
-        return ["response_token_mask is not aligned with the labels input_ids[:, 1:] (column k must describe "
-                "token k + 1, the one the logits at k predict): the first response token gets no gradient"]
-    rows = int(np.sum(np.any(got != want, axis=1)))
-    return [f"response_token_mask gives a wrong mask on {rows} of {len(want)} rows of a lab batch "
-            "(prompt tokens, padding and tokens after the first EOS are excluded, the EOS itself included)"]
-
-
-def baseline_hints(impl):
-    rewards = np.array([0.3, 1.0, 0.7, 0.0, 0.6])
-    got, problem = _probe(lambda: impl.leave_one_out_baselines(rewards))
-    if problem:
-        return [f"leave_one_out_baselines failed on a group of rewards ({problem})"]
-    total, g = rewards.sum(), len(rewards)
-    if _same(got, (total - rewards) / (g - 1)):
-        return []
-    known = [
-        ((total - rewards) / g, "leave_one_out_baselines divides the other rewards' sum by G instead of G - 1"),
-        (total - rewards, "leave_one_out_baselines does not divide the sum of the other rewards by G - 1, so "
-                          "every advantage is strongly negative"),
-        (np.full(g, total / g), "leave_one_out_baselines includes each response's own reward (the group mean)"),
-        (rewards - (total - rewards) / (g - 1), "leave_one_out_baselines returns advantages, not baselines"),
-    ]
-    for wrong, hint in known:
-        if _same(got, wrong):
-            return [hint]
-    return ["leave_one_out_baselines does not return the mean reward of the other responses of the group"]
-
-
-def clipping_hints(impl, lab, tokens, batch):
-    rng = np.random.default_rng(PROBE_SEED + 1)
-    mask = tokens.response_token_mask(batch.input_ids, batch.prompt_lengths, lab.PAD_ID, lab.EOS_ID)
-    old = np.where(mask != 0, rng.uniform(-2.5, -0.1, mask.shape), 0.0)
-    new = old + np.where(mask != 0, rng.normal(0.0, 0.4, mask.shape), 0.0)  # ratios on both sides of the clip
-    advantages = rng.normal(0.0, 1.0, len(mask))
-    got, problem = _probe(lambda: impl.masked_token_ppo_terms(new, old, advantages, mask, clip_epsilon=0.2))
-    if problem:
-        return [f"masked_token_ppo_terms failed on lab log-probabilities ({problem})"]
-    want = tokens.masked_token_ppo_terms(new, old, advantages, mask, clip_epsilon=0.2)
-    hints = []
-    if not (isinstance(got, (tuple, list)) and len(got) == 4 and all(np.shape(g) == mask.shape for g in got)):
-        hints.append("masked_token_ppo_terms must return (ratio, unclipped, clipped, pessimistic), each of the "
-                     "shape of the log-probabilities")
-    else:
-        active = mask != 0
-        pess = np.asarray(got[3], dtype=float)[active]
-        unclipped, clipped = want[1][active], want[2][active]
-        if not _same(pess, want[3][active]):
-            if _same(pess, np.maximum(unclipped, clipped)):
-                hints.append("masked_token_ppo_terms takes the maximum of the unclipped and clipped terms; the "
-                             "pessimistic term is their minimum, which stops pushing a ratio once it is clipped")
-            elif _same(pess, unclipped):
-                hints.append("masked_token_ppo_terms never clips: the pessimistic term is min(r A, clip(r) A)")
-            elif not _same(np.asarray(got[0], dtype=float)[active], want[0][active]):
-                hints.append("masked_token_ppo_terms computes the token ratios wrongly (exp(new - old) on "
-                             "response tokens)")
-            else:
-                hints.append("masked_token_ppo_terms gives wrong pessimistic terms on lab log-probabilities")
-    if hints:
-        return hints  # a wrong objective would only echo wrong terms
-    value, problem = _probe(lambda: impl.masked_token_ppo_objective(new, old, advantages, mask, clip_epsilon=0.2,
-                                                                    reduction="token_mean"))
-    if problem:
-        hints.append(f"masked_token_ppo_objective failed on lab log-probabilities ({problem})")
-    elif not _same(value, tokens.masked_token_ppo_objective(new, old, advantages, mask, 0.2, "token_mean")):
-        hints.append("masked_token_ppo_objective with reduction='token_mean' differs from the mean of the "
-                     "pessimistic terms over the response tokens")
-    return hints
-
-
-def likely_causes(impl, lab):
-    """What the student's functions do differently on a lab-shaped batch, as sentences."""
+    if got.shape != np.shape(want) or _same(got, want):
+        return None
     tokens = trusted("response_tokens")
-    batch = probe_batch(lab)
-    hints = mask_hints(impl, lab, tokens, batch) + baseline_hints(impl) + clipping_hints(impl, lab, tokens, batch)
-    if hints:
-        return "likely cause: " + "; ".join(hints)
-    return ("your four functions agree with the reference on a lab batch, so the run itself fell short: train "
-            "locally with train_tiny_sequence_policy(seed=..., verbose=True) and watch where it stalls")
+    if _same(got, tokens.response_token_mask(*args, **dict(kwargs, include_eos=False))):
+        return ("on rows that end with a generated EOS: it drops the EOS although include_eos=True (stopping is "
+                "an action of the policy and must be trained)")
+    if _same(got[:, 1:], want[:, :-1]):
+        return ("on every lab batch: it is not aligned with the labels input_ids[:, 1:] (column k must describe "
+                "token k + 1, the one the logits at k predict), so the first response token gets no gradient")
+    rows = int(np.sum(np.any(got != want, axis=1)))
+    return (f"on {rows} of {len(want)} rows of a lab batch (prompt tokens, padding and tokens after the first EOS "
+            "are excluded, the EOS itself included)")
+
+
+def baseline_judge(args, kwargs, got, want):
+    if _same(got, want):
+        return None
+    rewards = np.asarray(args[0], dtype=float)
+    total, g = rewards.sum(), len(rewards)
+    known = [
+        ((total - rewards) / g, "on groups of rewards: it divides the other rewards' sum by G instead of G - 1"),
+        (total - rewards, "on groups of rewards: it does not divide the sum of the other rewards by G - 1, so "
+                          "every advantage is strongly negative"),
+        (np.full(g, total / g), "on groups of rewards: it includes each response's own reward (the group mean)"),
+        (rewards - (total - rewards) / (g - 1), "on groups of rewards: it returns advantages, not baselines"),
+    ]
+    for wrong, kind in known:
+        if _same(got, wrong):
+            return kind
+    return "on groups of rewards: it is not the mean reward of the other responses of the group"
+
+
+def terms_judge(args, kwargs, got, want):
+    if len(got) != 4 or any(np.shape(g) != np.shape(w) for g, w in zip(got, want)):
+        return None
+    active = np.asarray(args[3]) != 0
+    pessimistic, unclipped, clipped = (np.asarray(want[i], dtype=float)[active] for i in (3, 1, 2))
+    got_pessimistic = np.asarray(got[3], dtype=float)[active]
+    if not _same(np.asarray(got[0], dtype=float)[active], np.asarray(want[0], dtype=float)[active]):
+        return "in the token ratios (exp(new - old) on response tokens)"
+    if _same(got_pessimistic, pessimistic):
+        return None
+    if _same(got_pessimistic, np.maximum(unclipped, clipped)):
+        return ("where ratios leave the clip interval: it takes the maximum of the unclipped and clipped terms; the "
+                "pessimistic term is their minimum, which stops pushing a ratio once it is clipped")
+    if _same(got_pessimistic, unclipped):
+        return "where ratios leave the clip interval: it never clips (the pessimistic term is min(r A, clip(r) A))"
+    return "in the pessimistic terms of response tokens (min(r A, clip(r) A))"
+
+
+def objective_judge(args, kwargs, got, want):
+    if _same(got, want):
+        return None
+    return f"with reduction={kwargs.get('reduction')!r} (a weighted sum of the pessimistic terms of response tokens)"
+
+
+def cross_check(impl):
+    return CrossCheck(impl.charged_to("sequence_rloo_lab"), testing._course().reference,
+                      {"response_token_mask": mask_judge, "leave_one_out_baselines": baseline_judge,
+                       "masked_token_ppo_terms": terms_judge, "masked_token_ppo_objective": objective_judge})
+
+
+def likely_causes(student):
+    findings = student.findings()
+    if findings:
+        return "On the same inputs as the reference: " + "; ".join(findings) + "."
+    return ("Every checked call of your four functions agreed with the reference, so the run itself fell short: "
+            "train locally with train_tiny_sequence_policy(seed=..., verbose=True) and watch where it stalls.")
 
 
 # -- the graded runs ----------------------------------------------------------------------------------
@@ -164,17 +123,19 @@ def symptoms(lab, evaluation):
 
 @pytest.mark.parametrize("seed", PARAMS["seeds"])
 def test_trained_policy_answers_every_prompt(impl, seed):
-    """Train with the student's functions on one seed; the sampled responses must be exactly right often enough."""
+    """Train here with the student's functions on one seed; sampled responses must be exactly right often enough."""
     lab = trusted("llm_sequence")
     profile = PARAMS.get("profile", "smoke")
     needed = float(PARAMS["min_success_rate"])
-    weights = impl.sequence_rloo_lab(seed=seed, profile=profile)
-    hidden_size = lab.sequence_profile_config(profile)["hidden_size"]
-    problems = lab.check_policy_weights(weights, hidden_size)
-    if problems:
-        raise Misconception(f"sequence_rloo_lab (seed {seed}) did not return usable policy weights: "
-                            f"{'; '.join(problems)}. {likely_causes(impl, lab)}")
-    model = lab.policy_from_weights(weights, hidden_size)
+    student = cross_check(impl)
+    try:
+        with one_blas_thread():
+            weights = lab.sequence_rloo_lab(seed, profile, functions=student)
+        model = lab.policy_from_weights(weights, lab.sequence_profile_config(profile)["hidden_size"])
+    except StudentError as error:
+        raise Misconception(f"the training (seed {seed}) stopped: {error.describe()}") from None
+    except ValueError as error:  # the training loop's checks of what a student function returned
+        raise Misconception(f"the training (seed {seed}) stopped: {error}. {likely_causes(student)}") from None
     evaluation = lab.evaluate_sequence_policy(model, samples_per_prompt=EVALUATION_SAMPLES, deterministic=False,
                                               seed=EVALUATION_SEED + seed)
     rate = evaluation["success_rate"]
@@ -182,4 +143,4 @@ def test_trained_policy_answers_every_prompt(impl, seed):
         raise Misconception(
             f"after training on seed {seed} the policy answers exactly right in {rate:.0%} of sampled responses "
             f"(needs {needed:.0%}; mean reward {evaluation['mean_reward']:.2f}, {symptoms(lab, evaluation)}). "
-            f"{likely_causes(impl, lab)}")
+            f"{likely_causes(student)}")

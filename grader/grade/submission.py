@@ -2,8 +2,14 @@
 
 Tests receive an :class:`Implementation`; ``impl.gae_advantages(...)`` sends the
 arguments to the worker, which runs the student's function, and brings back the
-result as plain data. This module also keeps, per function, the time spent and
-why a function became unavailable (missing, import failure, time limit, crash).
+result as plain data. This module also keeps, per exercise, the time spent and
+why an exercise became unavailable (missing, import failure, time limit, crash).
+
+A call is charged to the exercise of the function called, unless the
+Implementation is scoped to another exercise: a lab's training loop calls
+``impl.charged_to("cartpole_ppo_lab").gae_advantages``, so its thousands of calls
+spend the lab's time limit, and a failure in the lab costs the lab, never the
+unit exercise of the same function (nor the other way round).
 """
 
 from __future__ import annotations
@@ -191,23 +197,30 @@ class Submission:
             raise problem
         self.imported.add(module)
 
-    def call(self, function: str, args: tuple, kwargs: dict, *, return_args: bool = False) -> dict:
+    def call(self, function: str, args: tuple, kwargs: dict, *, return_args: bool = False,
+             charge_to: str | None = None) -> dict:
         """Run ``function(*args, **kwargs)`` in the worker; return the decoded reply.
+
+        The call's time and failures are charged to exercise ``charge_to`` (default:
+        ``function``'s own exercise).
 
         Raises
         ------
         FunctionUnavailable, StudentError, UnsupportedReturn
         """
         return self._request(function, {"op": "call", "function": function, "args": runtime.encode(list(args)),
-                                        "kwargs": runtime.encode(dict(kwargs)), "return_args": return_args})
+                                        "kwargs": runtime.encode(dict(kwargs)), "return_args": return_args},
+                             charge_to=charge_to)
 
     def get(self, name: str):
         """The value of a module-level name of the submission (course.yaml gives its module)."""
         return self._request(name, {"op": "get", "name": name})["value"]
 
-    def _request(self, name: str, request: dict) -> dict:
-        """Send ``request`` about exercise ``name`` within its time budget; interpret the reply."""
-        state = self.state(name)
+    def _request(self, name: str, request: dict, charge_to: str | None = None) -> dict:
+        """Send ``request`` about ``name`` within the time budget of exercise ``charge_to``
+        (default ``name``); interpret the reply."""
+        exercise = charge_to or name
+        state = self.state(exercise)
         if state.unavailable is not None:
             raise state.unavailable
         module = self._module_of(name)
@@ -216,7 +229,8 @@ class Submission:
         except FunctionUnavailable as problem:
             state.unavailable = problem
             raise
-        limit = self._time_limit(name)
+        limit = self._time_limit(exercise)
+        during = "" if exercise == name else f" while calling {name}"
         worker = self._ensure_worker()
         started = time.monotonic()
         try:
@@ -225,7 +239,7 @@ class Submission:
             self._lose_worker()
             state.unavailable = FunctionUnavailable(
                 f"time limit exceeded ({limit:g} s)",
-                f"{name} used up its time limit of {limit:g} s (an endless loop, or far too slow); "
+                f"{exercise} used up its time limit of {limit:g} s{during} (an endless loop, or far too slow); "
                 "its remaining tests were not run", "time limit")
             raise state.unavailable from None
         except WorkerDied as exc:
@@ -245,10 +259,10 @@ class Submission:
             raise UnsupportedReturn(f"{name} returned {exc}") from None
         finally:
             state.spent += time.monotonic() - started
-        return self._interpret(name, reply)
+        return self._interpret(name, reply, exercise)
 
-    def _interpret(self, function: str, reply: dict) -> dict:
-        state = self.state(function)
+    def _interpret(self, function: str, reply: dict, exercise: str | None = None) -> dict:
+        state = self.state(exercise or function)
         if reply.get("ok"):
             try:
                 reply["value"] = runtime.decode(reply.get("value"), Record)
@@ -305,16 +319,17 @@ def _import_problem(module: str, reply: dict) -> FunctionUnavailable:
 class RemoteFunction:
     """A student's function, callable from the tests like a local one."""
 
-    def __init__(self, submission: Submission, name: str):
+    def __init__(self, submission: Submission, name: str, charge_to: str | None = None):
         self._submission = submission
+        self._charge_to = charge_to
         self.__name__ = name
 
     def __call__(self, *args, **kwargs):
-        return self._submission.call(self.__name__, args, kwargs)["value"]
+        return self._submission.call(self.__name__, args, kwargs, charge_to=self._charge_to)["value"]
 
     def call_returning_inputs(self, *args, **kwargs):
         """Call, and also return the arguments as the function left them (to detect mutation)."""
-        reply = self._submission.call(self.__name__, args, kwargs, return_args=True)
+        reply = self._submission.call(self.__name__, args, kwargs, return_args=True, charge_to=self._charge_to)
         return reply["value"], reply.get("args_after"), reply.get("kwargs_after")
 
     def __repr__(self) -> str:
@@ -324,14 +339,19 @@ class RemoteFunction:
 class Implementation:
     """What a test receives as ``impl``: attribute access gives the student's functions."""
 
-    def __init__(self, submission: Submission, label: str = "submission"):
+    def __init__(self, submission: Submission, label: str = "submission", charge_to: str | None = None):
         self._submission = submission
         self._label = label
+        self._charge_to = charge_to
 
     def __getattr__(self, name: str) -> RemoteFunction:
         if name.startswith("_"):
             raise AttributeError(name)
-        return RemoteFunction(self._submission, name)
+        return RemoteFunction(self._submission, name, self._charge_to)
+
+    def charged_to(self, exercise: str) -> "Implementation":
+        """The same functions, their calls charged to ``exercise`` (its time limit, its failures)."""
+        return Implementation(self._submission, self._label, charge_to=exercise)
 
     def value(self, name: str):
         """A module-level value of the submission (e.g. an answer constant)."""
