@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from grader.course import load_course
@@ -32,8 +33,9 @@ def register(sub, common) -> None:
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="trusted grading processes in parallel (default: one per core, at most 4)")
     parser.add_argument("--zip", metavar="FILE", default=None,
-                        help="first collect an LMS download (a zip of notebooks named by student) into "
-                             "submitted/ with `nbgrader zip_collect`")
+                        help="first collect an LMS download (a zip of notebooks named by student: "
+                             "<student>_<anything>.ipynb, or <student>/<file>) into submitted/; nested archives "
+                             "are never unpacked and an entry that does not fit is left out with a message")
     parser.add_argument("--name-regexp", metavar="REGEX", default=None,
                         help="with --zip: how a file name gives the student, e.g. "
                              r"'(?P<student_id>\w+)_(?P<file_id>.+)' (default: <student>_<anything>.ipynb)")
@@ -64,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
     state = autograde(course, course_dir, args.assignment, students=args.student, jobs=jobs,
                       archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
                       sandbox=sandbox_mode(args), console=console)
-    for warning in state.warnings:
-        console.print(f"[yellow]warning:[/yellow] {warning}")
+    for warning in state.warnings:  # they name students' files: text, never markup
+        console.print(f"[yellow]warning:[/yellow] {escape(warning)}")
     for line in state.restored:
         console.print(f"[red]tampering undone:[/red] {line}")
 
@@ -78,10 +80,10 @@ def run(args: argparse.Namespace) -> int:
         result = record["result"]
         flag = " (rescued)" if student in state.rescued else ""
         table.add_row(student + flag, f"{format_points(result['total'])}/{format_points(result['max'])}",
-                      first_issue(record))
+                      escape(first_issue(record)))
         if args.details:
             for function in result["functions"]:
-                console.print(function_report(record, function), end="")
+                console.print(escape(function_report(record, function)), end="")
     console.print(table)
     console.print(f"recorded in {course_dir / 'gradebook.db'}; next: `nbgrader generate_feedback {args.assignment}` "
                   f"and `nbgrader export` in {course_dir}")

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             if not interactive:
                 console.print(f"[{state['done']}/{state['todo']}] graded {line} ({data['elapsed']:.1f} s)")
         elif kind == "failed":
-            console.print(f"[red]could not grade {data['student']}: {data['reason']}[/red]")
+            console.print(f"[red]could not grade {escape(data['student'])}: {escape(data['reason'])}[/red]")
 
     mode = sandbox_mode(args)
     if mode != "off":
@@ -100,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     table.add_row("graded now", str(len(result.graded)))
     table.add_row("already graded, unchanged", str(len(result.up_to_date)))
     if result.failed:
-        table.add_row("[red]could not be graded[/red]", ", ".join(sorted(result.failed)))
+        table.add_row("[red]could not be graded[/red]", escape(", ".join(sorted(result.failed))))
     table.add_row("wall time", f"{result.wall_time:.1f} s")
     if result.graded:
         table.add_row("per submission", f"{result.wall_time / len(result.graded):.2f} s")

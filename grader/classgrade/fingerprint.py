@@ -10,6 +10,7 @@ submission is graded again.
 from __future__ import annotations
 
 import hashlib
+import os
 import platform
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import numpy as np
 
 import grader
 from grader.course import Course
-from grader.grade.staging import submission_files
+from grader.grade.staging import MAX_SUBMISSION_BYTES, submission_files
 
 
 # The parts of the grader that decide a grade (not the notebook builder, the CLI, the
@@ -28,9 +29,15 @@ GRADING_CODE = ("grade/", "worker/", "sandbox/", "stubs/", "testing.py", "answer
 
 def _digest_files(digest, root: Path, paths) -> None:
     for path in sorted(paths):
-        rel = path.relative_to(root).as_posix()
-        digest.update(rel.encode("utf-8") + b"\0")
-        digest.update(path.read_bytes())
+        # A file name is bytes (a student's may not be UTF-8): hash it as such.
+        digest.update(os.fsencode(path.relative_to(root).as_posix()) + b"\0")
+        with open(path, "rb") as handle:  # in chunks, and no further than staging would copy
+            size = os.fstat(handle.fileno()).st_size
+            digest.update(f"{size}\0".encode())
+            left = min(size, MAX_SUBMISSION_BYTES + 1)
+            while left > 0 and (chunk := handle.read(min(left, 1 << 20))):
+                digest.update(chunk)
+                left -= len(chunk)
         digest.update(b"\0")
 
 

@@ -26,20 +26,36 @@ from grader.classgrade.fingerprint import course_fingerprint, submission_fingerp
 from grader.classgrade.store import SAFE_ID, ResultStore
 from grader.course import Course
 from grader.errors import GraderError
+from grader.untrusted import shown
 
 SKIP_NAMES = {"__pycache__", "__MACOSX"}
 MAX_ATTEMPTS = 2
 WORKER_START_TIMEOUT = 300.0
 
 
-def discover_submissions(directory: Path) -> dict[str, Path]:
-    """``{student: path}``: each subdirectory, or .py file, of ``directory`` is one submission."""
+def discover_submissions(directory: Path, skipped: dict[str, str] | None = None) -> dict[str, Path]:
+    """``{student: path}``: each subdirectory, or .py file, of ``directory`` is one submission.
+
+    An entry that cannot be graded (a symbolic link, which is never followed; a name that
+    is not a usable student id; a second entry for one student) raises, or, when
+    ``skipped`` is given, is recorded there (printable name -> reason) and left out.
+    """
     directory = Path(directory)
     if not directory.is_dir():
         raise GraderError(f"not a directory of submissions: {directory}")
     found: dict[str, Path] = {}
+
+    def skip(entry: Path, reason: str) -> None:
+        if skipped is None:
+            raise GraderError(f"{shown(entry)}: {reason}")
+        skipped[shown(entry.name)] = reason
+
     for entry in sorted(directory.iterdir()):
         if entry.name.startswith(".") or entry.name in SKIP_NAMES:
+            continue
+        if entry.is_symlink():
+            if entry.is_dir() or entry.suffix == ".py":
+                skip(entry, "a symbolic link; links are never followed (hand in the folder or file itself)")
             continue
         if entry.is_dir():
             student = entry.name
@@ -48,11 +64,15 @@ def discover_submissions(directory: Path) -> dict[str, Path]:
         else:
             continue
         if not SAFE_ID.match(student):
-            raise GraderError(f"{entry}: a student id may hold letters, digits and . _ @ + - only")
-        if student in found:
-            raise GraderError(f"two submissions for {student!r}: {found[student].name} and {entry.name}")
-        found[student] = entry.resolve()
-    if not found:
+            skip(entry, "a student id may hold letters, digits and . _ @ + - only")
+        elif student in found or (skipped is not None and student in skipped):
+            # Two entries for one student: grading either would be a guess.
+            first = found.pop(student, None)
+            skip(Path(student), f"two submissions for {student!r} ({first.name if first else 'another'} and "
+                                f"{shown(entry.name)}); neither is graded")
+        else:
+            found[student] = directory.resolve() / entry.name
+    if not found and not skipped:
         raise GraderError(f"{directory} holds no submissions (one subdirectory or .py file per student)")
     return found
 
@@ -207,7 +227,8 @@ def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int =
     started = time.monotonic()
     notify = on_event or (lambda kind, data: None)
     submissions_dir = Path(submissions_dir).resolve()
-    students = discover_submissions(submissions_dir) if students is None else dict(students)
+    skipped: dict[str, str] = {}  # entries that are not submissions one can grade: reported, not fatal
+    students = discover_submissions(submissions_dir, skipped) if students is None else dict(students)
     store = ResultStore(out)
     lock = lock_results(store)  # before reading what an earlier run left there
     previous = store.manifest()
@@ -221,7 +242,9 @@ def grade_class(course: Course, submissions_dir: Path, out: Path, *, jobs: int =
         only = [f for f in course.functions if f in only]
     course_hash = run_fingerprint(course, only)
     todo, current = plan(students, store, course_hash, force)
-    run = ClassRun(students=students, up_to_date=current)
+    run = ClassRun(students=students, up_to_date=current, failed=dict(skipped))
+    for entry, reason in skipped.items():
+        notify("failed", {"student": entry, "reason": reason})
     manifest = {
         "format": 1, "course": course.id, "course_title": course.title, "module": course.module_number,
         "module_title": course.module_title, "course_root": str(course.root), "course_hash": course_hash,
