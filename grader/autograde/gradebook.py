@@ -20,6 +20,7 @@ from nbgrader.api import Gradebook, MissingEntry
 from grader.autograde.extract import GENERAL, check_notebook, read_notebook
 from grader.autograde.preprocessors import exercise_of, exercise_of_grade, fill_outputs
 from grader.autograde.records import scores
+from grader.autograde.sanitize import sanitize_notebook
 
 
 def db_url(course_dir: Path) -> str:
@@ -101,6 +102,7 @@ def write_placeholder(course_dir: Path, course_id: str, assignment: str, noteboo
     note.id = "grading-note"
     base.cells.insert(0, note)
     fill_outputs(base, record)
+    sanitize_notebook(base)
     dest = course_dir / "autograded" / student / assignment / notebook
     dest.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(base, dest)

@@ -9,6 +9,10 @@ cannot parse and silently turns into full credit; a plain float cannot go wrong.
 
 ``HideHiddenTests`` runs in ``GenerateFeedback``: the feedback shows the visible
 tests, the scores and the messages, and cuts the hidden tests out of every cell.
+
+``SanitizeStudentHTML`` runs in both: the autograded notebook (what formgrader shows)
+and the feedback hold no HTML, output or metadata of a student's that could run script
+(:mod:`grader.autograde.sanitize`).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from traitlets import Enum, Unicode
 
 from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END, test_grade_id
 from grader.autograde.records import function_report, is_current, results_store, scores, with_extraction
+from grader.autograde.sanitize import sanitize_notebook
 from grader.build.coursedir import BuiltAssignment
 from grader.build.segments import ModuleParts, assignment_modules
 from grader.classgrade.run import run_fingerprint
@@ -164,3 +169,10 @@ class HideHiddenTests(NbGraderPreprocessor):
             # Only the course's own report may appear; never a traceback.
             cell.outputs = [o for o in cell.get("outputs", []) if o.get("output_type") != "error"]
         return cell, resources
+
+
+class SanitizeStudentHTML(NbGraderPreprocessor):
+    """Nothing a student wrote can run script where the notebook is rendered (formgrader, feedback)."""
+
+    def preprocess(self, nb, resources):
+        return sanitize_notebook(nb), resources
