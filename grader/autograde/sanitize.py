@@ -31,7 +31,7 @@ import nh3
 import nbformat
 from nbconvert.filters import markdown2html_mistune
 
-from grader.autograde.extract import CELL_ID, nbgrader_problem
+from grader.autograde.extract import CELL_ID, nbgrader_problem, new_cell
 from grader.untrusted import valid_text
 
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif")
@@ -92,6 +92,10 @@ def sanitize_markdown(source: str, attachments=None, render: bool = True) -> str
     return as_one_block(clean_html(markdown2html_mistune(_inline_attachments(source, attachments))))
 
 
+def _output(output_type: str, **fields) -> nbformat.NotebookNode:
+    return nbformat.from_dict({"output_type": output_type, **fields})  # made of checked parts: no schema pass
+
+
 def sanitize_output(output) -> nbformat.NotebookNode | None:
     """An output with only what cannot run script, or None when nothing is left of it."""
     kind = output.get("output_type") if isinstance(output, dict) else None
@@ -99,14 +103,14 @@ def sanitize_output(output) -> nbformat.NotebookNode | None:
         text = output.get("text")
         text = "".join(text) if isinstance(text, list) and all(isinstance(t, str) for t in text) else text
         if output.get("name") in OUTPUT_NAMES and isinstance(text, str):
-            return nbformat.v4.new_output("stream", name=output["name"], text=valid_text(text))
+            return _output("stream", name=output["name"], text=valid_text(text))
         return None
     if kind == "error":
         traceback = output.get("traceback")
         if isinstance(traceback, list) and all(isinstance(line, str) for line in traceback):
-            return nbformat.v4.new_output("error", ename=valid_text(str(output.get("ename", ""))[:200]),
-                                          evalue=valid_text(str(output.get("evalue", ""))[:2000]),
-                                          traceback=[valid_text(line) for line in traceback])
+            return _output("error", ename=valid_text(str(output.get("ename", ""))[:200]),
+                           evalue=valid_text(str(output.get("evalue", ""))[:2000]),
+                           traceback=[valid_text(line) for line in traceback])
         return None
     if kind not in ("display_data", "execute_result") or not isinstance(output.get("data"), dict):
         return None
@@ -125,9 +129,9 @@ def sanitize_output(output) -> nbformat.NotebookNode | None:
         return None
     if kind == "execute_result":
         count = output.get("execution_count")
-        return nbformat.v4.new_output(kind, data=data,
-                                      execution_count=count if type(count) is int and 0 <= count < 10**9 else None)
-    return nbformat.v4.new_output(kind, data=data)
+        return _output(kind, data=data, metadata={},
+                       execution_count=count if type(count) is int and 0 <= count < 10**9 else None)
+    return _output(kind, data=data, metadata={})
 
 
 def _nbgrader_metadata(meta) -> dict | None:
@@ -145,23 +149,22 @@ def sanitize_cell(cell, render: bool = True) -> nbformat.NotebookNode:
     source = cell.get("source", "")
     source = valid_text("".join(map(str, source)) if isinstance(source, list) else str(source))
     cell_type = cell.get("cell_type")
+    metadata = cell.get("metadata")
+    meta = _nbgrader_metadata(metadata.get("nbgrader")) if isinstance(metadata, dict) else None
+    cell_id = cell.get("id")
+    cell_id = cell_id if isinstance(cell_id, str) and CELL_ID.match(cell_id) else ""
+    metadata = {"nbgrader": meta} if meta is not None else {}
     if cell_type == "code":
-        new = nbformat.v4.new_code_cell(source)
+        new = new_cell("code", source, cell_id, metadata)
         count = cell.get("execution_count")
         new.execution_count = count if type(count) is int and 0 <= count < 10**9 else None
         outputs = cell.get("outputs")
         new.outputs = [o for o in map(sanitize_output, outputs if isinstance(outputs, list) else []) if o is not None]
     elif cell_type == "markdown":
-        new = nbformat.v4.new_markdown_cell(sanitize_markdown(source, cell.get("attachments"),
-                                                              render and len(source) <= MAX_MARKDOWN_CELL))
+        text = sanitize_markdown(source, cell.get("attachments"), render and len(source) <= MAX_MARKDOWN_CELL)
+        new = new_cell("markdown", text, cell_id, metadata)
     else:
-        new = nbformat.v4.new_raw_cell(clean_html(source))
-    metadata = cell.get("metadata")
-    meta = _nbgrader_metadata(metadata.get("nbgrader")) if isinstance(metadata, dict) else None
-    if meta is not None:
-        new.metadata["nbgrader"] = meta
-    cell_id = cell.get("id")
-    new.id = cell_id if isinstance(cell_id, str) and CELL_ID.match(cell_id) else ""
+        new = new_cell("raw", clean_html(source), cell_id, metadata)
     return new
 
 
