@@ -128,6 +128,12 @@ def test_a_class_of_hostile_notebooks_and_files_is_graded_and_recorded_whole(toy
     linked = (course_dir / "autograded/linked/a1/a1.ipynb").read_text()
     assert "return 2.0 * np.asarray(x, dtype=float)" not in linked and "BEGIN HIDDEN TESTS" not in linked
     assert "symbolic link" in linked
+    # Plain nbgrader (formgrader's button) follows the link; the grade it records must not.
+    (course_dir / "grader-results/a1/results/linked.json").unlink()
+    plain = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", "a1", "--student", "linked", "--force"],
+                           cwd=course_dir, capture_output=True, text=True, env=nbgrader_env(), timeout=600)
+    assert plain.returncode == 0, plain.stdout + plain.stderr
+    assert set(gradebook_scores(course_dir, "toy", "a1")["linked"].values()) == {0.0}
 
 
 def test_grade_class_skips_a_linked_entry_and_grades_a_non_utf8_file_name(toy_build, tmp_path):

@@ -33,6 +33,7 @@ from grader.build.coursedir import BuiltAssignment
 from grader.build.segments import ModuleParts, assignment_modules
 from grader.classgrade.run import run_fingerprint
 from grader.course import Assignment, Course, load_course
+from grader.untrusted import refused_entries
 
 def exercise_of_grade(grade_id: str) -> str | None:
     """The exercise an autograded cell's grade id names (:func:`grader.build.cells.test_grade_id`), or None."""
@@ -122,7 +123,7 @@ class TrustedGrade(NbGraderPreprocessor):
         return Path(db_url.split("sqlite:///", 1)[-1]).parent
 
     def preprocess(self, nb, resources):
-        from grader.autograde.trusted import extract, grade_extractions
+        from grader.autograde.trusted import extract, grade_extractions, submission_dir
 
         student = resources["nbgrader"]["student"]
         assignment_id = resources["nbgrader"]["assignment"]
@@ -131,8 +132,12 @@ class TrustedGrade(NbGraderPreprocessor):
         course, assignment = ctx.course, ctx.assignment
         # The notebook nbgrader hands us is the sanitized submission: locked cells restored,
         # the student's solution cells as submitted. Extract from it, so what is recorded is
-        # exactly what this notebook holds.
-        extraction = extract(course, course_dir, assignment, ctx.info, student, notebooks=[nb], modules=ctx.modules)
+        # exactly what this notebook holds; unless nbgrader read it through a link (plain
+        # `nbgrader autograde` follows them): then from the folder, which refuses links.
+        folder = submission_dir(course_dir, student, assignment_id)
+        trusted = not (folder.is_symlink() or folder.parent.is_symlink() or refused_entries(folder))
+        extraction = extract(course, course_dir, assignment, ctx.info, student, notebooks=[nb] if trusted else None,
+                             modules=ctx.modules)
         record = results_store(course_dir, assignment_id).load(student)
         if is_current(record, extraction, ctx.course_hash):
             self.log.info("Using the trusted grade of %s/%s", student, assignment_id)
