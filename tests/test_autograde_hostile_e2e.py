@@ -28,46 +28,26 @@ from grader.autograde.records import results_store, scores
 from grader.build.nbgrader_run import nbgrader_env
 from grader.report.screenshot import find_chromium
 from tests import hostile_archives as H
-from tests.toy_course import make_toy_course, solution_source
+from tests.helpers import run_grader
+from tests.toy_course import NOTEBOOK_CELLS, a1_notebook, build_nbgrader_course, solution_source
 
 pytestmark = pytest.mark.slow
 
 HOSTILE = Path(__file__).parent / "data" / "hostile" / "notebooks"
-CORRECT = {"double": "import numpy as np\n\n\ndef double(x):\n    return 2.0 * np.asarray(x, dtype=float)\n",
-           "add": "def add(a, b):\n    return float(a) + float(b)\n"}
 FULL = 3.0
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def grader(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout)
-
-
 @pytest.fixture(scope="module")
 def toy_build(tmp_path_factory):
-    root = tmp_path_factory.mktemp("toy")
-    course = make_toy_course(root / "course")
-    proc = grader("build", "--course", str(course), "--course-dir", str(root / "built"), "--assignment", "a1",
-                  cwd=root)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return course, root / "built"
+    return build_nbgrader_course(tmp_path_factory.mktemp("toy"))
 
 
 @pytest.fixture()
 def course_dir(toy_build, tmp_path):
     shutil.copytree(toy_build[1], tmp_path / "nb")
     return tmp_path / "nb"
-
-
-def student_notebook(course_dir: Path, cells: dict[str, str] = CORRECT) -> str:
-    nb = nbformat.read(course_dir / "release/a1/a1.ipynb", as_version=4)
-    for cell in nb.cells:
-        meta = cell.metadata.get("nbgrader", {})
-        if meta.get("solution") and meta.get("grade_id") in cells:
-            cell.source = cells[meta["grade_id"]]
-    return nbformat.writes(nb)
 
 
 def hand_in(course_dir: Path, student: str, text: str | None = None) -> Path:
@@ -79,8 +59,8 @@ def hand_in(course_dir: Path, student: str, text: str | None = None) -> Path:
 
 
 def autograde(toy_build, course_dir: Path, *extra: str) -> subprocess.CompletedProcess:
-    return grader("autograde", "a1", "--course", str(toy_build[0]), "--course-dir", str(course_dir), *extra,
-                  cwd=course_dir.parent)
+    return run_grader("autograde", "a1", "--course", str(toy_build[0]), "--course-dir", str(course_dir), *extra,
+                      cwd=course_dir.parent)
 
 
 def totals(course_dir: Path) -> dict[str, float]:
@@ -99,14 +79,14 @@ def assert_gradebook_holds_the_trusted_grades(course_dir: Path, students: list[s
 # -- items 3 and 4: nothing is decided from nbgrader's log; one bad notebook never stops the class ----
 def test_a_class_of_hostile_notebooks_and_files_is_graded_and_recorded_whole(toy_build, course_dir):
     for student in ("alice", "bob"):
-        hand_in(course_dir, student, student_notebook(course_dir))
+        hand_in(course_dir, student, a1_notebook(course_dir))
     before = (course_dir / "submitted/alice/a1/a1.ipynb").read_text()
     # Grade ids naming alice, and a student who does not exist, in the line nbgrader logs when it gives up.
     hand_in(course_dir, "mallory", (HOSTILE / "log_injection.ipynb").read_text())
     hand_in(course_dir, "trudy", (HOSTILE / "log_injection_unknown_student.ipynb").read_text())
     for name in ("string_cell", "integer_source", "odd_metadata"):
         hand_in(course_dir, name, (HOSTILE / f"{name}.ipynb").read_text())
-    huge = student_notebook(course_dir, dict(CORRECT, add=CORRECT["add"] + "# " + "x" * (21 * 2**20) + "\n"))
+    huge = a1_notebook(course_dir, dict(NOTEBOOK_CELLS, add=NOTEBOOK_CELLS["add"] + "# " + "x" * (21 * 2**20) + "\n"))
     hand_in(course_dir, "huge_cell", huge)
     # A link to the instructor's notebook (reference solutions, hidden tests) and a pipe nbgrader would block on.
     hand_in(course_dir, "linked").joinpath("a1.ipynb").symlink_to(course_dir / "source/a1/a1.ipynb")
@@ -147,8 +127,8 @@ def test_grade_class_skips_a_linked_entry_and_grades_a_non_utf8_file_name(toy_bu
     for module in ("toy", "other"):
         (odd / f"{module}.py").write_text(solution_source())
     (odd / os.fsdecode(b"caf\xe9.py")).write_text("x = 1\n")
-    proc = grader("grade-class", str(submissions), "--out", str(tmp_path / "out"), "--course", str(course),
-                  "-j", "1", cwd=tmp_path)
+    proc = run_grader("grade-class", str(submissions), "--out", str(tmp_path / "out"), "--course", str(course),
+                      "-j", "1", cwd=tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr  # mallory could not be graded: said, not fatal
     assert "could not grade mallory: a symbolic link" in proc.stderr
     graded = {p.stem: json.loads(p.read_text())["result"]["total"] for p in (tmp_path / "out/results").glob("*.json")}
@@ -183,13 +163,13 @@ def chromium():
 
 
 def test_feedback_and_the_autograded_notebook_run_no_student_script(toy_build, course_dir, chromium, tmp_path):
-    hand_in(course_dir, "alice", student_notebook(course_dir))
+    hand_in(course_dir, "alice", a1_notebook(course_dir))
     xss = nbformat.read(course_dir / "release/a1/a1.ipynb", as_version=4)
     hostile = json.loads((HOSTILE / "script_in_markdown.ipynb").read_text())
     for cell in xss.cells:
         meta = cell.metadata.get("nbgrader", {})
         if meta.get("solution"):
-            cell.source = CORRECT[meta["grade_id"]]
+            cell.source = NOTEBOOK_CELLS[meta["grade_id"]]
     xss.cells += [nbformat.from_dict(c) for c in hostile["cells"][3:]]  # a notebook nbgrader reads as usual
     hand_in(course_dir, "mallory", nbformat.writes(xss))
     proc = autograde(toy_build, course_dir)
@@ -224,7 +204,7 @@ def test_the_payloads_do_run_when_nothing_sanitises_them(chromium, tmp_path):
 
 # -- item 5: --zip ------------------------------------------------------------------------------
 def test_zip_cannot_submit_as_another_student_nor_plant_a_setuid_file(toy_build, course_dir, tmp_path):
-    alice, mallory = student_notebook(course_dir), student_notebook(course_dir, {"double": "def double(x):\n    return x\n"})
+    alice, mallory = a1_notebook(course_dir), a1_notebook(course_dir, {"double": "def double(x):\n    return x\n"})
     archive = H.archive(tmp_path / "a1_download.zip", {"alice_a1.ipynb": alice, "bob_a1.ipynb": alice})
     with zipfile.ZipFile(archive, "a") as zf:  # mallory's upload: a zip filing her notebook as alice's, and setuid
         inner = tmp_path / "upload.zip"
