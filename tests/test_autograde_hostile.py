@@ -126,6 +126,24 @@ def test_a_notebook_that_is_a_named_pipe_is_refused_without_blocking(toy, tmp_pa
     assert not ex.readable and "a named pipe" in all_notes(ex)
 
 
+@pytest.mark.parametrize("claimed", [3, True, "4", None])
+def test_a_notebook_with_cells_is_read_as_version_4_whatever_it_claims(toy, tmp_path, claimed):
+    nb = json.loads((HOSTILE / "string_cell.ipynb").read_text())
+    nb["nbformat"] = claimed  # converting a v4 notebook "from v3" would leave nothing of it
+    ex = extract_file(toy, submitted(tmp_path, json.dumps(nb)), tmp_path / "out")
+    assert "return 2.0 * np.asarray" in module_text(ex) and "float(a) + float(b)" in module_text(ex)
+
+
+def test_an_old_notebook_is_converted(toy, tmp_path):
+    from nbformat import v3
+
+    cell = v3.new_code_cell(input="def add(a, b):\n    return float(a) + float(b)\n")
+    cell.metadata["nbgrader"] = {"grade_id": "add", "solution": True, "grade": False}
+    old = v3.new_notebook(worksheets=[v3.new_worksheet(cells=[cell])])
+    ex = extract_file(toy, submitted(tmp_path, v3.writes_json(old)), tmp_path / "out")
+    assert "float(a) + float(b)" in module_text(ex)
+
+
 def test_read_notebook_says_why_a_file_is_not_a_notebook(tmp_path):
     (tmp_path / "list.ipynb").write_text("[1, 2]")
     nb, problem = read_notebook(tmp_path / "list.ipynb")

@@ -165,7 +165,9 @@ def check_notebook(data, name: str = "the notebook") -> tuple[nbformat.NotebookN
     if not isinstance(data, dict):
         return None, [(GENERAL, f"{name} is not a notebook (its JSON is {_kind(data)}, not an object)")]
     try:
-        if isinstance(data.get("nbformat"), int) and data["nbformat"] < 4:
+        # An old notebook (worksheets, no list of cells) is converted; one with cells is read as
+        # version 4 whatever its "nbformat" says (a lie would convert it into nothing).
+        if not isinstance(data.get("cells"), list) and type(data.get("nbformat")) is int and data["nbformat"] < 4:
             data = nbformat.convert(nbformat.from_dict(data), 4)
     except (Exception, RecursionError) as exc:  # any malformed old notebook: say so, never stop the class
         return None, [(GENERAL, f"{name} is an old notebook format that could not be read ({shown(str(exc), MAX_NOTE_CHARS)})")]
