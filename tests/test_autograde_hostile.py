@@ -247,6 +247,24 @@ def test_a_class_entry_with_an_unusable_name_is_reported_not_fatal(tmp_path):
     assert all(key.isprintable() for key in skipped)
 
 
+def test_a_student_id_too_long_for_a_file_name_is_reported_not_fatal(tmp_path):
+    # A 250-character id passed the id check and then crashed the class run when its result was saved.
+    (tmp_path / "alice.py").write_text(solution_source())
+    (tmp_path / ("x" * 250 + ".py")).write_text(solution_source())
+    skipped: dict[str, str] = {}
+    assert list(discover_submissions(tmp_path, skipped)) == ["alice"] and len(skipped) == 1
+
+
+def test_a_single_file_submission_is_bounded_like_a_folder(toy, tmp_path):
+    from grader.errors import GraderError
+    from grader.grade.staging import stage_submission
+
+    big = tmp_path / "mallory.py"
+    big.write_text("x = 1\n" + "#" * (21 * 2**20))
+    with pytest.raises(GraderError, match="more than 20 MB"):
+        stage_submission(toy[0], big, tmp_path / "staged")
+
+
 def test_the_fingerprint_takes_file_names_that_are_not_utf8(tmp_path):
     folder = tmp_path / "mallory"
     folder.mkdir()

@@ -110,7 +110,7 @@ class FindSubmissions:
             else:
                 state.unusable.append(entry.name)
                 state.warnings.append(f"submitted/{shown(entry.name)}/ is not graded: a student id may hold "
-                                      "letters, digits and . _ @ + - only")
+                                      "letters, digits and . _ @ + - only (at most 100)")
         if state.students_wanted:
             missing = [s for s in state.students_wanted if s not in found]
             if missing:

@@ -121,9 +121,9 @@ class Collector:
                 raise EntryRefused("its name gives no student id")
             student = match.group("student_id")
             file_id = (match.groupdict().get("file_id") or stem) + suffix
-        if not SAFE_ID.match(student) or len(student) > 100:
+        if not SAFE_ID.match(student):
             raise EntryRefused(f"{shown(student, 40)!r} is not a usable student id (letters, digits and "
-                               ". _ @ + - only)")
+                               ". _ @ + - only, at most 100)")
         if suffix == ".ipynb":
             if file_id in self.notebooks:
                 return student, file_id

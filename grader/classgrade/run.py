@@ -64,7 +64,7 @@ def discover_submissions(directory: Path, skipped: dict[str, str] | None = None)
         else:
             continue
         if not SAFE_ID.match(student):
-            skip(entry, "a student id may hold letters, digits and . _ @ + - only")
+            skip(entry, "a student id may hold letters, digits and . _ @ + - only (at most 100)")
         elif student in found or (skipped is not None and student in skipped):
             # Two entries for one student: grading either would be a guess.
             first = found.pop(student, None)

@@ -77,6 +77,8 @@ def stage_submission(course: Course, submission: Path, dest: Path) -> Path:
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest / rel)
     elif submission.is_file():
+        if submission.stat().st_size > MAX_SUBMISSION_BYTES:
+            raise GraderError(f"{submission}: more than {MAX_SUBMISSION_BYTES >> 20} MB of Python")
         stem = submission.stem
         shutil.copyfile(submission, dest / submission.name)
         for module in course.modules:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from grader.autograde.extract import check_notebook, extract_submission, notebooks_of, read_notebook
@@ -55,8 +55,10 @@ LONG = int(os.environ.get("GRADER_FUZZ_EXAMPLES", "0"))
 
 def budget(ci: int, whole_runs: bool = False) -> settings:
     examples = ci if not LONG else (max(ci, LONG // 100) if whole_runs else LONG)
+    # A whole run takes seconds: a failing one is reported as drawn, not shrunk for half an hour.
+    phases = [Phase.explicit, Phase.reuse, Phase.generate] if whole_runs else list(Phase)
     return settings(max_examples=examples, deadline=None, derandomize=not LONG, database=None if not LONG else
-                    settings.default.database, suppress_health_check=list(HealthCheck))
+                    settings.default.database, suppress_health_check=list(HealthCheck), phases=phases)
 
 
 @contextmanager
