@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import socket
 from io import StringIO
 from types import SimpleNamespace
 
@@ -55,18 +54,16 @@ def test_grade_table_mode(tmp_path):
 def test_grade_class(tmp_path):
     course = make_toy_course(tmp_path / "course")
     submissions = tmp_path / "class"
-    (submissions / "mallory").mkdir(parents=True)
+    submissions.mkdir()
     shutil.copy(HOSTILE, submissions / "alice.py")
-    (submissions / "mallory" / "toy.py").write_text(solution_source())
-    # A socket cannot be read: the failure message names it ('/' cannot be part of a name).
-    name = "[red]x[link=e.x]y.py"
-    with socket.socket(socket.AF_UNIX) as sock:
-        sock.bind(str(submissions / "mallory" / name))
-        proc = run_grader("grade-class", str(submissions), "--course", str(course), "--out", str(tmp_path / "out"),
-                          "-j", "1", env=WIDE)
+    # A folder whose name is no student id is reported by name and left out.
+    name = "[red]x[link=e.x]y"
+    (submissions / name).mkdir()
+    (submissions / name / "toy.py").write_text(solution_source())
+    proc = run_grader("grade-class", str(submissions), "--course", str(course), "--out", str(tmp_path / "out"),
+                      "-j", "1", env=WIDE)
     assert proc.returncode == 1, proc.stderr
-    assert "graded alice" in proc.stderr and "could not grade mallory" in proc.stderr, proc.stderr
-    assert name in proc.stderr, proc.stderr
+    assert "graded alice" in proc.stderr and f"could not grade {name}" in proc.stderr, proc.stderr
 
 
 def test_check(tmp_path):

@@ -70,6 +70,23 @@ def test_feedback_may_show_the_students_own_code_but_no_hidden_test(tmp_path):
                      ("bob", "hidden expected value")}, leaks
 
 
+def test_a_student_file_that_is_a_link_is_reported_and_never_trusted(tmp_path):
+    # mallory's "own code" is a link to the hidden tests: trusting it would hide the leak.
+    hidden = hidden_line().strip()
+    feedback = tmp_path / "feedback" / "mallory" / "lab4"
+    feedback.mkdir(parents=True)
+    (feedback / "lab4.html").write_text(f"<html><pre>{hidden}</pre></html>")
+    graded = tmp_path / "autograded" / "mallory" / "lab4"
+    graded.mkdir(parents=True)
+    (graded / "gae.py").symlink_to(COURSE.hidden_test_file("gae_advantages"))
+    (feedback / "notes.py").symlink_to(COURSE.solutions_dir / "gae.py")
+    leaks = feedback_leaks(tmp_path, SECRETS)
+    kinds = {(leak.path, leak.kind) for leak in leaks}
+    assert ("feedback/mallory/lab4/lab4.html", "hidden-test code") in kinds, leaks
+    assert ("autograded/mallory/lab4/gae.py", "link") in kinds, leaks
+    assert ("feedback/mallory/lab4/notes.py", "link") in kinds, leaks
+
+
 # -- on real builds ----------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def course_dir(tmp_path_factory) -> Path:

@@ -201,3 +201,32 @@ def write_sample_class(directory: Path) -> Path:
     for name, kind in SAMPLE_CLASS.items():
         (directory / f"{name}.py").write_text(variants[kind])
     return directory
+
+
+# -- the toy course as an nbgrader course (assignment a1: double and add) -----------------------
+NOTEBOOK_CELLS = {"double": "import numpy as np\n\n\ndef double(x):\n    return 2.0 * np.asarray(x, dtype=float)\n",
+                  "add": "def add(a, b):\n    return float(a) + float(b)\n"}
+
+
+def build_nbgrader_course(root: Path) -> tuple[Path, Path]:
+    """The toy course in ``root/course`` and its nbgrader course directory (``grader build`` of a1)
+    in ``root/built``."""
+    from tests.helpers import run_grader
+
+    course = make_toy_course(root / "course")
+    proc = run_grader("build", "--course", str(course), "--course-dir", str(root / "built"), "--assignment", "a1",
+                      cwd=root)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return course, root / "built"
+
+
+def a1_notebook(course_dir: Path, cells: dict[str, str] = NOTEBOOK_CELLS) -> str:
+    """The released a1 notebook with ``cells`` (grade id -> source) in its solution cells."""
+    import nbformat
+
+    nb = nbformat.read(course_dir / "release/a1/a1.ipynb", as_version=4)
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("solution") and meta.get("grade_id") in cells:
+            cell.source = cells[meta["grade_id"]]
+    return nbformat.writes(nb)

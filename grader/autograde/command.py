@@ -37,8 +37,9 @@ def register(sub, common) -> None:
                         help="where the trusted records go, DIR/<assignment>/ (default: grader-results/ in the "
                              "course directory)")
     parser.add_argument("--zip", metavar="FILE", default=None,
-                        help="first collect an LMS download (a zip of notebooks named by student) into "
-                             "submitted/ with `nbgrader zip_collect`")
+                        help="first collect an LMS download (a zip of notebooks named by student: "
+                             "<student>_<anything>.ipynb, or <student>/<file>) into submitted/; nested archives "
+                             "are never unpacked and an entry that does not fit is left out with a message")
     parser.add_argument("--name-regexp", metavar="REGEX", default=None,
                         help="with --zip: how a file name gives the student, e.g. "
                              r"'(?P<student_id>\w+)_(?P<file_id>.+)' (default: <student>_<anything>.ipynb)")

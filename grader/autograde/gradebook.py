@@ -33,8 +33,9 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from traitlets.config import Config
 from traitlets.config.loader import ConfigFileNotFound, JSONFileConfigLoader, PyFileConfigLoader
 
-from grader.autograde.extract import GENERAL, read_notebook
+from grader.autograde.extract import GENERAL, check_notebook, read_notebook
 from grader.autograde.preprocessors import exercise_of, exercise_of_grade, fill_outputs
+from grader.autograde.sanitize import sanitize_notebook
 from grader.engine.record import GradeRecord
 from grader.errors import GraderError
 
@@ -207,7 +208,13 @@ def write_placeholder(course_dir: Path, target: GradebookTarget, assignment: str
     """An autograded notebook and gradebook grades for a submission nbgrader could not process."""
     course_dir = Path(course_dir)
     release = nbformat.read(course_dir / "release" / assignment / notebook, as_version=4)
-    submitted, problem = read_notebook(course_dir / "submitted" / student / assignment / notebook)
+    # The student's notebook as extraction saw it: checked cells only, never through a link.
+    folder = course_dir / "submitted" / student / assignment
+    problem = None
+    submitted = None
+    if not (folder.is_symlink() or folder.parent.is_symlink()):
+        data, problem = read_notebook(folder / notebook)
+        submitted = check_notebook(data)[0] if data is not None else None
     base = submitted if submitted is not None else release
     present = {exercise_of(c) for c in base.cells}
     for cell in release.cells:  # bring back any autograded cell the student deleted
@@ -222,6 +229,7 @@ def write_placeholder(course_dir: Path, target: GradebookTarget, assignment: str
     note.id = "grading-note"
     base.cells.insert(0, note)
     fill_outputs(base, record)
+    sanitize_notebook(base)
     dest = course_dir / "autograded" / student / assignment / notebook
     dest.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(base, dest)

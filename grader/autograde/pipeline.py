@@ -3,26 +3,30 @@
 An ordered pipeline of named steps (:data:`AUTOGRADE_STEPS`) on a shared
 :class:`AutogradeState`:
 
-1. ``collect``  (with ``--zip``) an LMS download into submitted/ via ``nbgrader zip_collect``
+1. ``collect``  (with ``--zip``) an LMS download into submitted/ (:mod:`grader.autograde.zipcollect`)
 2. ``find``     the submissions: submitted/<student>/<assignment>/
 3. ``enrol``    every student in the gradebook (safe when another autograde shares the database)
 4. ``extract``  each notebook's solution cells into modules shaped like exercises/
 5. ``grade``    all of them with the hidden tests, with the engine of ``grader grade-class`` (trusted
                 processes here or a Dask cluster's workers, sandboxed; a current record is not regraded)
-6. ``record``   ``nbgrader autograde`` with ``TrustedGrade`` in place of ``Execute``
-7. ``rescue``   an autograded notebook and grades for submissions nbgrader could not process
+6. ``record``   ``nbgrader autograde`` with ``TrustedGrade`` in place of ``Execute``, for every
+                submission but the quarantined ones (links, special files, repaired notebook JSON)
+7. ``rescue``   an autograded notebook and grades for the quarantined submissions and for those
+                nbgrader did not process
 8. ``verify``   the gradebook holds exactly the trusted grades, and no manual score changed
 
 The gradebook is the one nbgrader's configuration names (``CourseDirectory.db_url``), or
 ``db_url`` when given: SQLite by default, PostgreSQL for a teaching team.
 
 Nothing of a submission runs in a Jupyter kernel or in nbgrader's process, and no
-student's failure stops the class.
+student's failure stops the class. Nothing is decided from nbgrader's log, which
+carries student text (grade ids, cell sources): who nbgrader processed is read from
+the files it wrote, and the gradebook is checked against the trusted records.
 """
 
 from __future__ import annotations
 
-import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,12 +38,14 @@ from grader.autograde.gradebook import (GradebookTarget, course_gradebook, enrol
                                         restore_manual, write_placeholder)
 from grader.autograde.trusted import built_info, extract, grade_extractions
 from grader.engine.record import GradeRecord
-from grader.build.coursedir import BuiltAssignment, stale_inputs
+from grader.build.coursedir import CONFIG, BuiltAssignment, stale_inputs
 from grader.build.nbgrader_run import run_nbgrader
 from grader.build.segments import assignment_modules
+from grader.engine.store import SAFE_ID
 from grader.course import Assignment, Course
 from grader.display import markup
 from grader.errors import GraderError
+from grader.untrusted import shown
 
 
 @dataclass
@@ -56,6 +62,7 @@ class AutogradeState:
     name_regexp: str | None = None
     info: BuiltAssignment | None = None
     students: list[str] = field(default_factory=list)
+    unusable: list[str] = field(default_factory=list)  # folders of submitted/ whose name is no student id
     extractions: dict[str, Extraction] = field(default_factory=dict)
     records: dict[str, GradeRecord] = field(default_factory=dict)
     scheduler: str | None = None
@@ -81,8 +88,12 @@ class CollectZip:
             return
         from grader.autograde.zipcollect import collect_zip
 
-        collect_zip(state.course_dir, state.assignment.id, state.archive, state.name_regexp)
-        state.console.print(f"collected {markup(state.archive.name)} into submitted/ (nbgrader zip_collect)")
+        info = built_info(state.course_dir, state.assignment)
+        collected = collect_zip(state.course_dir, state.assignment.id, state.archive, [info.notebook],
+                                info.student_modules, state.name_regexp)
+        state.console.print(f"collected {collected.files} file(s) of {len(collected.students)} student(s) from "
+                            f"{markup(state.archive.name)} into submitted/")
+        state.warnings += [f"{state.archive.name}: {problem}" for problem in collected.problems]
 
 
 class FindSubmissions:
@@ -94,9 +105,22 @@ class FindSubmissions:
         if stale:
             state.warnings.append("the course changed since `grader build` (" + ", ".join(stale[:4])
                                   + (" ..." if len(stale) > 4 else "") + "); rebuild before releasing again")
+        if "SanitizeStudentHTML" not in (state.course_dir / CONFIG).read_text(encoding="utf-8"):
+            state.warnings.append("nbgrader_config.py was written by an older `grader build`: feedback and "
+                                  "formgrader would show students' HTML unsanitized; run `grader build` again")
         root = state.course_dir / "submitted"
-        found = sorted(p.parent.name for p in root.glob(f"*/{state.assignment.id}") if p.is_dir()) \
-            if root.is_dir() else []
+        found = []
+        for entry in sorted(root.iterdir()) if root.is_dir() and not root.is_symlink() else []:
+            folder = entry / state.assignment.id
+            # A linked folder counts as a submission: extraction refuses it, with a message.
+            if entry.name.startswith(".") or not (folder.is_symlink() or folder.is_dir()):
+                continue
+            if SAFE_ID.match(entry.name):
+                found.append(entry.name)
+            else:
+                state.unusable.append(entry.name)
+                state.warnings.append(f"submitted/{shown(entry.name)}/ is not graded: a student id may hold "
+                                      "letters, digits and . _ @ + - only (at most 100)")
         if state.students_wanted:
             missing = [s for s in state.students_wanted if s not in found]
             if missing:
@@ -154,60 +178,74 @@ class Grade:
 
 
 class Record:
-    """nbgrader's own autograde, with TrustedGrade instead of Execute (see nbgrader_config.py)."""
+    """nbgrader's own autograde, with TrustedGrade instead of Execute (see nbgrader_config.py).
+
+    Quarantined submissions are left out (nbgrader would follow their links or parse
+    their repaired JSON). Who nbgrader processed is read from the files it wrote, never
+    from its log: the log carries student text.
+    """
 
     name = "record"
-    SANITIZING = re.compile(r"Sanitizing .*[\\/]submitted[\\/]([^\\/]+)[\\/]")
-    # nbgrader names every submission it gave up on at the end of its log (exit status 1).
-    FAILED = re.compile(r"Removing failed (?:assignment|notebook): .*[\\/]autograded[\\/]([^\\/]+)[\\/]"
-                        r"|There was an error processing assignment '[^']*' for student '([^']+)'")
     TIMEOUT = 3600.0  # seconds for one nbgrader autograde (reading records is quick; regrading is not)
 
     def __call__(self, state: AutogradeState) -> None:
-        patterns = state.students if state.students_wanted else ["*"]
-        sanitized, tail = 0, []
+        autograded = state.course_dir / "autograded"
+        passed = [s for s in state.students if not state.extractions[s].quarantined]
+        excluded = sorted({s for s in state.students if s not in passed} | set(state.unusable))
+        for student in state.students:  # what nbgrader writes now is how we know it processed a student
+            _remove(autograded / student / state.assignment.id)
+        if state.students_wanted or any("," in name for name in excluded):
+            runs = [[f"--student={student}"] for student in passed]
+        else:
+            runs = [["--student=*"] + ([f"--CourseDirectory.student_id_exclude={','.join(excluded)}"]
+                                       if excluded else [])]
+        tail: list[str] = []
+        failed_runs = 0
         with state.progress() as progress:
-            task = progress.add_task("recording in the gradebook (nbgrader autograde)", total=len(state.students))
+            task = progress.add_task("recording in the gradebook (nbgrader autograde)", total=len(passed))
+            lines = 0
 
-            def follow(line: str) -> None:
-                nonlocal sanitized
-                if self.SANITIZING.search(line):
-                    sanitized += 1
-                    progress.advance(task)
-                found = self.FAILED.search(line)
-                if found:
-                    state.nbgrader_failed.append(found.group(1) or found.group(2))
+            def follow(line: str) -> None:  # a progress bar only: nothing is decided from the log
+                nonlocal lines
+                if "Sanitizing" in line:
+                    lines += 1
+                    progress.update(task, completed=min(lines, len(passed)))
 
-            for pattern in patterns:
-                dropped_before = len(state.nbgrader_failed)
+            for args in runs if passed else []:
                 # A notebook whose record does not match is graded again by TrustedGrade: with the
-                # same sandbox choice as the rest of the class.
-                # The course this command grades with, wherever the build said it was.
+                # same sandbox choice, course and results as the rest of the class.
                 options = [f"--TrustedGrade.sandbox={state.sandbox}", f"--TrustedGrade.course_root={state.course.root}"]
                 if state.out is not None:
                     options.append(f"--TrustedGrade.results_dir={state.out}")
                 if state.db_url:
                     options.append(f"--CourseDirectory.db_url={state.db_url}")
-                proc = run_nbgrader(state.course_dir, "autograde", state.assignment.id, "--force",
-                                    f"--student={pattern}", *options,
-                                    timeout=self.TIMEOUT, check=False, on_line=follow)
+                proc = run_nbgrader(state.course_dir, "autograde", state.assignment.id, "--force", *args,
+                                    *options, timeout=self.TIMEOUT, check=False, on_line=follow)
                 tail = proc.stdout.splitlines()[-20:]
-                # nbgrader exits 1 when it dropped a submission (rescued below); failing without
-                # dropping one means nbgrader itself failed.
-                if proc.returncode != 0 and len(state.nbgrader_failed) == dropped_before:
-                    raise GraderError(f"nbgrader autograde failed (exit {proc.returncode}):\n" + "\n".join(tail))
-        autograded = state.course_dir / "autograded"
-        missing = [s for s in state.students if not (autograded / s / state.assignment.id / state.info.notebook).is_file()]
-        if state.students and len(missing) == len(state.students) and not sanitized:
+                failed_runs += proc.returncode != 0
+        notebook = state.info.notebook
+        processed = [s for s in passed if (autograded / s / state.assignment.id / notebook).is_file()]
+        if len(passed) > 1 and not processed and failed_runs:
             raise GraderError("nbgrader autograde did not process any submission:\n" + "\n".join(tail))
-        state.nbgrader_failed = sorted(set(state.nbgrader_failed) | set(missing))
+        state.nbgrader_failed = sorted(set(passed) - set(processed))
+        if failed_runs and not state.nbgrader_failed:  # the verify step says whether grades were lost
+            state.warnings.append("nbgrader autograde reported an error although it wrote every notebook; its log "
+                                  "ends:\n" + "\n".join(tail))
+
+
+def _remove(path: Path) -> None:
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
 
 
 class Rescue:
     name = "rescue"
 
     def __call__(self, state: AutogradeState) -> None:
-        for student in state.nbgrader_failed:
+        quarantined = [s for s in state.students if state.extractions[s].quarantined]
+        for student in sorted(set(state.nbgrader_failed) | set(quarantined)):
             write_placeholder(state.course_dir, state.gradebook, state.assignment.id, state.info.notebook, student,
                               state.records[student])
             state.rescued.append(student)

@@ -9,6 +9,10 @@ cannot parse and silently turns into full credit; a plain float cannot go wrong.
 
 ``HideHiddenTests`` runs in ``GenerateFeedback``: the feedback shows the visible
 tests, the scores and the messages, and cuts the hidden tests out of every cell.
+
+``SanitizeStudentHTML`` runs in both: the autograded notebook (what formgrader shows)
+and the feedback hold no HTML, output or metadata of a student's that could run script
+(:mod:`grader.autograde.sanitize`).
 """
 
 from __future__ import annotations
@@ -23,12 +27,14 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum, Unicode
 
 from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END, test_grade_id
+from grader.autograde.sanitize import sanitize_notebook
 from grader.build.coursedir import BuiltAssignment
 from grader.build.segments import ModuleParts, assignment_modules
 from grader.course import Assignment, Course, load_course
 from grader.engine.fingerprint import run_fingerprint
 from grader.engine.record import GradeRecord
 from grader.feedback import function_report
+from grader.untrusted import refused_entries
 
 def exercise_of_grade(grade_id: str) -> str | None:
     """The exercise an autograded cell's grade id names (:func:`grader.build.cells.test_grade_id`), or None."""
@@ -122,7 +128,7 @@ class TrustedGrade(NbGraderPreprocessor):
         return Path(coursedir.root)
 
     def preprocess(self, nb, resources):
-        from grader.autograde.trusted import extract, fingerprint_of, grade_extractions, results_store
+        from grader.autograde.trusted import extract, fingerprint_of, grade_extractions, results_store, submission_dir
 
         student = resources["nbgrader"]["student"]
         assignment_id = resources["nbgrader"]["assignment"]
@@ -131,8 +137,12 @@ class TrustedGrade(NbGraderPreprocessor):
         course, assignment = ctx.course, ctx.assignment
         # The notebook nbgrader hands us is the sanitized submission: locked cells restored,
         # the student's solution cells as submitted. Extract from it, so what is recorded is
-        # exactly what this notebook holds.
-        extraction = extract(course, course_dir, assignment, ctx.info, student, notebooks=[nb], modules=ctx.modules)
+        # exactly what this notebook holds; unless nbgrader read it through a link (plain
+        # `nbgrader autograde` follows them): then from the folder, which refuses links.
+        folder = submission_dir(course_dir, student, assignment_id)
+        trusted = not (folder.is_symlink() or folder.parent.is_symlink() or refused_entries(folder))
+        extraction = extract(course, course_dir, assignment, ctx.info, student, notebooks=[nb] if trusted else None,
+                             modules=ctx.modules)
         out = Path(self.results_dir) if self.results_dir else None
         record = results_store(course_dir, assignment_id, out).load(student)
         if record is not None and extraction.readable and record.is_current(fingerprint_of(student, extraction),
@@ -171,3 +181,10 @@ class HideHiddenTests(NbGraderPreprocessor):
             # Only the course's own report may appear; never a traceback.
             cell.outputs = [o for o in cell.get("outputs", []) if o.get("output_type") != "error"]
         return cell, resources
+
+
+class SanitizeStudentHTML(NbGraderPreprocessor):
+    """Nothing a student wrote can run script where the notebook is rendered (formgrader, feedback)."""
+
+    def preprocess(self, nb, resources):
+        return sanitize_notebook(nb), resources

@@ -35,6 +35,7 @@ OWN_SETTINGS_TEMPLATE = """\
 # nbgrader's default preprocessor lists with one step swapped for the course's own:
 # ClearSolutions -> StubSolutions (stubs name their function, as in exercises/) and
 # Execute -> TrustedGrade (hidden tests run in the trusted grader, never in the kernel).
+# SanitizeStudentHTML cleans what nbconvert would render of a student's (autograde, feedback).
 GENERATE_PREPROCESSORS = [
     "nbgrader.preprocessors.IncludeHeaderFooter",
     "nbgrader.preprocessors.InstantiateTests",
@@ -51,6 +52,7 @@ GENERATE_PREPROCESSORS = [
 ]
 AUTOGRADE_PREPROCESSORS = [
     "grader.autograde.preprocessors.TrustedGrade",
+    "grader.autograde.preprocessors.SanitizeStudentHTML",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
@@ -59,6 +61,7 @@ AUTOGRADE_PREPROCESSORS = [
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 FEEDBACK_PREPROCESSORS = [
+    "grader.autograde.preprocessors.SanitizeStudentHTML",
     "nbgrader.preprocessors.GetGrades",
     "grader.autograde.preprocessors.HideHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
@@ -149,7 +152,8 @@ def config_text(course: Course, built: list[BuiltAssignment], course_dir: Path,
         "# Labs are graded from the student's .py modules: keep them, overwrite only the course's files.",
         f"c.Autograde.exclude_overwriting = {exclude!r}",
         "",
-        "# Feedback: scores and misconception messages; the hidden tests are cut out.",
+        "# Feedback: scores and misconception messages; the hidden tests are cut out, and no HTML",
+        "# of a student's can run script (SanitizeStudentHTML, also in autograde: formgrader).",
         f"c.GenerateFeedback.preprocessors = {FEEDBACK_PREPROCESSORS!r}",
         "",
         OWN_SETTINGS,

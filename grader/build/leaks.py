@@ -24,6 +24,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ import yaml
 
 from grader.build.coursedir import student_module_files
 from grader.course import BEGIN_SOLUTION, END_SOLUTION, Course
+from grader.untrusted import UntrustedFile, read_regular, refused_entries, shown
 
 MIN_FINGERPRINT = 20
 STRING = re.compile(r"(?:[rbfuRBFU]{0,2})(\"\"\"|'''|\"|')(?:\\.|(?!\1).)*?\1")
@@ -238,15 +240,30 @@ def scan_file(path: Path, secrets: Secrets, label: str, kinds: tuple[str, ...] =
     return leaks
 
 
+def _files(root: Path) -> Iterator[tuple[Path, str | None]]:
+    """(path, None) for each regular file under ``root``, (path, what it is) for each entry that
+    is not one (a link, never followed, or a pipe): in a fixed order, caches left out."""
+    for path, what in refused_entries(root):
+        yield path, what
+    for folder, dirs, files in os.walk(root):  # never enters a linked folder
+        dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", ".ipynb_checkpoints"))
+        for name in sorted(files):
+            path = Path(folder) / name
+            if path.is_file() and not path.is_symlink():
+                yield path, None
+
+
 def scan_tree(root: Path, secrets: Secrets, label_root: Path, kinds: tuple[str, ...] = KINDS,
               suffixes: tuple[str, ...] | None = None) -> list[Leak]:
+    """Leaks in the files under ``root``; a link there is a leak of its own (whatever it points
+    at reaches whoever receives the folder)."""
     leaks = []
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        if "__pycache__" in path.parts or ".ipynb_checkpoints" in path.parts:
-            continue
-        if suffixes is not None and path.suffix not in suffixes:
-            continue
-        leaks += scan_file(path, secrets, path.relative_to(label_root).as_posix(), kinds)
+    for path, what in sorted(_files(root)):
+        label = shown(path.relative_to(label_root).as_posix(), 200)
+        if what is not None:
+            leaks.append(Leak(label, "", "link" if what == "a symbolic link" else "not a file", what))
+        elif suffixes is None or path.suffix in suffixes:
+            leaks += scan_file(path, secrets, label, kinds)
     return leaks
 
 
@@ -255,31 +272,30 @@ def scan_tree(root: Path, secrets: Secrets, label_root: Path, kinds: tuple[str, 
 FEEDBACK_KINDS = ("hidden-test", "hidden-value")
 
 
-def student_lines(folder: Path) -> list[str]:
-    """What a student wrote in a submission folder: the solution cells of its notebooks and its .py files."""
-    from grader.autograde.extract import solution_cells
+def student_lines(folder: Path, label_root: Path) -> tuple[list[str], list[Leak]]:
+    """What a student wrote in a submission folder (the solution cells of its notebooks and its
+    .py files), and a :class:`Leak` for every link in it: a link is never read as the student's
+    own code (a link to the hidden tests would make them look like it)."""
+    from grader.autograde.extract import MAX_NOTEBOOK_BYTES, read_notebook, solution_cells
 
     lines: list[str] = []
-    if not folder.is_dir():
-        return lines
-    for path in sorted(folder.rglob("*")):
-        if not path.is_file() or "__pycache__" in path.parts or ".ipynb_checkpoints" in path.parts:
-            continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (UnicodeDecodeError, OSError):
-            continue
-        if path.suffix == ".py":
-            lines += text.splitlines()
-        elif path.suffix == ".ipynb":
+    links: list[Leak] = []
+    if not folder.is_dir() or folder.is_symlink():
+        return lines, links
+    for path, what in sorted(_files(folder)):
+        if what is not None:
+            links.append(Leak(shown(path.relative_to(label_root).as_posix(), 200), "",
+                              "link" if what == "a symbolic link" else "not a file", f"a student file that is {what}"))
+        elif path.suffix == ".py":
             try:
-                nb = json.loads(text)
-            except ValueError:
+                lines += read_regular(path, MAX_NOTEBOOK_BYTES).decode("utf-8").splitlines()
+            except (UntrustedFile, OSError, UnicodeDecodeError):
                 continue
-            if isinstance(nb, dict):
-                for source in solution_cells(nb).values():
-                    lines += source.splitlines()
-    return lines
+        elif path.suffix == ".ipynb":
+            nb, _ = read_notebook(path)
+            for source in solution_cells(nb).values() if nb is not None else []:
+                lines += source.splitlines()
+    return lines, links
 
 
 def feedback_leaks(course_dir: Path, secrets: Secrets) -> list[Leak]:
@@ -287,6 +303,7 @@ def feedback_leaks(course_dir: Path, secrets: Secrets) -> list[Leak]:
 
     A line the student wrote themselves (in the notebook nbgrader graded, ``autograded/``,
     or else in ``submitted/``) is theirs to see, even where it looks like a line of a hidden test.
+    A link in either folder is reported, and never counts as the student's own code.
     """
     course_dir = Path(course_dir)
     root = course_dir / "feedback"
@@ -296,9 +313,11 @@ def feedback_leaks(course_dir: Path, secrets: Secrets) -> list[Leak]:
     for folder in sorted(p for p in root.glob("*/*") if p.is_dir()):
         student, assignment = folder.parent.name, folder.name
         graded = course_dir / "autograded" / student / assignment
-        own = fingerprints(student_lines(graded if graded.is_dir() else course_dir / "submitted" / student / assignment))
+        lines, links = student_lines(graded if graded.is_dir() else course_dir / "submitted" / student / assignment,
+                                     course_dir)
+        own = fingerprints(lines)
         theirs = Secrets(solution=secrets.solution, hidden=secrets.hidden - own, values=secrets.values)
-        leaks += scan_tree(folder, theirs, course_dir, kinds=FEEDBACK_KINDS)
+        leaks += links + scan_tree(folder, theirs, course_dir, kinds=FEEDBACK_KINDS)
     return leaks
 
 

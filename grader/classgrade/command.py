@@ -157,13 +157,18 @@ def run(args: argparse.Namespace) -> int:
     if not scheduler:  # on a cluster, each worker says what sandbox it has
         warn_without_sandbox(course, mode, console)
     submissions = Path(args.submissions_dir)
-    students = discover_submissions(submissions)
+    skipped: dict[str, str] = {}  # entries that cannot be graded: reported, they never stop the class
+    students = discover_submissions(submissions, skipped)
+    if not students:
+        raise GraderError(f"{submissions} holds no submission that can be graded: "
+                          + "; ".join(f"{entry}: {reason}" for entry, reason in sorted(skipped.items())[:10]))
     where = f"on the Dask cluster at {scheduler}" if scheduler else \
         f"with {jobs} process{'es' if jobs > 1 else ''}"
     progress = ClassProgress(console, args.submissions_dir, where)
     with progress.progress:
         result = grade_class(course, students, out, root=submissions.resolve(), jobs=jobs, mode=mode,
-                             scheduler=scheduler, force=args.force, only=args.only, on_event=progress)
+                             scheduler=scheduler, force=args.force, only=args.only, on_event=progress,
+                             skipped=skipped)
     table = Table(title=f"{course.title}: {len(result.students)} submissions", show_header=False)
     table.add_row("graded now", str(len(result.graded)))
     table.add_row("already graded, unchanged", str(len(result.up_to_date)))

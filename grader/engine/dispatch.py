@@ -167,7 +167,8 @@ def make_backend(course: Course, *, scheduler: str | None, jobs: int, mode: str,
 
 def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: Path | None = None,
                 jobs: int = 1, mode: str = "auto", scheduler: str | None = None, force: bool = False,
-                only: list[str] | None = None, on_event: Notify | None = None) -> ClassRun:
+                only: list[str] | None = None, on_event: Notify | None = None,
+                skipped: dict[str, str] | None = None) -> ClassRun:
     """Grade every submission of ``students`` (``{student: path}``) that has no current record in ``out``.
 
     ``root`` is the folder the submissions came from: records name each submission relative
@@ -178,7 +179,8 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
 
     ``on_event(kind, data)`` follows the run: ``plan``, ``started`` (a session is ready),
     ``refused`` (a cluster worker with another course), ``began``, ``graded``, ``retry``,
-    ``failed``, ``lost`` (a session died).
+    ``failed``, ``lost`` (a session died). ``skipped`` (entry -> reason) are entries of the
+    class that discovery left out: they count as failed, and are reported as such.
     """
     started = time.monotonic()
     notify = on_event or (lambda kind, data: None)
@@ -198,7 +200,9 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
             only = [f for f in course.functions if f in only]
         course_hash = run_fingerprint(course, only)
         todo, current = plan(students, labels, store, course_hash, force)
-        run = ClassRun(students=dict(students), up_to_date=current)
+        run = ClassRun(students=dict(students), up_to_date=current, failed=dict(skipped or {}))
+        for entry, reason in run.failed.items():
+            notify("failed", {"student": entry, "reason": reason})
         manifest = {
             "format": 2, "course": course.id, "course_title": course.title, "module": course.module_number,
             "module_title": course.module_title, "course_hash": course_hash, "class": root.name,

@@ -14,6 +14,7 @@ its fingerprints, so its valid records are reused.
 from __future__ import annotations
 
 import hashlib
+import os
 import platform
 from pathlib import Path
 from typing import Iterable
@@ -33,7 +34,7 @@ GRADING_CODE = ("grade/", "worker/", "sandbox/", "stubs/", "testing.py", "answer
 def digest_named(digest, items: Iterable[tuple[str, bytes]]) -> None:
     """Feed ``(relative name, bytes)`` pairs to ``digest`` in name order."""
     for rel, data in sorted(items):
-        digest.update(rel.encode("utf-8") + b"\0")
+        digest.update(os.fsencode(rel) + b"\0")  # a student's file name may not be UTF-8: its bytes
         digest.update(data)
         digest.update(b"\0")
 

@@ -31,7 +31,8 @@ MANIFEST = "class.json"
 SUMMARY = "summary.csv"
 RESULTS = "results"
 LOGS = "logs"
-SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]*$")
+# At most 100 characters: a result file (and its temporary name) must fit a file name (255 bytes).
+SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}$")
 
 
 def atomic_write(path: Path, text: str) -> None:

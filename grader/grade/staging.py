@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import stat
 from pathlib import Path
 
 from grader.course import Course
@@ -42,7 +43,8 @@ def submission_files(submission: Path) -> list[Path]:
 
     A directory contributes its ``.py`` files, hidden and cache folders left out.
     Symbolic links are never followed: a link to a file the student may not read
-    (the course's solutions, say) must not be copied into the sandbox.
+    (the course's solutions, say) must not be copied into the sandbox. Only regular
+    files count (a named pipe called ``gae.py`` is not one).
     """
     submission = Path(submission)
     if submission.is_symlink():
@@ -54,7 +56,8 @@ def submission_files(submission: Path) -> list[Path]:
         dirs[:] = sorted(d for d in dirs if d not in SKIP_PARTS and not d.startswith("."))
         for name in sorted(files):
             path = Path(folder) / name
-            if name.endswith(".py") and not name.startswith(".") and not path.is_symlink():
+            # Regular files only: a named pipe would block whoever reads it, a device worse.
+            if name.endswith(".py") and not name.startswith(".") and stat.S_ISREG(path.lstat().st_mode):
                 found.append(path)
     return found
 
@@ -74,6 +77,8 @@ def stage_submission(course: Course, submission: Path, dest: Path) -> Path:
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest / rel)
     elif submission.is_file():
+        if submission.stat().st_size > MAX_SUBMISSION_BYTES:
+            raise GraderError(f"{submission}: more than {MAX_SUBMISSION_BYTES >> 20} MB of Python")
         stem = submission.stem
         shutil.copyfile(submission, dest / submission.name)
         for module in course.modules:

@@ -1,0 +1,196 @@
+"""Student-authored HTML in what nbconvert renders: feedback and the autograded notebook.
+
+nbconvert passes the HTML of markdown cells, raw cells and ``text/html`` outputs
+through as it is, runs ``application/javascript`` outputs, inlines SVG, and nbgrader's
+templates put metadata (grade ids, execution counts, output names) into the page
+unescaped. A student's ``<script>``, ``<img onerror=...>`` or ``javascript:`` link
+would run in the instructor's formgrader and in everyone's feedback.
+
+:func:`sanitize_notebook` leaves a notebook in which nothing can run, whatever renders it:
+
+- a markdown cell becomes the HTML nbconvert would render for it (attachments inlined
+  as data URLs, images only), cleaned by `nh3 <https://nh3.readthedocs.io>`_ (the
+  maintained binding of the Rust sanitizer ammonia) and kept as one raw HTML block,
+  so that rendering it again changes nothing;
+- a raw cell's text is cleaned the same way;
+- an output keeps text, PNG/JPEG/GIF images (when they are base64) and cleaned
+  ``text/html``; javascript, SVG, LaTeX, widgets and every other type are dropped;
+- a cell keeps only its ``nbgrader`` metadata, and only when it is exactly what
+  nbgrader writes (:func:`grader.autograde.extract.nbgrader_problem`); the notebook
+  keeps only its kernel and language names.
+
+Code cell sources are left alone: nbconvert highlights them, escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import nh3
+import nbformat
+from nbconvert.filters import markdown2html_mistune
+
+from grader.autograde.extract import CELL_ID, nbgrader_problem, new_cell
+from grader.untrusted import valid_text
+
+IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif")
+BASE64 = re.compile(r"^[A-Za-z0-9+/=\s]*$")
+DATA_IMAGE = re.compile(r"^data:image/(png|jpeg|gif);base64,[A-Za-z0-9+/=]*$")
+ATTACHMENT = re.compile(r"attachment:([^\s)\"'<>]+)")
+# Syntax highlighting and nbconvert's anchors use classes; no attribute can hold script.
+ATTRIBUTES = {tag: set(attrs) for tag, attrs in nh3.ALLOWED_ATTRIBUTES.items()}
+for _tag in ("span", "div", "code", "pre", "a"):
+    ATTRIBUTES.setdefault(_tag, set()).add("class")
+NBGRADER_KEYS = ("grade", "grade_id", "locked", "points", "schema_version", "solution", "task", "checksum",
+                 "cell_type")
+OUTPUT_NAMES = ("stdout", "stderr")
+MAX_TEXT = 2**20
+# Markdown rendering (mistune) slows down on adversarial text (a 1 MB cell of "$" takes 20 s):
+# beyond these, a notebook's markdown is shown as plain text.
+MAX_MARKDOWN_CELL = 64 * 1024
+MAX_MARKDOWN_NOTEBOOK = 256 * 1024
+
+
+def _only_image_data(tag: str, attribute: str, value: str) -> str | None:
+    """A ``data:`` URL only as an image's source, and only of an image type (no SVG, no HTML)."""
+    if value.strip().lower().startswith("data:"):
+        return value if tag == "img" and attribute == "src" and DATA_IMAGE.match(value.strip()) else None
+    return value
+
+
+def clean_html(text: str) -> str:
+    """``text`` with every element, attribute and URL that could run script removed."""
+    return nh3.clean(valid_text(text), attributes=ATTRIBUTES, attribute_filter=_only_image_data,
+                     url_schemes={"http", "https", "mailto", "data"})
+
+
+def as_one_block(html: str) -> str:
+    """Cleaned HTML that markdown renders verbatim: one HTML block (a ``<div>`` with no blank line
+    inside, so no markdown, math or link syntax in it is ever parsed again)."""
+    lines = [line if line.strip() else "<span></span>" for line in html.strip("\n").split("\n")]
+    return "<div>\n" + "\n".join(lines) + "\n</div>"
+
+
+def _inline_attachments(source: str, attachments) -> str:
+    """``attachment:name`` -> a data URL, for the image attachments of a markdown cell."""
+    images = {}
+    for name, bundle in (attachments or {}).items() if isinstance(attachments, dict) else ():
+        for mime in IMAGE_TYPES:
+            data = bundle.get(mime) if isinstance(bundle, dict) else None
+            if isinstance(data, str) and BASE64.match(data):
+                images[name] = f"data:{mime};base64,{''.join(data.split())}"
+                break
+    return ATTACHMENT.sub(lambda m: images.get(m.group(1), "#"), source)
+
+
+def sanitize_markdown(source: str, attachments=None, render: bool = True) -> str:
+    """What nbconvert would render for a markdown cell, cleaned, as markdown that renders to exactly that;
+    with ``render=False`` (a cell too long to render), the text itself, escaped."""
+    if not render:
+        return as_one_block("<pre>" + html.escape(valid_text(source[:MAX_TEXT])) + "</pre>")
+    return as_one_block(clean_html(markdown2html_mistune(_inline_attachments(source, attachments))))
+
+
+def _output(output_type: str, **fields) -> nbformat.NotebookNode:
+    return nbformat.from_dict({"output_type": output_type, **fields})  # made of checked parts: no schema pass
+
+
+def sanitize_output(output) -> nbformat.NotebookNode | None:
+    """An output with only what cannot run script, or None when nothing is left of it."""
+    kind = output.get("output_type") if isinstance(output, dict) else None
+    if kind == "stream":
+        text = output.get("text")
+        text = "".join(text) if isinstance(text, list) and all(isinstance(t, str) for t in text) else text
+        if output.get("name") in OUTPUT_NAMES and isinstance(text, str):
+            return _output("stream", name=output["name"], text=valid_text(text))
+        return None
+    if kind == "error":
+        traceback = output.get("traceback")
+        if isinstance(traceback, list) and all(isinstance(line, str) for line in traceback):
+            return _output("error", ename=valid_text(str(output.get("ename", ""))[:200]),
+                           evalue=valid_text(str(output.get("evalue", ""))[:2000]),
+                           traceback=[valid_text(line) for line in traceback])
+        return None
+    if kind not in ("display_data", "execute_result") or not isinstance(output.get("data"), dict):
+        return None
+    data = {}
+    for mime, value in output["data"].items():
+        value = "".join(value) if isinstance(value, list) and all(isinstance(v, str) for v in value) else value
+        if not isinstance(value, str):
+            continue
+        if mime == "text/plain":
+            data[mime] = valid_text(value)
+        elif mime == "text/html":
+            data[mime] = clean_html(value)
+        elif mime in IMAGE_TYPES and BASE64.match(value):
+            data[mime] = value
+    if not data:
+        return None
+    if kind == "execute_result":
+        count = output.get("execution_count")
+        return _output(kind, data=data, metadata={},
+                       execution_count=count if type(count) is int and 0 <= count < 10**9 else None)
+    return _output(kind, data=data, metadata={})
+
+
+def _nbgrader_metadata(meta) -> dict | None:
+    if meta is None or nbgrader_problem(meta):
+        return None
+    return {key: meta[key] for key in NBGRADER_KEYS if key in meta}
+
+
+def sanitize_cell(cell, render: bool = True) -> nbformat.NotebookNode:
+    """A copy of ``cell`` (a notebook cell as nbformat reads it, valid or not) that cannot run script
+    when rendered; what is not a cell becomes a raw cell of its text. ``render=False``: markdown
+    is shown as text."""
+    if not isinstance(cell, dict):
+        cell = {"cell_type": "raw", "source": str(cell)[:MAX_TEXT]}
+    source = cell.get("source", "")
+    source = valid_text("".join(map(str, source)) if isinstance(source, list) else str(source))
+    cell_type = cell.get("cell_type")
+    metadata = cell.get("metadata")
+    meta = _nbgrader_metadata(metadata.get("nbgrader")) if isinstance(metadata, dict) else None
+    cell_id = cell.get("id")
+    cell_id = cell_id if isinstance(cell_id, str) and CELL_ID.match(cell_id) else ""
+    metadata = {"nbgrader": meta} if meta is not None else {}
+    if cell_type == "code":
+        new = new_cell("code", source, cell_id, metadata)
+        count = cell.get("execution_count")
+        new.execution_count = count if type(count) is int and 0 <= count < 10**9 else None
+        outputs = cell.get("outputs")
+        new.outputs = [o for o in map(sanitize_output, outputs if isinstance(outputs, list) else []) if o is not None]
+    elif cell_type == "markdown":
+        text = sanitize_markdown(source, cell.get("attachments"), render and len(source) <= MAX_MARKDOWN_CELL)
+        new = new_cell("markdown", text, cell_id, metadata)
+    else:
+        new = new_cell("raw", clean_html(source), cell_id, metadata)
+    return new
+
+
+def sanitize_notebook(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Sanitize ``nb`` in place (see the module's docstring) and return it."""
+    budget = MAX_MARKDOWN_NOTEBOOK
+    sanitized = []
+    for cell in nb.get("cells") if isinstance(nb.get("cells"), list) else []:
+        sanitized.append(sanitize_cell(cell, render=budget > 0))
+        if sanitized[-1].cell_type == "markdown":
+            budget -= len(str(cell.get("source", "")))
+    nb.cells = sanitized
+    seen = set()
+    for number, cell in enumerate(nb.cells, start=1):  # ids go into the page: unique and plain
+        if not cell.id or cell.id in seen:
+            cell.id = f"cell-{number}"
+        seen.add(cell.id)
+    old = nb.get("metadata") if isinstance(nb.get("metadata"), dict) else {}
+    kernelspec, language = old.get("kernelspec"), old.get("language_info")
+    metadata = {}
+    if isinstance(kernelspec, dict):
+        metadata["kernelspec"] = {k: v for k, v in kernelspec.items()
+                                  if k in ("name", "display_name", "language") and isinstance(v, str) and len(v) < 100}
+    if isinstance(language, dict) and isinstance(language.get("name"), str) and len(language["name"]) < 100:
+        metadata["language_info"] = {"name": language["name"]}
+    nb.metadata = nbformat.NotebookNode(metadata)
+    nb.nbformat, nb.nbformat_minor = 4, 5
+    return nb
+
