@@ -1,0 +1,283 @@
+"""Known mistakes: name the one a student made, from what their function answered.
+
+The course keeps wrong implementations of each function exercise in
+``autograder-tests/mistakes/<function>/<name>.py`` (hidden, like the tests; they are
+also the tests of the tests). Each starts with a docstring::
+
+    \"\"\"One line for course developers: what the implementation gets wrong.
+
+    expect: a phrase the first message for this mistake must contain
+    diagnosis: the message a student whose function behaves like this one reads first
+    \"\"\"
+
+While a submission is graded, the plugin keeps every call the tests made to the
+student's function: its inputs and what came back (a value, or the type of error
+raised). When some tests failed, :func:`diagnose` runs every known mistake of that
+function here, in the trusted process (it is course code), on the inputs of the
+failed tests. A mistake that answers exactly as the student did on all of them (within
+the exercise's tolerance) explains the failures; the calls of passed tests break ties.
+When exactly one mistake explains them, its diagnosis is the first message. Nothing
+of the student's runs here: only the values their function returned are compared.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from grader.course import Course
+
+MISTAKES_DIR = "mistakes"  # under the course's autograder-tests/
+HEADER = re.compile(r'\s*"""(.*?)"""', re.S)
+
+
+@dataclass(frozen=True)
+class Raised:
+    """A call that raised instead of returning: the name of the exception's type."""
+
+    error_type: str
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call of a student's function during a test: its arguments and what came back."""
+
+    args: tuple
+    kwargs: dict
+    outcome: Any  # the returned value (as decoded in the trusted process), or Raised
+
+
+@dataclass(frozen=True)
+class Mistake:
+    function: str
+    name: str
+    summary: str
+    diagnosis: str
+    run: Callable[..., Any]
+
+
+def read_header(text: str) -> tuple[str, dict[str, str]] | None:
+    """(first line, ``key: value`` fields) of a mistake's docstring; None without a docstring.
+
+    A field's value may go on over indented lines.
+    """
+    doc = HEADER.match(text)
+    if doc is None:
+        return None
+    lines = doc.group(1).strip().splitlines()
+    fields: dict[str, str] = {}
+    key = None
+    for line in lines:
+        field = re.match(r"^(\w+):\s*(.*?)\s*$", line)
+        if field:
+            key = field.group(1)
+            fields[key] = field.group(2)
+        elif key is not None and line[:1].isspace() and line.strip():
+            fields[key] += " " + line.strip()
+        else:
+            key = None
+    return (lines[0].strip() if lines else ""), fields
+
+
+def mistake_files(course: Course, function: str) -> list[Path]:
+    return sorted((course.tests_dir / MISTAKES_DIR / function).glob("*.py"))
+
+
+_loaded: dict[tuple, list[Mistake]] = {}
+
+
+def known_mistakes(course: Course, function: str) -> list[Mistake]:
+    """The function's known mistakes, each defined in a copy of the reference module's namespace.
+
+    A mistake may call the module's other functions (its reference versions), as the
+    wrong implementation does when it stands in a copy of the solutions.
+    """
+    files = mistake_files(course, function)
+    key = (str(course.root), function, tuple((str(p), p.stat().st_mtime_ns) for p in files))
+    if key not in _loaded:
+        mistakes = []
+        module_globals = course.reference(function).__globals__
+        for path in files:
+            source = path.read_text(encoding="utf-8")
+            header = read_header(source)
+            if header is None or "diagnosis" not in header[1]:
+                continue
+            namespace = dict(module_globals, __name__=f"_known_mistake.{function}.{path.stem}")
+            exec(compile(source, str(path), "exec"), namespace)
+            mistakes.append(Mistake(function, path.stem, header[0], header[1]["diagnosis"], namespace[function]))
+        _loaded[key] = mistakes
+    return _loaded[key]
+
+
+# -- comparing answers ------------------------------------------------------------------
+def run(function: Callable[..., Any], call: Call) -> Any:
+    """What ``function`` answers to ``call``'s arguments (copies: a mistake may write into them)."""
+    args = [np.array(a) if isinstance(a, np.ndarray) else a for a in call.args]
+    kwargs = {k: np.array(v) if isinstance(v, np.ndarray) else v for k, v in call.kwargs.items()}
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return function(*args, **kwargs)
+    except Exception as error:  # a mistake may well raise: that is an answer too
+        return Raised(type(error).__name__)
+
+
+def _plain(value: Any) -> Any:
+    """An answer reduced to what is compared: numbers as float arrays, dataclasses as dicts of fields."""
+    if isinstance(value, Raised) or value is None or isinstance(value, str):
+        return value
+    fields = getattr(value, "fields", None)  # a student's dataclass, as it crossed the boundary
+    if isinstance(fields, dict) and hasattr(value, "type_name"):
+        return {"": value.type_name, **{k: _plain(v) for k, v in fields.items()}}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {"": type(value).__name__, **{f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _same(a: Any, b: Any, rtol: float, atol: float) -> bool:
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k], rtol, atol) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y, rtol, atol) for x, y in zip(a, b))
+    if isinstance(a, (np.ndarray, dict, list)) or isinstance(b, (np.ndarray, dict, list)):
+        return False
+    return a == b
+
+
+class Answers:
+    """Compares answers of one function within its exercise's tolerance."""
+
+    def __init__(self, course: Course, function: str):
+        tolerance = course.exercise(function).tolerance
+        self.rtol, self.atol = tolerance.rtol, tolerance.atol
+
+    def same(self, a: Any, b: Any) -> bool:
+        return _same(_plain(a), _plain(b), self.rtol, self.atol)
+
+
+# -- the diagnosis --------------------------------------------------------------------------
+def wrong_calls(course: Course, function: str, calls: list[Call]) -> list[tuple[Call, Any]]:
+    """The calls whose answer differs from the reference's, each with the reference's answer."""
+    answers = Answers(course, function)
+    reference = course.reference(function)
+    pairs = [(c, run(reference, c)) for c in calls]
+    return [(c, want) for c, want in pairs if not answers.same(c.outcome, want)]
+
+
+def diagnose(course: Course, function: str, failed: list[Call], passed: list[Call] = ()) -> tuple[str, str] | None:
+    """(name, message) of the one known mistake that answers like the student on ``failed``.
+
+    ``failed`` are the calls made by the function's failed tests, ``passed`` those of its
+    passed tests (they only break ties). None when no mistake, or more than one, explains
+    the failures, or when the student's answers on ``failed`` are all right (a failure that
+    the returned values do not show, e.g. inputs modified in place).
+    """
+    mistakes = known_mistakes(course, function)
+    wrong = [c for c, _ in wrong_calls(course, function, failed)] if mistakes else []
+    if not wrong:
+        return None
+    answers = Answers(course, function)
+    # The wrong answers first: most mistakes part from the student there, after one call.
+    evidence = wrong + [c for c in failed if all(c is not w for w in wrong)]
+    candidates = [m for m in mistakes if all(answers.same(c.outcome, run(m.run, c)) for c in evidence)]
+    if len(candidates) > 1:
+        candidates = [m for m in candidates if all(answers.same(c.outcome, run(m.run, c)) for c in passed)]
+    if len(candidates) != 1:
+        return None
+    found = candidates[0]
+    return found.name, f"{found.diagnosis} (this known mistake explains every failed check of {function})"
+
+
+# -- what the failures have in common, when no known mistake explains them ----------------------
+MASK_ARGUMENTS = ("mask", "token_mask")
+
+
+def common_ground(course: Course, function: str, failed: list[Call]) -> str | None:
+    """What the wrong answers among ``failed`` have in common, in words that show no value.
+
+    Which named parts are wrong (fields of a dataclass, keys of a dict, the arrays of a tuple
+    named in the reference's ``Returns``), and within arrays whether only masked or only
+    response positions, or only the first or the last element, are wrong. None when there is
+    nothing in common to say (or nothing wrong in the answers).
+    """
+    reference = course.reference(function)
+    wrong = wrong_calls(course, function, failed)
+    if not wrong or any(isinstance(c.outcome, Raised) or isinstance(want, Raised) for c, want in wrong):
+        return None
+    answers = Answers(course, function)
+    names = _returned_names(reference)
+    parts: set[str] = set()
+    where: set[str] = set()
+    for call, want in wrong:
+        got, expected = _plain(call.outcome), _plain(want)
+        if isinstance(expected, dict) and isinstance(got, dict) and got.keys() == expected.keys():
+            pieces = [(k, got[k], expected[k]) for k in expected if k]
+        elif isinstance(expected, list) and isinstance(got, list) and len(got) == len(expected) == len(names):
+            pieces = list(zip(names, got, expected))
+        else:
+            pieces = [("", got, expected)]
+        for name, g, e in pieces:
+            if answers.same(g, e):
+                continue
+            parts.add(name)
+            where.add(_where(g, e, _mask_of(reference, call), answers))
+    words = []
+    every = {name for name, *_ in pieces}
+    if "" not in parts and parts < every:
+        words.append(f"only {' and '.join(sorted(parts))} {'is' if len(parts) == 1 else 'are'} ever wrong")
+    if len(where) == 1 and "" not in where:
+        words.append(f"the wrong values always sit {where.pop()}")
+    if not words:
+        return None
+    return f"{function}: what the failed checks have in common: {'; '.join(words)}"
+
+
+def _returned_names(function: Callable) -> list[str]:
+    """``a, b, c`` of a numpy-style ``Returns`` line ``a, b, c : type`` (several arrays in a tuple)."""
+    doc = function.__doc__ or ""
+    found = re.search(r"Returns\n\s*-+\n\s*([\w, ]+?)\s*:", doc)
+    return [n.strip() for n in found.group(1).split(",")] if found and "," in found.group(1) else []
+
+
+def _mask_of(reference: Callable, call: Call) -> np.ndarray | None:
+    try:
+        bound = inspect.signature(reference).bind(*call.args, **call.kwargs).arguments
+    except TypeError:
+        return None
+    mask = next((bound[name] for name in MASK_ARGUMENTS if name in bound), None)
+    return None if mask is None else np.asarray(mask, dtype=float)
+
+
+def _where(got: Any, want: Any, mask: np.ndarray | None, answers: Answers) -> str:
+    """Where two arrays of the same shape differ: "at masked positions only", "in the last element only"..."""
+    if not (isinstance(got, np.ndarray) and isinstance(want, np.ndarray)) or got.shape != want.shape or got.ndim == 0:
+        return ""
+    off = ~np.isclose(got, want, rtol=answers.rtol, atol=answers.atol, equal_nan=True)
+    if mask is not None and mask.shape == got.shape:
+        if not np.any(off & (mask != 0)):
+            return "at masked positions only (prompt, padding)"
+        if not np.any(off & (mask == 0)):
+            return "at response positions only"
+        return ""
+    if got.ndim == 1 and got.size > 1:
+        if np.flatnonzero(off).tolist() == [got.size - 1]:
+            return "in the last element only"
+        if np.flatnonzero(off).tolist() == [0]:
+            return "in the first element only"
+    return ""
