@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from grader.classgrade.fingerprint import submission_fingerprint
 from grader.classgrade.store import FORMAT, ResultStore
 from grader.grade.render import format_points
+from grader.grade.results import messages_of
 
 if TYPE_CHECKING:  # extraction imports nbformat: not needed to read or report a record
     from grader.autograde.extract import Extraction
@@ -83,7 +84,7 @@ def _notes(record: dict, function: str) -> list[str]:
 def _messages(record: dict, function: str) -> list[str]:
     """The distinct failure messages of one exercise, cell lines named as the student sees them."""
     f = record["result"]["functions"][function]
-    messages = list(dict.fromkeys(t["message"] for t in f.get("tests", []) if not t["passed"] and t["message"]))
+    messages = messages_of(f)
     if f.get("error") == "not implemented" and function not in record.get("labs", []):
         messages = [f"{function} is not implemented yet: it still raises NotImplementedError"]
     if f.get("error") and not messages:
