@@ -27,6 +27,14 @@ class Misconception(AssertionError):
     """A check failed; the message is shown to the student as it is."""
 
 
+class Unspecific(Misconception):
+    """A failed check that names no mistake: the answer is wrong, but not in the way the check looks for.
+
+    Raised by the second half of a pair (:func:`expect_right`); the plugin reads such a failure
+    of a misconception probe with the properties, after the probes that name a mistake.
+    """
+
+
 @dataclass
 class _Context:
     course: Any = None
@@ -106,6 +114,21 @@ def expect_close(actual: Any, expected: Any, message: str, *, rtol: float | None
         raise Misconception(message)
 
 
+def expect_right(actual: Any, expected: Any, message: str, **kwargs) -> None:
+    """:func:`expect_close` for the second half of a pair, failing with :class:`Unspecific`.
+
+    A probe that a body doing no work would pass (zeros for a constant group, the same answer
+    to every input) also checks the nearest input where the right answer is not trivial; a
+    failure there says the answer is wrong without naming a mistake.
+    """
+    try:
+        expect_close(actual, expected, message, **kwargs)
+    except Unspecific:
+        raise
+    except Misconception as failure:
+        raise Unspecific(str(failure)) from None
+
+
 def expect_shape(actual: Any, shape: tuple, message: str, what: str = "the result") -> np.ndarray:
     got = as_numeric(actual, what)
     if got.shape != tuple(shape):
@@ -176,7 +199,8 @@ _MASKED_POISON = ((-np.inf, -np.inf), (np.nan, -1.0), (0.0, -np.inf), (-np.inf, 
 def expect_masked_ignored(poisoned: Any, clean: Any, want: Any, wrong: str,
                           compare: Callable[[Any, Any, str], None] | None = None) -> None:
     """A function's answer on poisoned masked positions (:func:`poison_masked`) equals its answer on
-    the clean ones (else :data:`MASKED_LEAK`), and that answer is right (else ``wrong``).
+    the clean ones (else :data:`MASKED_LEAK`), and that answer is right (else ``wrong``, as
+    :class:`Unspecific`).
 
     The pair keeps a body that answers the same to everything from passing, and keeps a
     function that only computes wrong from being told that masked positions leak.
@@ -184,7 +208,10 @@ def expect_masked_ignored(poisoned: Any, clean: Any, want: Any, wrong: str,
     """
     compare = compare or expect_close
     compare(poisoned, clean, MASKED_LEAK)
-    compare(clean, want, wrong)
+    try:
+        compare(clean, want, wrong)
+    except Misconception as failure:
+        raise Unspecific(str(failure)) from None
 
 
 def log_prob_args(new: Any, old: Any, mask: Any, **more) -> dict:

@@ -6,8 +6,8 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import (MASK_INVERTED, expect_close, expect_example, expect_inputs_unchanged, expect_raises,
-                            example_cases)
+from grader.testing import (MASK_INVERTED, as_numeric, example_cases, expect, expect_close, expect_example,
+                            expect_inputs_unchanged, expect_raises, expect_right)
 
 
 @pytest.mark.weight(3)
@@ -24,7 +24,11 @@ def check(impl, reference, advantages, mask, message):
 
 
 def test_mask_of_ones_gives_every_position_the_advantage(impl, reference):
-    check(impl, reference, [0.7, -1.3], np.ones((2, 3)), MASK_INVERTED)
+    advantages, mask = np.array([0.7, -1.3]), np.ones((2, 3))
+    got = impl.broadcast_sequence_advantages(advantages, mask)
+    expect(not np.allclose(as_numeric(got), 0.0), MASK_INVERTED)
+    expect_right(got, reference.broadcast_sequence_advantages(advantages, mask),
+                 "differs from sequence_advantages[b] at the response tokens of row b, 0 elsewhere")
 
 
 @pytest.mark.weight(2)

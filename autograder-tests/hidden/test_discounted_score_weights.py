@@ -5,15 +5,8 @@ import pytest
 from hypothesis import example
 from hypothesis import strategies as st
 
-from grader.testing import (
-    expect_close,
-    expect_example,
-    expect_inputs_unchanged,
-    expect_raises,
-    expect_success,
-    given,
-    example_cases,
-)
+from grader.testing import (example_cases, expect_close, expect_example, expect_inputs_unchanged, expect_raises,
+                            expect_success, given)
 
 
 

@@ -5,7 +5,8 @@ import pytest
 from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.testing import expect_close, expect_example, expect_inputs_unchanged, expect_raises, example_cases
+from grader.testing import (example_cases, expect_close, expect_example, expect_inputs_unchanged, expect_raises,
+                            expect_right)
 
 
 def gae_args(rewards, values, next_values, terminated, trace_cuts, gamma, gae_lambda):
@@ -22,13 +23,16 @@ def test_worked_example(impl, case):
 
 
 # -- misconception probes: each input makes one mistake show -------------------------------
-def test_gamma_discounts_the_bootstrap(impl, reference):
-    # Every record cut: no recursion, so only the one-step errors (and their discount) are at stake.
+def test_lambda_only_decays_the_recursion(impl, reference):
+    # Every record cut: no recursion, so gae_lambda must change nothing; only gamma discounts the bootstrap.
     args = gae_args([1.0, 0.5, 2.0], [0.2, 0.4, 0.1], [3.0, -2.0, 5.0], [False] * 3, [True] * 3,
                     gamma=0.9, gae_lambda=0.5)
-    expect_close(impl.gae_advantages(**args), reference.gae_advantages(**args),
-                 "the bootstrap is not discounted by gamma (gae_lambda instead, or nothing?): delta_t = r_t + "
-                 "gamma * next_values_t - values_t; gae_lambda only enters the recursion")
+    got = impl.gae_advantages(**args)
+    expect_close(impl.gae_advantages(**dict(args, gae_lambda=0.8)), got,
+                 "with every record cut the advantages still depend on gae_lambda: it only decays the recursion, "
+                 "and the bootstrap is discounted by gamma (delta_t = r_t + gamma * next_values_t - values_t)")
+    expect_right(got, reference.gae_advantages(**args),
+                 "differs from the one-step errors r_t + gamma * next_values_t - values_t with every record cut")
 
 
 def test_lambda_decays_the_recursion(impl, reference):

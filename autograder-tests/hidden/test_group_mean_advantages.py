@@ -5,8 +5,8 @@ import pytest
 from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.testing import (expect, expect_close, expect_example, expect_inputs_unchanged, expect_raises, expect_shape,
-                            expect_success, example_cases)
+from grader.testing import (example_cases, expect, expect_close, expect_example, expect_inputs_unchanged,
+                            expect_raises, expect_right, expect_shape, expect_success)
 
 WRONG = "differs from R_i - mean(R) on these rewards"
 
@@ -33,7 +33,7 @@ def test_does_not_rescale(impl, reference):
     expect_close(np.ptp(got), np.ptp(reference.group_mean_advantages(rewards)),
                  "the centred advantages are rescaled (for instance divided by the standard deviation); this "
                  "function only subtracts the group mean, normalisation is group_zscore_advantages' job")
-    expect_close(got, reference.group_mean_advantages(rewards), WRONG)  # the pair: the rewards' own range is not enough
+    expect_right(got, reference.group_mean_advantages(rewards), WRONG)  # the pair: the rewards' own range is not enough
 
 
 def test_better_responses_get_positive_advantages(impl):

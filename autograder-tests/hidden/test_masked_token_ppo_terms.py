@@ -6,8 +6,9 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import (MASK_INVERTED, Misconception, expect, expect_close, expect_example, expect_inputs_unchanged,
-                            expect_masked_ignored, expect_raises, expect_shape, example_cases, poison_masked)
+from grader.testing import (MASK_INVERTED, Misconception, example_cases, expect, expect_close, expect_example,
+                            expect_inputs_unchanged, expect_masked_ignored, expect_raises, expect_right, expect_shape,
+                            poison_masked)
 
 NAMES = ("ratio", "unclipped", "clipped", "pessimistic")
 WRONG = ("differs from the definition on these inputs (exp(new - old), r*A, clip(r)*A and their minimum at response "
@@ -22,12 +23,12 @@ def four_arrays(result, shape):
             for name, array in zip(NAMES, result)]
 
 
-def expect_terms(got, want, message, only=NAMES):
+def expect_terms(got, want, message, only=NAMES, compare=expect_close):
     """Compare the named arrays of two (ratio, unclipped, clipped, pessimistic) tuples."""
     got = four_arrays(got, np.shape(want[0]))
     for name, g, w in zip(NAMES, got, want):
         if name in only:
-            expect_close(g, w, f"{message} [{name}]", what=name)
+            compare(g, w, f"{message} [{name}]", what=name)
 
 
 def terms_args(new, old, advantages, mask, clip_epsilon=0.2):
@@ -53,7 +54,9 @@ OLD = [[-1.0, -0.7, -0.8, -2.0], [-0.4, -0.1, -0.5, 1.0]]
 @pytest.mark.weight(2)
 def test_mask_of_ones_counts_every_position(impl, reference):
     args = terms_args(NEW, OLD, [1.0, -1.0], np.ones((2, 4)))
-    expect_terms(impl.masked_token_ppo_terms(**args), reference.masked_token_ppo_terms(**args), MASK_INVERTED)
+    got = impl.masked_token_ppo_terms(**args)
+    expect(not np.allclose(four_arrays(got, (2, 4))[1], 0.0), MASK_INVERTED)  # no advantage here is 0
+    expect_terms(got, reference.masked_token_ppo_terms(**args), WRONG, compare=expect_right)
 
 
 @pytest.mark.weight(2)
@@ -69,7 +72,8 @@ def test_masked_ratio_is_one(impl, reference):
         message = ("the ratio at masked positions must be 1 (the multiplicative identity), not exp(new - old) of "
                    "the values stored there")
     expect(np.allclose(masked, 1.0), message)
-    expect_terms(got, reference.masked_token_ppo_terms(**args), WRONG, only=("ratio",))  # the pair: not all ones
+    expect_terms(got, reference.masked_token_ppo_terms(**args), WRONG, only=("ratio",),
+                 compare=expect_right)  # the pair: not all ones
 
 
 @pytest.mark.weight(2)
@@ -80,7 +84,8 @@ def test_masked_terms_are_zero(impl, reference):
     expect(all(np.allclose(term[masked], 0.0) for term in four_arrays(got, (2, 4))[1:]),
            "masked positions carry nonzero PPO terms: unclipped, clipped and pessimistic must be 0 wherever the "
            "mask is 0 (prompt and padding are not actions)")
-    expect_terms(got, reference.masked_token_ppo_terms(**args), WRONG, only=NAMES[1:])  # the pair: not all zeros
+    expect_terms(got, reference.masked_token_ppo_terms(**args), WRONG, only=NAMES[1:],
+                 compare=expect_right)  # the pair: not all zeros
 
 
 @pytest.mark.weight(2)

@@ -5,17 +5,8 @@ import pytest
 from hypothesis import example
 from hypothesis import strategies as st
 
-from grader.testing import (
-    expect,
-    expect_close,
-    expect_example,
-    expect_float,
-    expect_inputs_unchanged,
-    expect_raises,
-    expect_success,
-    given,
-    example_cases,
-)
+from grader.testing import (example_cases, expect, expect_close, expect_example, expect_float,
+                            expect_inputs_unchanged, expect_raises, expect_success, given)
 
 
 SINGLE_NUMBER = "b* is a single number for the whole state, not one value per action"

@@ -5,8 +5,8 @@ import pytest
 from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.testing import (expect, expect_close, expect_example, expect_inputs_unchanged, expect_raises, expect_shape,
-                            example_cases)
+from grader.testing import (example_cases, expect, expect_close, expect_example, expect_inputs_unchanged,
+                            expect_raises, expect_shape)
 
 NAMES = ("unclipped", "clipped", "pessimistic")
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from grader.testing import (expect, expect_close, expect_example, expect_inputs_unchanged, expect_raises, example_cases,
-                            given)
+from grader.testing import (example_cases, expect, expect_close, expect_example, expect_inputs_unchanged,
+                            expect_raises, given)
 
 BOS, PAD, EOS = 1, 0, 2
 

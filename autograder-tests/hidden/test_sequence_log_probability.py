@@ -6,8 +6,9 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import (MASK_IGNORED, MASK_INVERTED, expect_close, expect_example, expect_inputs_unchanged,
-                            expect_masked_ignored, expect_raises, example_cases)
+from grader.testing import (MASK_IGNORED, MASK_INVERTED, as_numeric, example_cases, expect, expect_close,
+                            expect_example, expect_inputs_unchanged, expect_masked_ignored, expect_raises,
+                            expect_right)
 
 WRONG = "differs from the sum of the token log-probabilities over the response tokens on these inputs"
 
@@ -26,12 +27,17 @@ MASK = np.array([[0.0, 1.0, 1.0, 0.0], [0.0, 0.0, 1.0, 1.0]])
 @pytest.mark.weight(2)
 def test_mask_of_ones_counts_every_position(impl, reference):
     mask = np.ones_like(LP)
-    expect_close(impl.sequence_log_probability(LP, mask), reference.sequence_log_probability(LP, mask), MASK_INVERTED)
+    got = impl.sequence_log_probability(LP, mask)
+    expect(not np.allclose(as_numeric(got), 0.0), MASK_INVERTED)  # every log-prob here is negative
+    expect_right(got, reference.sequence_log_probability(LP, mask), WRONG)
 
 
 @pytest.mark.weight(2)
 def test_masked_positions_do_not_count(impl, reference):
-    expect_close(impl.sequence_log_probability(LP, MASK), reference.sequence_log_probability(LP, MASK), MASK_IGNORED)
+    # Other (finite) values at the masked positions must change nothing.
+    got = impl.sequence_log_probability(LP, MASK)
+    expect_close(impl.sequence_log_probability(np.where(MASK != 0, LP, -5.0), MASK), got, MASK_IGNORED)
+    expect_right(got, reference.sequence_log_probability(LP, MASK), WRONG)
 
 
 @pytest.mark.weight(2)

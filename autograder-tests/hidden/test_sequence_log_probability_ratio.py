@@ -6,8 +6,9 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import (MASK_IGNORED, MASK_INVERTED, expect_close, expect_example, expect_inputs_unchanged,
-                            expect_masked_ignored, expect_raises, example_cases, log_prob_args, poison_masked)
+from grader.testing import (MASK_IGNORED, MASK_INVERTED, as_numeric, example_cases, expect, expect_close,
+                            expect_example, expect_inputs_unchanged, expect_masked_ignored, expect_raises,
+                            expect_right, log_prob_args, poison_masked)
 
 WRONG = "differs from the masked sum of the token log-ratios new - old on these inputs"
 
@@ -31,12 +32,20 @@ MASK = [[0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0]]
 
 @pytest.mark.weight(2)
 def test_mask_of_ones_counts_every_position(impl, reference):
-    check(impl, reference, log_prob_args(NEW, OLD, np.ones((2, 4))), MASK_INVERTED)
+    args = log_prob_args(NEW, OLD, np.ones((2, 4)))
+    got = impl.sequence_log_probability_ratio(**args)
+    expect(not np.allclose(as_numeric(got), 0.0), MASK_INVERTED)  # no row's log-ratios add up to 0 here
+    expect_right(got, reference.sequence_log_probability_ratio(**args), WRONG)
 
 
 @pytest.mark.weight(2)
 def test_masked_positions_do_not_count(impl, reference):
-    check(impl, reference, log_prob_args(NEW, OLD, MASK), MASK_IGNORED)
+    # Other (finite) values at the masked positions must change nothing.
+    args = log_prob_args(NEW, OLD, MASK)
+    got = impl.sequence_log_probability_ratio(**args)
+    moved = log_prob_args(np.where(args["mask"] != 0, args["new_log_probs"], -5.0), OLD, MASK)
+    expect_close(impl.sequence_log_probability_ratio(**moved), got, MASK_IGNORED)
+    expect_right(got, reference.sequence_log_probability_ratio(**args), WRONG)
 
 
 @pytest.mark.weight(2)

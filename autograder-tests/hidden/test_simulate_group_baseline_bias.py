@@ -27,8 +27,9 @@ STDS = ("plain_std", "same_group_std", "rloo_std")
 # Repeated runs for the seed tests: G = 4, few and many groups, eight seeds each.
 SEEDS = range(1, 9)
 FEW, MANY = 500, 8000
-NOT_SIMULATED = ("the results do not vary with the seed as Monte Carlo estimates must: simulate the responses "
-                 "with the seeded generator (the theoretical values are what the simulation is meant to check)")
+NOT_SIMULATED = ("the results do not vary with the seed as Monte Carlo estimates must (about one standard error "
+                 "from seed to seed): simulate the responses with the seeded generator (the theoretical values are "
+                 "what the simulation is meant to check)")
 
 
 def simulate(impl, keys=KEYS, **args) -> dict:
@@ -69,10 +70,6 @@ def expect_estimate(impl, reference, estimator, expected, message, **args):
     expect(other[key] != got[key], f"{key}: {NOT_SIMULATED}")
 
 
-def expected_scale(estimator: str, group_size: int) -> float:
-    return (group_size - 1) / group_size if estimator == "same_group" else 1.0
-
-
 # -- the seed: a simulation, not a formula ------------------------------------------------
 @pytest.mark.weight(2)
 def test_seed_decides_the_draw(impl):
@@ -82,20 +79,19 @@ def test_seed_decides_the_draw(impl):
                             "np.random.default_rng(seed), not from an unseeded or global generator")
     other = simulate(impl, keys=STATISTICS, group_size=4, groups=2000, seed=43)
     expect(all(first[k] != other[k] for k in SCALES) and first["rloo_std"] != other["rloo_std"],
-           "different seeds give identical results: the seed argument must seed the generator, and every "
-           "scale and spread comes from the simulated responses")
+           "the results do not vary with the seed: different seeds give identical results; the seed argument "
+           "must seed the generator, and every scale and spread must come from the simulated responses")
 
 
 @pytest.mark.weight(2)
 def test_seeds_spread_like_monte_carlo_estimates(impl, reference):
-    # Over eight seeds each scale must scatter around its expectation by about one standard error.
+    # Over eight seeds each scale must scatter by about one standard error (around whatever it estimates:
+    # whether that is the right value is for the tests of the statistical facts).
     runs = [simulate(impl, keys=SCALES, group_size=4, groups=FEW, seed=s) for s in SEEDS]
     for estimator in ESTIMATORS:
-        args = dict(group_size=4, groups=FEW, seed=1)
-        error = standard_error(reference, estimator, **args)
+        error = standard_error(reference, estimator, group_size=4, groups=FEW, seed=1)
         values = np.array([run[f"{estimator}_scale"] for run in runs])
-        expect(np.all(np.abs(values - expected_scale(estimator, 4)) <= STANDARD_ERRORS * error)
-               and 0.25 * error <= np.std(values) <= 3.0 * error, f"{estimator}_scale: {NOT_SIMULATED}")
+        expect(0.25 * error <= np.std(values) <= 3.0 * error, f"{estimator}_scale: {NOT_SIMULATED}")
 
 
 def test_spread_shrinks_with_more_groups(impl):

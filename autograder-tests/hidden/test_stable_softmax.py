@@ -6,8 +6,8 @@ from hypothesis import example
 from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.testing import (expect, expect_close, expect_example, expect_inputs_unchanged, expect_raises, expect_shape,
-                            example_cases)
+from grader.testing import (example_cases, expect, expect_close, expect_example, expect_inputs_unchanged,
+                            expect_raises, expect_shape)
 
 
 NOT_NORMALISED = ("the probabilities do not sum to one: after exponentiating the (shifted) logits, divide by "

@@ -14,14 +14,15 @@ While a submission is graded, the plugin keeps every call the tests made to the
 student's function: its inputs and what came back (a value, or the type of error
 raised). When some tests failed, :func:`diagnose` runs every known mistake of that
 function here, in the trusted process (it is course code), on the inputs of the
-failed tests. A mistake that answers exactly as the student did on all of them (within
-the exercise's tolerance) explains the failures; the calls of passed tests break ties.
-When exactly one mistake explains them, its diagnosis is the first message. Nothing
+failed tests, then of the passed ones. A mistake that answers exactly as the student
+did on all of them (within the exercise's tolerance) is the student's; when exactly one
+is, its diagnosis is the first message. Nothing
 of the student's runs here: only the values their function returned are compared.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
 import re
@@ -117,16 +118,38 @@ def known_mistakes(course: Course, function: str) -> list[Mistake]:
 
 
 # -- comparing answers ------------------------------------------------------------------
+_SCALARS = (bool, int, float, str, type(None))
+_answers: dict[tuple, Any] = {}  # answers to calls with scalar arguments only (a simulation's), by function
+
+
 def run(function: Callable[..., Any], call: Call) -> Any:
-    """What ``function`` answers to ``call``'s arguments (copies: a mistake may write into them)."""
+    """What ``function`` answers to ``call``'s arguments (copies: a mistake may write into them).
+
+    Answers to calls whose arguments are all scalars are remembered for the session: a
+    class's submissions meet the same calls. Call it within :func:`quiet`: numpy's warnings
+    about a mistake's NaN are not for anyone.
+    """
+    key = None
+    if all(isinstance(v, _SCALARS) for v in (*call.args, *call.kwargs.values())):
+        key = (function, call.args, tuple(sorted(call.kwargs.items())))
+        if key in _answers:
+            return _answers[key]
     args = [np.array(a) if isinstance(a, np.ndarray) else a for a in call.args]
     kwargs = {k: np.array(v) if isinstance(v, np.ndarray) else v for k, v in call.kwargs.items()}
     try:
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return function(*args, **kwargs)
+        answer = function(*args, **kwargs)
     except Exception as error:  # a mistake may well raise: that is an answer too
-        return Raised(type(error).__name__)
+        answer = Raised(type(error).__name__)
+    if key is not None:
+        _answers[key] = answer
+    return answer
+
+
+@contextlib.contextmanager
+def quiet():
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 def _plain(value: Any) -> Any:
@@ -150,7 +173,11 @@ def _plain(value: Any) -> Any:
 
 def _same(a: Any, b: Any, rtol: float, atol: float) -> bool:
     if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
-        return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+        if a.shape != b.shape:
+            return False
+        # np.allclose(..., equal_nan=True), without its overhead: this runs for every mistake and call.
+        close = (np.abs(a - b) <= atol + rtol * np.abs(b)) | (a == b) | (np.isnan(a) & np.isnan(b))
+        return bool(close.all())
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k], rtol, atol) for k in a)
     if isinstance(a, list) and isinstance(b, list):
@@ -161,43 +188,52 @@ def _same(a: Any, b: Any, rtol: float, atol: float) -> bool:
 
 
 class Answers:
-    """Compares answers of one function within its exercise's tolerance."""
+    """Compares answers with the student's, within the exercise's tolerance."""
 
     def __init__(self, course: Course, function: str):
         tolerance = course.exercise(function).tolerance
         self.rtol, self.atol = tolerance.rtol, tolerance.atol
+        self._theirs: dict[int, Any] = {}
 
     def same(self, a: Any, b: Any) -> bool:
         return _same(_plain(a), _plain(b), self.rtol, self.atol)
 
+    def agrees(self, call: Call, answer: Any) -> bool:
+        """Is ``answer`` what the student answered to ``call``?"""
+        if id(call) not in self._theirs:
+            self._theirs[id(call)] = _plain(call.outcome)
+        return _same(self._theirs[id(call)], _plain(answer), self.rtol, self.atol)
+
 
 # -- the diagnosis --------------------------------------------------------------------------
-def wrong_calls(course: Course, function: str, calls: list[Call]) -> list[tuple[Call, Any]]:
+def wrong_calls(course: Course, function: str, calls: list[Call], answers: Answers) -> list[tuple[Call, Any]]:
     """The calls whose answer differs from the reference's, each with the reference's answer."""
-    answers = Answers(course, function)
     reference = course.reference(function)
-    pairs = [(c, run(reference, c)) for c in calls]
-    return [(c, want) for c, want in pairs if not answers.same(c.outcome, want)]
+    with quiet():
+        pairs = [(c, run(reference, c)) for c in calls]
+    return [(c, want) for c, want in pairs if not answers.agrees(c, want)]
 
 
 def diagnose(course: Course, function: str, failed: list[Call], passed: list[Call] = ()) -> tuple[str, str] | None:
-    """(name, message) of the one known mistake that answers like the student on ``failed``.
+    """(name, message) of the one known mistake that answers exactly like the student.
 
     ``failed`` are the calls made by the function's failed tests, ``passed`` those of its
-    passed tests (they only break ties). None when no mistake, or more than one, explains
-    the failures, or when the student's answers on ``failed`` are all right (a failure that
-    the returned values do not show, e.g. inputs modified in place).
+    passed tests: a mistake must answer as the student did on all of them (it explains the
+    failures and agrees where the student was right). None when no mistake, or more than
+    one, does, or when the student's answers on ``failed`` are all right (a failure that the
+    returned values do not show, e.g. inputs modified in place).
     """
     mistakes = known_mistakes(course, function)
-    wrong = [c for c, _ in wrong_calls(course, function, failed)] if mistakes else []
+    answers = Answers(course, function)
+    wrong = [c for c, _ in wrong_calls(course, function, failed, answers)] if mistakes else []
     if not wrong:
         return None
-    answers = Answers(course, function)
     # The wrong answers first: most mistakes part from the student there, after one call.
     evidence = wrong + [c for c in failed if all(c is not w for w in wrong)]
-    candidates = [m for m in mistakes if all(answers.same(c.outcome, run(m.run, c)) for c in evidence)]
-    if len(candidates) > 1:
-        candidates = [m for m in candidates if all(answers.same(c.outcome, run(m.run, c)) for c in passed)]
+    with quiet():
+        candidates = [m for m in mistakes if all(answers.agrees(c, run(m.run, c)) for c in evidence)]
+        # A mistake that answers otherwise than the student where the student was right is not theirs.
+        candidates = [m for m in candidates if all(answers.agrees(c, run(m.run, c)) for c in passed)]
     if len(candidates) != 1:
         return None
     found = candidates[0]
@@ -217,26 +253,27 @@ def common_ground(course: Course, function: str, failed: list[Call]) -> str | No
     nothing in common to say (or nothing wrong in the answers).
     """
     reference = course.reference(function)
-    wrong = wrong_calls(course, function, failed)
+    answers = Answers(course, function)
+    wrong = wrong_calls(course, function, failed, answers)
     if not wrong or any(isinstance(c.outcome, Raised) or isinstance(want, Raised) for c, want in wrong):
         return None
-    answers = Answers(course, function)
     names = _returned_names(reference)
     parts: set[str] = set()
     where: set[str] = set()
-    for call, want in wrong:
-        got, expected = _plain(call.outcome), _plain(want)
-        if isinstance(expected, dict) and isinstance(got, dict) and got.keys() == expected.keys():
-            pieces = [(k, got[k], expected[k]) for k in expected if k]
-        elif isinstance(expected, list) and isinstance(got, list) and len(got) == len(expected) == len(names):
-            pieces = list(zip(names, got, expected))
-        else:
-            pieces = [("", got, expected)]
-        for name, g, e in pieces:
-            if answers.same(g, e):
-                continue
-            parts.add(name)
-            where.add(_where(g, e, _mask_of(reference, call), answers))
+    with quiet():
+        for call, want in wrong:
+            got, expected = _plain(call.outcome), _plain(want)
+            if isinstance(expected, dict) and isinstance(got, dict) and got.keys() == expected.keys():
+                pieces = [(k, got[k], expected[k]) for k in expected if k]
+            elif isinstance(expected, list) and isinstance(got, list) and len(got) == len(expected) == len(names):
+                pieces = list(zip(names, got, expected))
+            else:
+                pieces = [("", got, expected)]
+            for name, g, e in pieces:
+                if answers.same(g, e):
+                    continue
+                parts.add(name)
+                where.add(_where(g, e, _mask_of(reference, call), answers))
     words = []
     every = {name for name, *_ in pieces}
     if "" not in parts and parts < every:

@@ -337,8 +337,12 @@ def pytest_runtest_makereport(item, call):
                 collector.infrastructure_errors[sid] = str(trouble)
                 return
         message = "" if report.passed else explain(call.excinfo, item, function)
-        collector.record(sid, function, TestOutcome(outcome_name(item, sid), report.passed, weight, message,
-                                                    kind_of(item)), item.stash.get(CALLS, []))
+        kind = kind_of(item)
+        if kind == "probe" and call.excinfo is not None and any(
+                isinstance(e, testing.Unspecific) for e in _exception_chain(call.excinfo.value)):
+            kind = "property"  # the probe's mistake is not it: the answer is just wrong, as a property says
+        collector.record(sid, function, TestOutcome(outcome_name(item, sid), report.passed, weight, message, kind),
+                         item.stash.get(CALLS, []))
 
 
 def _exception_chain(exc: BaseException) -> list[BaseException]:
@@ -364,7 +368,7 @@ def explain(excinfo, item, function: str) -> str:
         if isinstance(e, FunctionUnavailable):
             return str(e)
     for e in chain:
-        if isinstance(e, testing.Misconception):
+        if isinstance(e, testing.Misconception):  # Unspecific too
             return str(e)
         if isinstance(e, UnsupportedReturn):
             return str(e)

@@ -1,8 +1,8 @@
 """Swaps the two parameters: discounts the bootstrap by gae_lambda (delta = r + lambda V' - V).
 
-expect: the bootstrap is not discounted by gamma
-diagnosis: your advantages swap the two parameters: the bootstrap is not discounted by gamma but by gae_lambda
-    (delta_t = r_t + gamma * next_values_t - values_t)
+expect: still depend on gae_lambda
+diagnosis: your advantages swap the two parameters: with every record cut they still depend on gae_lambda, which
+    discounts your bootstrap instead of gamma (delta_t = r_t + gamma * next_values_t - values_t)
 """
 import numpy as np
 
