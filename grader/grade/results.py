@@ -63,11 +63,16 @@ class FunctionResult:
 def messages_of(function_json: dict) -> list[str]:
     """The messages of a function's JSON result (:meth:`FunctionResult.to_json`), the first one first.
 
-    Tests are stored in diagnostic order (:data:`KINDS`), so the diagnosis, when there is one,
-    and then the failed tests' messages in stored order are what a student should read.
+    A known mistake that explains every failed check is all there is to read (the failed
+    tests' own messages are its consequences, and each guesses at a mistake of its own).
+    Otherwise the diagnosis, when there is one (what the failures have in common), then the
+    failed tests' messages: tests are stored in diagnostic order (:data:`KINDS`).
     """
+    diagnosis = function_json.get("diagnosis")
+    if diagnosis and function_json.get("mistake"):
+        return [diagnosis]
     failed = [t["message"] for t in function_json.get("tests", []) if not t["passed"] and t["message"]]
-    return list(dict.fromkeys([m for m in [function_json.get("diagnosis")] if m] + failed))
+    return list(dict.fromkeys(([diagnosis] if diagnosis else []) + failed))
 
 
 @dataclass
