@@ -301,9 +301,11 @@ def reference(request):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
-    testing.CONTEXT.function = function_of(item)
-    # Hidden tests only: visible ones are public, and their failures are explained by their own text.
-    testing.CONTEXT.calls = [] if not _is_visible(item) else None
+    function = testing.CONTEXT.function = function_of(item)
+    # The calls of function exercises in hidden tests only: visible tests are public and explained by
+    # their own text; a lab's call is a whole training, its diagnosis the lab test's own.
+    observed = not _is_visible(item) and _collector(item.config).course.exercise(function).kind == "function"
+    testing.CONTEXT.calls = [] if observed else None
     try:
         yield
     finally:
