@@ -23,7 +23,9 @@ of the student's runs here: only the values their function returned are compared
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
+import importlib.util
 import inspect
 import re
 import warnings
@@ -36,6 +38,7 @@ import numpy as np
 from grader.course import Course
 
 MISTAKES_DIR = "mistakes"  # under the course's autograder-tests/
+PASSED_SAMPLE = 20  # calls of passed tests a candidate mistake must also answer like the student
 HEADER = re.compile(r'\s*"""(.*?)"""', re.S)
 
 
@@ -104,45 +107,59 @@ def known_mistakes(course: Course, function: str) -> list[Mistake]:
     key = (str(course.root), function, tuple((str(p), p.stat().st_mtime_ns) for p in files))
     if key not in _loaded:
         mistakes = []
-        module_globals = course.reference(function).__globals__
+        reference_globals = {k: v for k, v in course.reference(function).__globals__.items()
+                             if not k.startswith("__")}
         for path in files:
-            source = path.read_text(encoding="utf-8")
-            header = read_header(source)
+            header = read_header(path.read_text(encoding="utf-8"))
             if header is None or "diagnosis" not in header[1]:
                 continue
-            namespace = dict(module_globals, __name__=f"_known_mistake.{function}.{path.stem}")
-            exec(compile(source, str(path), "exec"), namespace)
-            mistakes.append(Mistake(function, path.stem, header[0], header[1]["diagnosis"], namespace[function]))
+            # Loaded as a module (its bytecode is cached like any import's), on top of the reference's names.
+            spec = importlib.util.spec_from_file_location(f"_known_mistake_{function}_{path.stem}", path)
+            module = importlib.util.module_from_spec(spec)
+            vars(module).update(reference_globals)
+            spec.loader.exec_module(module)
+            mistakes.append(Mistake(function, path.stem, header[0], header[1]["diagnosis"], getattr(module, function)))
         _loaded[key] = mistakes
     return _loaded[key]
 
 
 # -- comparing answers ------------------------------------------------------------------
 _SCALARS = (bool, int, float, str, type(None))
-_answers: dict[tuple, Any] = {}  # answers to calls with scalar arguments only (a simulation's), by function
+_remembered: dict[tuple, tuple[bool, Any]] = {}
+
+
+def remembered(function: Callable[..., Any], *args, **kwargs) -> Any:
+    """``function(*args, **kwargs)``, remembered for the session when every argument is a scalar.
+
+    Trusted course code only (the reference, known mistakes): a class's submissions meet the
+    same calls, and a simulation is worth computing once. A remembered answer is returned as
+    a copy (its caller may change it).
+    """
+    if not all(isinstance(v, _SCALARS) for v in (*args, *kwargs.values())):
+        return function(*args, **kwargs)
+    key = (function, args, tuple(sorted(kwargs.items())))
+    if key not in _remembered:
+        try:
+            _remembered[key] = (True, function(*args, **kwargs))
+        except Exception as error:
+            _remembered[key] = (False, error)
+    ok, answer = _remembered[key]
+    if not ok:
+        raise answer.with_traceback(None)
+    return copy.deepcopy(answer)
 
 
 def run(function: Callable[..., Any], call: Call) -> Any:
     """What ``function`` answers to ``call``'s arguments (copies: a mistake may write into them).
 
-    Answers to calls whose arguments are all scalars are remembered for the session: a
-    class's submissions meet the same calls. Call it within :func:`quiet`: numpy's warnings
-    about a mistake's NaN are not for anyone.
+    Call it within :func:`quiet`: numpy's warnings about a mistake's NaN are not for anyone.
     """
-    key = None
-    if all(isinstance(v, _SCALARS) for v in (*call.args, *call.kwargs.values())):
-        key = (function, call.args, tuple(sorted(call.kwargs.items())))
-        if key in _answers:
-            return _answers[key]
     args = [np.array(a) if isinstance(a, np.ndarray) else a for a in call.args]
     kwargs = {k: np.array(v) if isinstance(v, np.ndarray) else v for k, v in call.kwargs.items()}
     try:
-        answer = function(*args, **kwargs)
+        return remembered(function, *args, **kwargs)
     except Exception as error:  # a mistake may well raise: that is an answer too
-        answer = Raised(type(error).__name__)
-    if key is not None:
-        _answers[key] = answer
-    return answer
+        return Raised(type(error).__name__)
 
 
 @contextlib.contextmanager
@@ -218,24 +235,24 @@ def diagnose(course: Course, function: str, failed: list[Call], passed: list[Cal
     """(name, message) of the one known mistake that answers exactly like the student.
 
     ``failed`` are the calls made by the function's failed tests, ``passed`` those of its
-    passed tests: a mistake must answer as the student did on all of them (it explains the
-    failures and agrees where the student was right). None when no mistake, or more than
-    one, does, or when the student's answers on ``failed`` are all right (a failure that the
-    returned values do not show, e.g. inputs modified in place).
+    passed tests: a mistake must answer as the student did on all of them (on a sample of
+    ``passed``: they may hold hundreds of calls), and differ from the reference on at least
+    one failed call (it explains a failure). None when no mistake, or more than one, does:
+    also when the failures do not show in the returned values (inputs modified in place).
     """
     mistakes = known_mistakes(course, function)
+    if not mistakes or not failed:
+        return None
     answers = Answers(course, function)
-    wrong = [c for c, _ in wrong_calls(course, function, failed, answers)] if mistakes else []
-    if not wrong:
-        return None
-    # The wrong answers first: most mistakes part from the student there, after one call.
-    evidence = wrong + [c for c in failed if all(c is not w for w in wrong)]
+    sample = list(passed[::max(1, len(passed) // PASSED_SAMPLE)])
     with quiet():
-        candidates = [m for m in mistakes if all(answers.agrees(c, run(m.run, c)) for c in evidence)]
-        # A mistake that answers otherwise than the student where the student was right is not theirs.
-        candidates = [m for m in candidates if all(answers.agrees(c, run(m.run, c)) for c in passed)]
-    if len(candidates) != 1:
-        return None
+        # Most mistakes part from the student at the first call or two: all() stops there.
+        candidates = [m for m in mistakes if all(answers.agrees(c, run(m.run, c)) for c in failed + sample)]
+        if len(candidates) != 1:
+            return None
+        reference = course.reference(function)
+        if all(answers.agrees(c, run(reference, c)) for c in failed):
+            return None  # the student's answers are right: the failures lie elsewhere
     found = candidates[0]
     return found.name, f"{found.diagnosis} (this known mistake explains every failed check of {function})"
 

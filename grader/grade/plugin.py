@@ -13,7 +13,6 @@ Run directly by course developers::
 
 from __future__ import annotations
 
-import copy
 import time
 from pathlib import Path
 from typing import Callable
@@ -23,7 +22,7 @@ import pytest
 
 from grader import testing
 from grader.course import Course, find_course_root, load_course
-from grader.grade.diagnosis import Call, Raised, common_ground, diagnose
+from grader.grade.diagnosis import Call, Raised, common_ground, diagnose, remembered
 from grader.grade.results import KINDS, SubmissionResult, TestOutcome, score_function
 from grader.worker.client import WorkerStartError
 from grader.grade.submission import (
@@ -261,33 +260,24 @@ def impl(request):
         collector.close_submission(sid)
 
 
-_SCALARS = (bool, int, float, str, type(None))
-
-
 class Reference:
     """The reference solutions, called directly in the trusted process.
 
-    Calls whose arguments are all plain scalars are remembered for the session: a
-    class is graded against the same reference simulation, not one per student.
+    Calls whose arguments are all plain scalars are remembered for the session
+    (grader.grade.diagnosis.remembered, shared with the diagnosis): a class is graded
+    against the same reference simulation, not one per student.
     """
 
     def __init__(self, course: Course):
         self._course = course
-        self._memo: dict = {}
 
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
         function = self._course.reference(name)
-        memo = self._memo
 
         def call(*args, **kwargs):
-            if not all(isinstance(v, _SCALARS) for v in (*args, *kwargs.values())):
-                return function(*args, **kwargs)
-            key = (name, args, tuple(sorted(kwargs.items())))
-            if key not in memo:
-                memo[key] = function(*args, **kwargs)
-            return copy.deepcopy(memo[key])  # a test may change what it got
+            return remembered(function, *args, **kwargs)
 
         call.__name__ = name
         return call
