@@ -38,7 +38,9 @@ import numpy as np
 from grader.course import Course
 
 MISTAKES_DIR = "mistakes"  # under the course's autograder-tests/
-PASSED_SAMPLE = 20  # calls of passed tests a candidate mistake must also answer like the student
+# Calls of each passed test kept as evidence: every test probes something else, and a property
+# test's hundred cases add little to its first ones.
+PASSED_PER_TEST = 2
 HEADER = re.compile(r'\s*"""(.*?)"""', re.S)
 
 
@@ -234,20 +236,19 @@ def wrong_calls(course: Course, function: str, calls: list[Call], answers: Answe
 def diagnose(course: Course, function: str, failed: list[Call], passed: list[Call] = ()) -> tuple[str, str] | None:
     """(name, message) of the one known mistake that answers exactly like the student.
 
-    ``failed`` are the calls made by the function's failed tests, ``passed`` those of its
-    passed tests: a mistake must answer as the student did on all of them (on a sample of
-    ``passed``: they may hold hundreds of calls), and differ from the reference on at least
-    one failed call (it explains a failure). None when no mistake, or more than one, does:
+    ``failed`` are the calls made by the function's failed tests, ``passed`` the first calls
+    (:data:`PASSED_PER_TEST`) of each passed test: a mistake must answer as the student did on
+    all of them, and differ from the reference on at least one failed call (it explains a
+    failure). None when no mistake, or more than one, does:
     also when the failures do not show in the returned values (inputs modified in place).
     """
     mistakes = known_mistakes(course, function)
     if not mistakes or not failed:
         return None
     answers = Answers(course, function)
-    sample = list(passed[::max(1, len(passed) // PASSED_SAMPLE)])
     with quiet():
         # Most mistakes part from the student at the first call or two: all() stops there.
-        candidates = [m for m in mistakes if all(answers.agrees(c, run(m.run, c)) for c in failed + sample)]
+        candidates = [m for m in mistakes if all(answers.agrees(c, run(m.run, c)) for c in [*failed, *passed])]
         if len(candidates) != 1:
             return None
         reference = course.reference(function)

@@ -22,7 +22,7 @@ import pytest
 
 from grader import testing
 from grader.course import Course, find_course_root, load_course
-from grader.grade.diagnosis import Call, Raised, common_ground, diagnose, remembered
+from grader.grade.diagnosis import PASSED_PER_TEST, Call, Raised, common_ground, diagnose, remembered
 from grader.grade.results import KINDS, SubmissionResult, TestOutcome, score_function
 from grader.worker.client import WorkerStartError
 from grader.grade.submission import (
@@ -49,8 +49,9 @@ class Collector:
         self.only_for = {sid: set(fs) for sid, fs in (only_for or {}).items()}
         self.on_result = on_result
         self.outcomes: dict[str, dict[str, list[TestOutcome]]] = {sid: {} for sid in submissions}
-        # The calls each function answered during its hidden tests, by outcome of the test:
-        # {sid: {function: {"failed": [Call], "passed": [Call]}}}, the evidence of diagnose().
+        # The calls each function answered during its hidden tests, by outcome of the test (all of a
+        # failed test's, the first of a passed test's): {sid: {function: {"failed": [...], "passed":
+        # [...]}}}, the evidence of diagnose().
         self.calls: dict[str, dict[str, dict[str, list[Call]]]] = {sid: {} for sid in submissions}
         self.open: dict[str, Submission] = {}
         self.started: dict[str, float] = {}
@@ -89,7 +90,10 @@ class Collector:
     def record(self, sid: str, function: str, outcome: TestOutcome, calls: list[Call] = ()) -> None:
         self.outcomes[sid].setdefault(function, []).append(outcome)
         evidence = self.calls[sid].setdefault(function, {"failed": [], "passed": []})
-        evidence["passed" if outcome.passed else "failed"].extend(calls)
+        if outcome.passed:
+            evidence["passed"].extend(calls[:PASSED_PER_TEST])
+        else:
+            evidence["failed"].extend(calls)
 
     def _result(self, sid: str, submission: Submission) -> SubmissionResult:
         functions = {}
