@@ -14,10 +14,12 @@ While a submission is graded, the plugin keeps every call the tests made to the
 student's function: its inputs and what came back (a value, or the type of error
 raised). When some tests failed, :func:`diagnose` runs every known mistake of that
 function here, in the trusted process (it is course code), on the inputs of the
-failed tests, then of the passed ones. A mistake that answers exactly as the student
-did on all of them (within the exercise's tolerance) is the student's; when exactly one
-is, its diagnosis is the first message. Nothing
-of the student's runs here: only the values their function returned are compared.
+failed tests, then of the first calls of the passed ones. A mistake that answers
+exactly as the student did on all of them (within the exercise's tolerance), and unlike
+the reference where the student failed, is the student's; when exactly one is, its
+diagnosis is the first message. When none is, :func:`common_ground` says what the
+failures share. Nothing of the student's runs here: only the values their function
+returned are compared.
 """
 
 from __future__ import annotations
