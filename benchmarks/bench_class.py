@@ -43,7 +43,7 @@ import nbformat  # noqa: E402
 
 from grader.course import load_course  # noqa: E402
 
-MUTANTS = ROOT / "tests" / "data" / "mutants"
+MUTANTS = ROOT / "autograder-tests" / "mistakes"  # known mistakes of the function exercises
 LOOP = '''
 
 def gae_advantages(rewards, values, next_values, terminated, trace_cuts, gamma, gae_lambda):

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
+import pytest
 import yaml
 
 
@@ -26,10 +27,20 @@ class Misconception(AssertionError):
     """A check failed; the message is shown to the student as it is."""
 
 
+class Unspecific(Misconception):
+    """A failed check that names no mistake: the answer is wrong, but not in the way the check looks for.
+
+    Raised by the second half of a pair (:func:`expect_right`); the plugin reads such a failure
+    of a misconception probe with the properties, after the probes that name a mistake.
+    """
+
+
 @dataclass
 class _Context:
     course: Any = None
     function: str | None = None
+    # While a hidden test runs: the calls of the function under test (grader.grade.diagnosis.Call).
+    calls: list | None = None
 
 
 CONTEXT = _Context()
@@ -103,6 +114,21 @@ def expect_close(actual: Any, expected: Any, message: str, *, rtol: float | None
         raise Misconception(message)
 
 
+def expect_right(actual: Any, expected: Any, message: str, **kwargs) -> None:
+    """:func:`expect_close` for the second half of a pair, failing with :class:`Unspecific`.
+
+    A probe that a body doing no work would pass (zeros for a constant group, the same answer
+    to every input) also checks the nearest input where the right answer is not trivial; a
+    failure there says the answer is wrong without naming a mistake.
+    """
+    try:
+        expect_close(actual, expected, message, **kwargs)
+    except Unspecific:
+        raise
+    except Misconception as failure:
+        raise Unspecific(str(failure)) from None
+
+
 def expect_shape(actual: Any, shape: tuple, message: str, what: str = "the result") -> np.ndarray:
     got = as_numeric(actual, what)
     if got.shape != tuple(shape):
@@ -141,29 +167,6 @@ def expect_success(function: Callable, *args, message: str, **kwargs) -> Any:
         raise Misconception(f"{message} ({error.describe()})") from None
 
 
-def expect_close_naming_mistakes(actual: Any, expected: Any, message: str, mistakes: dict[str, Any]) -> None:
-    """Like :func:`expect_close`; a wrong result that a known mistake explains gets that mistake's message.
-
-    ``mistakes`` maps a message naming a mistake to what that mistake returns on these
-    inputs. Mistakes that happen to give the right answer here (or no finite one) are skipped.
-    """
-    try:
-        expect_close(actual, expected, message)
-    except Misconception:
-        for text, wrong in mistakes.items():
-            wrong_array = np.asarray(wrong, dtype=float)
-            if wrong_array.shape != np.shape(expected) or not np.all(np.isfinite(wrong_array)):
-                continue
-            if np.allclose(wrong_array, expected, rtol=1e-6, atol=1e-9):
-                continue
-            try:
-                expect_close(actual, wrong_array, text)
-            except Misconception:
-                continue
-            raise Misconception(text) from None
-        raise
-
-
 def expect_inputs_unchanged(function, *args, message: str | None = None, **kwargs) -> Any:
     """Call a student function and fail if it modified any of its array arguments."""
     message = message or f"{function.__name__} modifies its input arrays in place; work on copies"
@@ -184,9 +187,31 @@ def expect_inputs_unchanged(function, *args, message: str | None = None, **kwarg
 MASKED_LEAK = ("a -inf or nan log-prob at a masked position leaks through multiplication by the mask (0 * -inf "
                "is nan, and so is -inf - -inf): masked positions must be ignored entirely, e.g. with np.where")
 
+MASK_INVERTED = ("the mask is used inverted: 1 marks a response token, which counts, and 0 a prompt or padding "
+                 "position, which is ignored (with every position at 1, every position counts)")
+MASK_IGNORED = "the mask is ignored: positions where it is 0 (prompt, padding) must not count"
+
 # (new, old) log-prob pairs for masked positions, used in turn: both -inf; a nan; a -inf
 # old log-prob (an infinite ratio).
 _MASKED_POISON = ((-np.inf, -np.inf), (np.nan, -1.0), (0.0, -np.inf), (-np.inf, -np.inf))
+
+
+def expect_masked_ignored(poisoned: Any, clean: Any, want: Any, wrong: str,
+                          compare: Callable[[Any, Any, str], None] | None = None) -> None:
+    """A function's answer on poisoned masked positions (:func:`poison_masked`) equals its answer on
+    the clean ones (else :data:`MASKED_LEAK`), and that answer is right (else ``wrong``, as
+    :class:`Unspecific`).
+
+    The pair keeps a body that answers the same to everything from passing, and keeps a
+    function that only computes wrong from being told that masked positions leak.
+    ``compare(got, want, message)`` defaults to :func:`expect_close`.
+    """
+    compare = compare or expect_close
+    compare(poisoned, clean, MASKED_LEAK)
+    try:
+        compare(clean, want, wrong)
+    except Misconception as failure:
+        raise Unspecific(str(failure)) from None
 
 
 def log_prob_args(new: Any, old: Any, mask: Any, **more) -> dict:
@@ -212,15 +237,19 @@ def poison_masked(new: Any, old: Any, mask: Any) -> tuple[np.ndarray, np.ndarray
 # -- worked examples ---------------------------------------------------------------
 @dataclass(frozen=True)
 class WorkedExample:
-    """One worked example of the seeds, with its derivation."""
+    """One worked example of the seeds, with its derivation.
+
+    ``edge``: an edge case that a body doing no work reproduces (a constant group's zeros),
+    so it counts with the contract (see :func:`example_cases`), not as a worked example.
+    """
 
     function: str
     name: str
     source: str
     derivation: str
-    hint: str
     args: dict
     expected: Any
+    edge: bool = False
 
     def __str__(self) -> str:  # used as the pytest id
         return self.name
@@ -238,16 +267,78 @@ def worked_examples(function: str) -> list[WorkedExample]:
     entries = _examples_cache[key].get(function, [])
     return [
         WorkedExample(function=function, name=e["name"], source=e.get("source", ""),
-                      derivation=e.get("derivation", ""), hint=e.get("hint", ""),
+                      derivation=e.get("derivation", ""),
                       args={k: _as_argument(v) for k, v in dict(e.get("args", {})).items()},
-                      expected=e.get("expected"))
+                      expected=e.get("expected"), edge=bool(e.get("edge", False)))
         for e in entries
     ]
+
+
+def example_cases(function: str) -> list:
+    """The worked examples of ``function`` as pytest parameters, each marked with its kind.
+
+    Use as ``@pytest.mark.parametrize("case", example_cases("f"))``: an ordinary example is
+    marked ``example`` (it gates the contract's points, see grader.grade.results), an edge
+    example ``contract``.
+    """
+    return [pytest.param(case, id=case.name, marks=pytest.mark.contract if case.edge else pytest.mark.example)
+            for case in worked_examples(function)]
 
 
 def _as_argument(value: Any) -> Any:
     """YAML lists become numpy arrays (the usual way the functions are called)."""
     return np.array(value) if isinstance(value, list) else value
+
+
+def expect_example(case: WorkedExample, got: Any, expected: Any = None, mask: Any = None) -> None:
+    """Fail unless ``got`` reproduces the worked example ``case`` (``expected``: default its own).
+
+    A worked example fails for many mistakes, so the message names none (the diagnosis
+    does, when one known mistake explains every failure); it says what differs, never a
+    value: which named parts (``got`` and ``expected`` as dicts of fields, terms or keys)
+    and, within an array, which positions, or whether masked or response positions
+    (``mask``: by default the example's ``mask`` or ``token_mask`` argument).
+    """
+    expected = case.expected if expected is None else expected
+    mask = mask if mask is not None else case.args.get("mask", case.args.get("token_mask"))
+    named = isinstance(expected, dict)
+    wrong = []
+    for name, want in (expected.items() if named else [("", expected)]):
+        want = np.asarray(want, dtype=float)
+        have = as_numeric(got[name] if named else got, name or "the result")
+        if have.shape != want.shape:
+            wrong.append(f"{name or 'the result'} has shape {have.shape}, the contract gives {want.shape}")
+        elif not _close(have, want):
+            where = difference(have, want, mask)
+            wrong.append(f"{name} is wrong" + (f" ({where})" if where else "") if named else where)
+    if wrong:
+        details = "; ".join(w for w in wrong if w)
+        raise Misconception(f"does not reproduce the module's worked example '{case.name}'"
+                            + (f": {details}" if details else ""))
+
+
+def _close(got: np.ndarray, want: np.ndarray) -> bool:
+    tol = tolerance()
+    return bool(np.allclose(got, want, rtol=tol.rtol, atol=tol.atol, equal_nan=True))
+
+
+def difference(got: np.ndarray, want: np.ndarray, mask: Any = None) -> str:
+    """Where ``got`` and ``want`` (same shape) differ, in words that show no value ("" for one number)."""
+    tol = tolerance()
+    off = ~np.isclose(got, want, rtol=tol.rtol, atol=tol.atol, equal_nan=True)
+    notes = []
+    if mask is not None and np.shape(mask) == got.shape:
+        masked = np.asarray(mask) == 0
+        notes.append("wrong at " + ("masked positions only" if not np.any(off & ~masked) else
+                                    "response positions only" if not np.any(off & masked) else
+                                    "response and masked positions"))
+    elif got.size > 1:
+        positions = [",".join(map(str, p)) for p in np.argwhere(off)]
+        shown = ", ".join(f"[{p}]" for p in positions[:6]) + (", ..." if len(positions) > 6 else "")
+        notes.append(f"{len(positions)} of {got.size} values wrong: {shown}")
+    if np.any(~np.isfinite(got[off]) & np.isfinite(want[off])):
+        notes.append("NaN or inf where the answer is finite")
+    return "; ".join(notes)
 
 
 # -- property tests --------------------------------------------------------------------
@@ -282,7 +373,7 @@ def given(*strategies, **named_strategies):
         del run.__wrapped__  # pytest must see the fixtures only, not the drawn arguments
         # The examples belong to the drawing; left here, hypothesis' pytest plugin would object.
         run.__dict__.pop("hypothesis_explicit_examples", None)
-        return run
+        return pytest.mark.property(run)
 
     return decorate
 

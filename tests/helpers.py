@@ -11,8 +11,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.grade.diagnosis import read_header
+
 ROOT = Path(__file__).resolve().parents[1]
-MUTANTS = ROOT / "tests" / "data" / "mutants"
+# Wrong implementations: the course's known mistakes of the function exercises (also used to
+# diagnose students, so they live with the hidden tests) and the test data of labs and answers.
+MUTANT_DIRS = ("autograder-tests/mistakes", "tests/data/mutants")
+TRIVIAL = ROOT / "tests" / "data" / "trivial"
+CORRECT = ROOT / "tests" / "data" / "correct"
 
 
 def run_grader(*args: str, cwd: Path = ROOT, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -34,6 +40,22 @@ def grade_json(*submissions: Path | str, only: list[str] | None = None, timeout:
     return [json.loads(line) for line in lines]
 
 
+def grade_plan(plan: dict[str, dict], timeout: float = 1800) -> dict[str, dict]:
+    """Grade many submissions in one session (``python -m grader.engine.batch``); result JSON by id.
+
+    ``plan`` maps an id to ``{"path": ..., "only": [functions]}``.
+    """
+    proc = subprocess.run([sys.executable, "-m", "grader.engine.batch"], input=json.dumps({"submissions": plan}),
+                          cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr
+    results = {}
+    for line in proc.stdout.splitlines():
+        line = json.loads(line)
+        results[line["id"]] = line["record"]["result"]
+    assert set(results) == set(plan), set(plan) - set(results)
+    return results
+
+
 @dataclass(frozen=True)
 class Mutant:
     """A wrong implementation of one function, kept as test data."""
@@ -48,18 +70,18 @@ class Mutant:
         return f"{self.function}/{self.name}"
 
 
-def load_mutants(function: str | None = None) -> list[Mutant]:
+def load_mutants(function: str | None = None, roots: tuple[Path, ...] = (ROOT,)) -> list[Mutant]:
+    """Every wrong implementation under ``MUTANT_DIRS`` of each course root, by function and name."""
     mutants = []
-    for path in sorted(MUTANTS.glob("*/*.py")):
+    paths = [p for root in roots for folder in MUTANT_DIRS for p in (Path(root) / folder).glob("*/*.py")]
+    for path in sorted(paths, key=lambda p: (p.parent.name, p.stem)):
         if function is not None and path.parent.name != function:
             continue
-        text = path.read_text(encoding="utf-8")
-        doc = re.match(r'\s*"""(.*?)"""', text, re.S)
-        assert doc, f"{path}: a mutant starts with a docstring naming its misconception"
-        expect = re.search(r"^expect:\s*(.+)$", doc.group(1), re.M)
-        assert expect, f"{path}: the docstring needs an 'expect: <phrase>' line"
-        mutants.append(Mutant(path.parent.name, path.stem, path, doc.group(1).strip().splitlines()[0],
-                              expect.group(1).strip()))
+        header = read_header(path.read_text(encoding="utf-8"))
+        assert header, f"{path}: a mutant starts with a docstring naming its misconception"
+        summary, fields = header
+        assert "expect" in fields, f"{path}: the docstring needs an 'expect: <phrase>' line"
+        mutants.append(Mutant(path.parent.name, path.stem, path, summary, fields["expect"]))
     return mutants
 
 
@@ -101,3 +123,51 @@ def recording(functions, seen: list):
         return call
 
     return type(functions)(**{name: spy(f) for name, f in vars(functions).items()})
+def trivial_bodies(course, function: str) -> dict[str, str]:
+    """Source of every trivial body (``tests/data/trivial/bodies.py``) as an implementation of ``function``.
+
+    The source is appended to a copy of the course's solutions (:func:`build_submission`), so
+    it can find the right answer's shape from the reference defined above it.
+    """
+    import inspect
+
+    sys.path.insert(0, str(TRIVIAL))
+    try:
+        import bodies
+    finally:
+        sys.path.remove(str(TRIVIAL))
+    signature = inspect.signature(course.reference(function))
+    first = next(iter(signature.parameters))
+    helper = inspect.getsource(bodies.shaped_like)
+    sources = {}
+    for kind, body in bodies.BODIES.items():
+        sources[kind] = (
+            f'"""Trivial body of {function}: {kind}.\n\nexpect: nothing\n"""\n'
+            "import dataclasses\nimport numpy as np\n\n\n"
+            f"{helper}\n\n_reference_{function} = {function}\n\n\n"
+            f"def {function}{signature}:\n"
+            "    ARGS = dict(locals())\n"
+            f"    FIRST = ARGS[{first!r}]\n\n"
+            "    def shaped(fill):\n"
+            "        try:\n"
+            f"            return shaped_like(_reference_{function}(**ARGS), fill)\n"
+            "        except Exception:\n"
+            "            return fill\n\n"
+            f"    {body}\n")
+    return sources
+
+
+def trivial_plan(course, dest: Path, functions: list[str]) -> dict[str, dict]:
+    """A :func:`grade_plan` of every trivial body for every function in ``functions``.
+
+    Ids are ``<function>/<kind>``; each submission is graded on its function only.
+    """
+    plan = {}
+    for function in functions:
+        for kind, source in trivial_bodies(course, function).items():
+            body = dest / "bodies" / kind / function / "body.py"  # its folder names the function
+            body.parent.mkdir(parents=True)
+            body.write_text(source, encoding="utf-8")
+            path = build_submission(dest / "submissions" / kind / function, [body], course_root=course.root)
+            plan[f"{function}/{kind}"] = {"path": str(path), "only": [function]}
+    return plan

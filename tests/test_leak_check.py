@@ -28,6 +28,13 @@ def hidden_line() -> str:
 
 
 # -- the pieces ---------------------------------------------------------------------------
+def test_known_mistakes_are_hidden_like_the_tests():
+    # The wrong implementations the grader diagnoses with are course material too.
+    lines = (COURSE.tests_dir / "mistakes" / "gae_advantages" / "ignores_lambda.py").read_text().splitlines()
+    assert "running = deltas[t] + gamma * (not cuts[t]) * running" in [line.strip() for line in lines]
+    assert fingerprint("running = deltas[t] + gamma * (not cuts[t]) * running") in SECRETS.hidden
+
+
 def test_fingerprint_ignores_layout_comments_and_string_contents():
     assert fingerprint("    x = f(a,  'text')  # note") == fingerprint("#x=f(a, \"other\")")
     assert fingerprint('"only a message, meant to be shown"') == "S"

@@ -81,7 +81,7 @@ def students(course_dir: Path) -> dict[str, dict]:
     """student -> {"cells": {function: source}, "deleted": [...], "raw": text or None}."""
     correct = dict(SOLUTION)
     db = course_dir / "gradebook.db"
-    mutant = (ROOT / "tests/data/mutants/gae_advantages/ignores_lambda.py").read_text()
+    mutant = (ROOT / "autograder-tests/mistakes/gae_advantages/ignores_lambda.py").read_text()
     return {
         "correct": {"cells": correct},
         "stub": {"cells": {}},

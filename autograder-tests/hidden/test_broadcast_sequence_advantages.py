@@ -6,23 +6,29 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import expect_close, expect_inputs_unchanged, expect_raises, worked_examples
-
-EXAMPLES = worked_examples("broadcast_sequence_advantages")
+from grader.testing import (MASK_INVERTED, as_numeric, example_cases, expect, expect_close, expect_example,
+                            expect_inputs_unchanged, expect_raises, expect_right)
 
 
 @pytest.mark.weight(3)
-@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+@pytest.mark.parametrize("case", example_cases("broadcast_sequence_advantages"))
 def test_worked_example(impl, case):
-    got = impl.broadcast_sequence_advantages(**case.args)
-    expect_close(got, case.expected, f"does not reproduce the module's worked example '{case.name}': {case.hint}")
+    expect_example(case, impl.broadcast_sequence_advantages(**case.args))
 
 
-# -- misconception probes ------------------------------------------------------------------
+# -- misconception probes: in this order, the first to fail names the mistake -------------
 def check(impl, reference, advantages, mask, message):
     advantages, mask = np.asarray(advantages, dtype=float), np.asarray(mask, dtype=float)
     expect_close(impl.broadcast_sequence_advantages(advantages, mask),
                  reference.broadcast_sequence_advantages(advantages, mask), message)
+
+
+def test_mask_of_ones_gives_every_position_the_advantage(impl, reference):
+    advantages, mask = np.array([0.7, -1.3]), np.ones((2, 3))
+    got = impl.broadcast_sequence_advantages(advantages, mask)
+    expect(not np.allclose(as_numeric(got), 0.0), MASK_INVERTED)
+    expect_right(got, reference.broadcast_sequence_advantages(advantages, mask),
+                 "differs from sequence_advantages[b] at the response tokens of row b, 0 elsewhere")
 
 
 @pytest.mark.weight(2)
@@ -69,19 +75,23 @@ def test_matches_reference_on_random_inputs(impl, reference, case):
                  "differs from the definition on random inputs (empty rows, full rows, B and L from 1 up)")
 
 
-def test_accepts_lists(impl, reference):
+@pytest.mark.contract
+def test_accepts_lists(impl):
+    # Compared with the submission's own answer for arrays: only the input type is tested here.
     advantages, mask = [1.5, -0.5], [[0, 1, 1], [1, 1, 0]]
     expect_close(impl.broadcast_sequence_advantages(advantages, mask),
-                 reference.broadcast_sequence_advantages(advantages, mask),
+                 impl.broadcast_sequence_advantages(np.array(advantages), np.array(mask, dtype=float)),
                  "plain Python lists must be accepted like arrays")
 
 
+@pytest.mark.contract
 def test_does_not_modify_inputs(impl):
     expect_inputs_unchanged(impl.broadcast_sequence_advantages, np.array([1.5, -0.5]),
                             np.array([[0.0, 1.0, 1.0], [1.0, 1.0, 0.0]]))
 
 
 # -- validation ----------------------------------------------------------------------------
+@pytest.mark.contract
 @pytest.mark.parametrize("advantages, mask", [
     (np.array([1.0]), np.ones((3, 4))),
     (np.array([1.0, 2.0, 3.0, 4.0]), np.ones((3, 4))),

@@ -5,82 +5,48 @@ import pytest
 from hypothesis import example
 from hypothesis import strategies as st
 
-from grader.testing import (
-    expect_close,
-    expect_close_naming_mistakes,
-    expect_inputs_unchanged,
-    expect_raises,
-    expect_success,
-    given,
-    worked_examples,
-)
+from grader.testing import (example_cases, expect_close, expect_example, expect_inputs_unchanged, expect_raises,
+                            expect_success, given)
 
-EXAMPLES = worked_examples("discounted_score_weights")
-
-MISSING_OUTER = ("the outer discount gamma^t is missing: the literal objective E[sum_t gamma^t r_t] weights the "
-                 "score at step t by gamma^t * G_t, not by G_t alone")
-OUTER_OFF_BY_ONE = ("the outer discount is off by one: step t is weighted by gamma^t * G_t, so the first step "
-                    "gets gamma^0 = 1 (exponent t, not t + 1)")
-DISCOUNTED_TWICE = ("the rewards are discounted twice: gamma^t * G_t = sum over k >= t of gamma^k r_k, each reward "
-                    "carries gamma to the power of its own time step exactly once")
-WHOLE_EPISODE = ("every step is weighted by the discounted return of the whole episode: the score at step t only "
-                 "takes the rewards from step t on (earlier rewards cannot depend on the action at step t)")
-
-
-def returns_to_go(r, gamma):
-    g, running = np.zeros_like(r), 0.0
-    for t in reversed(range(len(r))):
-        running = r[t] + gamma * running
-        g[t] = running
-    return g
-
-
-def known_mistakes(rewards, gamma):
-    """What the usual wrong weights are, keyed by the message that names each mistake."""
-    r = np.asarray(rewards, dtype=float)
-    steps = np.arange(len(r), dtype=float)
-    g = returns_to_go(r, gamma)
-    return {MISSING_OUTER: g, OUTER_OFF_BY_ONE: gamma ** (steps + 1) * g,
-            DISCOUNTED_TWICE: gamma ** steps * returns_to_go(gamma ** steps * r, gamma),
-            WHOLE_EPISODE: np.full(len(r), np.sum(gamma ** steps * r))}
-
-
-def expect_weights(got, rewards, gamma, expected, message):
-    """``got`` matches ``expected``; a result that one known mistake explains gets that mistake's message."""
-    expect_close_naming_mistakes(got, expected, message, known_mistakes(rewards, gamma))
 
 
 @pytest.mark.weight(3)
-@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+@pytest.mark.parametrize("case", example_cases("discounted_score_weights"))
 def test_worked_example(impl, case):
-    got = impl.discounted_score_weights(**case.args)
-    expect_weights(got, case.args["rewards"], case.args["gamma"], case.expected,
-                   f"does not reproduce the module's worked example '{case.name}': {case.hint}")
+    expect_example(case, impl.discounted_score_weights(**case.args))
 
 
 # -- misconception probes: each input makes one mistake show -------------------------------
 def probe(impl, reference, rewards, gamma, message):
     rewards = np.asarray(rewards, dtype=float)
-    expect_weights(impl.discounted_score_weights(rewards, gamma), rewards, gamma,
-                   reference.discounted_score_weights(rewards, gamma), message)
+    expect_close(impl.discounted_score_weights(rewards, gamma), reference.discounted_score_weights(rewards, gamma),
+                 message)
 
 
 @pytest.mark.weight(2)
 def test_applies_the_outer_discount(impl, reference):
-    probe(impl, reference, [1.0, -2.0, 3.0, 0.5], 0.5, MISSING_OUTER)
+    probe(impl, reference, [1.0, -2.0, 3.0, 0.5], 0.5,
+          "the outer discount gamma^t is missing: the literal objective E[sum_t gamma^t r_t] weights the score at "
+          "step t by gamma^t * G_t, not by G_t alone")
 
 
 def test_outer_discount_starts_at_one(impl, reference):
-    probe(impl, reference, [4.0, 1.0, 0.0], 0.8, OUTER_OFF_BY_ONE)
+    probe(impl, reference, [4.0, 1.0, 0.0], 0.8,
+          "the outer discount is off by one: step t is weighted by gamma^t * G_t, so the first step gets "
+          "gamma^0 = 1 (exponent t, not t + 1)")
 
 
 def test_each_reward_is_discounted_once(impl, reference):
-    probe(impl, reference, [0.0, 0.0, 2.0, 1.0], 0.5, DISCOUNTED_TWICE)
+    probe(impl, reference, [0.0, 0.0, 2.0, 1.0], 0.5,
+          "the rewards are discounted twice: gamma^t * G_t = sum over k >= t of gamma^k r_k, each reward carries "
+          "gamma to the power of its own time step exactly once")
 
 
 @pytest.mark.weight(2)
 def test_weights_use_rewards_from_step_t_on(impl, reference):
-    probe(impl, reference, [5.0, -1.0, 0.0, 2.0], 0.9, WHOLE_EPISODE)
+    probe(impl, reference, [5.0, -1.0, 0.0, 2.0], 0.9,
+          "every step is weighted by the discounted return of the whole episode: the score at step t only takes "
+          "the rewards from step t on (earlier rewards cannot depend on the action at step t)")
 
 
 def test_gamma_zero_keeps_only_the_first_reward(impl, reference):
@@ -89,6 +55,7 @@ def test_gamma_zero_keeps_only_the_first_reward(impl, reference):
           "(gamma^0 must be 1 even when gamma = 0)")
 
 
+@pytest.mark.contract
 def test_empty_episode(impl):
     message = "an empty episode (T = 0) must give an empty array"
     got = expect_success(impl.discounted_score_weights, np.zeros(0), 0.9, message=message)
@@ -112,11 +79,11 @@ def episodes(draw):
 @example(case=(np.array([1.0, -2.0, 3.0, 0.5]), 1.0))
 def test_matches_reference_on_random_inputs(impl, reference, case):
     rewards, gamma = case
-    expect_weights(impl.discounted_score_weights(rewards, gamma), rewards, gamma,
-                   reference.discounted_score_weights(rewards, gamma),
-                   "differs from gamma^t * G_t on random episodes (lengths 0 to 30, gamma 0, 1 and between)")
+    expect_close(impl.discounted_score_weights(rewards, gamma), reference.discounted_score_weights(rewards, gamma),
+                 "differs from gamma^t * G_t on random episodes (lengths 0 to 30, gamma 0, 1 and between)")
 
 
+@pytest.mark.contract
 def test_accepts_lists(impl):
     # Compared with the submission's own answer for the float array: only the input type is tested here.
     message = "plain Python lists must be accepted like arrays"
@@ -128,6 +95,7 @@ def test_accepts_lists(impl):
     expect_close(got, impl.discounted_score_weights(np.array([2.0, 1.0, 3.0]), 0.5), message)
 
 
+@pytest.mark.contract
 def test_does_not_modify_inputs(impl):
     expect_inputs_unchanged(impl.discounted_score_weights, np.array([1.0, 2.0, -1.0, 0.5]), 0.9,
                             message="discounted_score_weights modifies the caller's rewards in place; write "
@@ -135,12 +103,14 @@ def test_does_not_modify_inputs(impl):
 
 
 # -- validation ----------------------------------------------------------------------------
+@pytest.mark.contract
 @pytest.mark.parametrize("gamma", [1.5, -0.1], ids=["above_1", "negative"])
 def test_rejects_gamma_outside_unit_interval(impl, gamma):
     expect_raises(ValueError, impl.discounted_score_weights, np.array([1.0, 2.0]), gamma,
                   message="gamma outside [0, 1] must raise ValueError")
 
 
+@pytest.mark.contract
 def test_rejects_two_dimensional_rewards(impl):
     expect_raises(ValueError, impl.discounted_score_weights, np.ones((2, 3)), 0.9,
                   message="2-D rewards must raise ValueError (one episode at a time)")

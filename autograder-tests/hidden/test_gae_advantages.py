@@ -5,9 +5,8 @@ import pytest
 from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.testing import expect_close, expect_inputs_unchanged, expect_raises, worked_examples
-
-EXAMPLES = worked_examples("gae_advantages")
+from grader.testing import (example_cases, expect_close, expect_example, expect_inputs_unchanged, expect_raises,
+                            expect_right)
 
 
 def gae_args(rewards, values, next_values, terminated, trace_cuts, gamma, gae_lambda):
@@ -18,13 +17,24 @@ def gae_args(rewards, values, next_values, terminated, trace_cuts, gamma, gae_la
 
 
 @pytest.mark.weight(3)
-@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+@pytest.mark.parametrize("case", example_cases("gae_advantages"))
 def test_worked_example(impl, case):
-    got = impl.gae_advantages(**case.args)
-    expect_close(got, case.expected, f"does not reproduce the module's worked example '{case.name}': {case.hint}")
+    expect_example(case, impl.gae_advantages(**case.args))
 
 
 # -- misconception probes: each input makes one mistake show -------------------------------
+def test_lambda_only_decays_the_recursion(impl, reference):
+    # Every record cut: no recursion, so gae_lambda must change nothing; only gamma discounts the bootstrap.
+    args = gae_args([1.0, 0.5, 2.0], [0.2, 0.4, 0.1], [3.0, -2.0, 5.0], [False] * 3, [True] * 3,
+                    gamma=0.9, gae_lambda=0.5)
+    got = impl.gae_advantages(**args)
+    expect_close(impl.gae_advantages(**dict(args, gae_lambda=0.8)), got,
+                 "with every record cut the advantages still depend on gae_lambda: it only decays the recursion, "
+                 "and the bootstrap is discounted by gamma (delta_t = r_t + gamma * next_values_t - values_t)")
+    expect_right(got, reference.gae_advantages(**args),
+                 "differs from the one-step errors r_t + gamma * next_values_t - values_t with every record cut")
+
+
 def test_lambda_decays_the_recursion(impl, reference):
     args = gae_args([1.0, 0.5, 2.0, -1.0], [0.2, 0.4, 0.1, 0.3], [0.4, 0.1, 0.3, 0.7],
                     [False] * 4, [False, False, False, True], gamma=0.9, gae_lambda=0.5)
@@ -112,14 +122,16 @@ def test_all_cuts_and_no_cuts(impl, reference):
                      "wrong when every record is cut (advantages are one-step errors) or none is")
 
 
-def test_accepts_lists(impl, reference):
-    got = impl.gae_advantages([1.0, 2.0], [0.5, 0.5], [1.0, 1.0], [False, False], [False, True],
-                              gamma=0.9, gae_lambda=0.9)
-    expect_close(got, reference.gae_advantages([1.0, 2.0], [0.5, 0.5], [1.0, 1.0], [False, False], [False, True],
-                                               gamma=0.9, gae_lambda=0.9),
+@pytest.mark.contract
+def test_accepts_lists(impl):
+    # Compared with the submission's own answer for arrays: only the input type is tested here.
+    lists = ([1.0, 2.0], [0.5, 0.5], [1.0, 1.0], [False, False], [False, True])
+    got = impl.gae_advantages(*lists, gamma=0.9, gae_lambda=0.9)
+    expect_close(got, impl.gae_advantages(**gae_args(*lists, gamma=0.9, gae_lambda=0.9)),
                  "plain Python lists must be accepted like arrays")
 
 
+@pytest.mark.contract
 def test_does_not_modify_inputs(impl):
     args = gae_args([1.0, 2.0, 3.0], [0.5, 0.5, 0.5], [1.0, 1.0, 1.0], [False, False, True],
                     [False, False, True], gamma=0.9, gae_lambda=0.9)
@@ -127,12 +139,14 @@ def test_does_not_modify_inputs(impl):
 
 
 # -- validation ----------------------------------------------------------------------------
+@pytest.mark.contract
 def test_rejects_misaligned_inputs(impl):
     args = gae_args([1.0, 2.0], [0.5, 0.5, 0.5], [1.0, 1.0], [False, False], [False, True], 0.9, 0.9)
     expect_raises(ValueError, impl.gae_advantages, **args,
                   message="misaligned inputs (values longer than rewards) must raise ValueError")
 
 
+@pytest.mark.contract
 def test_rejects_two_dimensional_inputs(impl):
     args = gae_args(np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)), np.zeros((2, 2), bool),
                     np.ones((2, 2), bool), 0.9, 0.9)
@@ -140,6 +154,7 @@ def test_rejects_two_dimensional_inputs(impl):
                   message="2-D inputs must raise ValueError (one trajectory array at a time)")
 
 
+@pytest.mark.contract
 @pytest.mark.parametrize("gamma, gae_lambda", [(1.5, 0.9), (-0.1, 0.9), (0.9, 1.2), (0.9, -0.5)],
                          ids=["gamma_above_1", "gamma_negative", "lambda_above_1", "lambda_negative"])
 def test_rejects_parameters_outside_unit_interval(impl, gamma, gae_lambda):

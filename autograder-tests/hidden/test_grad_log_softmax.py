@@ -5,27 +5,18 @@ import pytest
 from hypothesis import example
 from hypothesis import strategies as st
 
-from grader.testing import (
-    expect,
-    expect_close,
-    expect_inputs_unchanged,
-    expect_raises,
-    expect_shape,
-    expect_success,
-    given,
-    worked_examples,
-)
+from grader.testing import (example_cases, expect, expect_close, expect_example, expect_inputs_unchanged,
+                            expect_raises, expect_right, expect_shape, expect_success, given)
 
-EXAMPLES = worked_examples("grad_log_softmax")
 
 SHAPE = "the score has one component per logit"
+WRONG = "differs from the score onehot(action) - softmax(logits) on these logits"
 
 
 @pytest.mark.weight(3)
-@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+@pytest.mark.parametrize("case", example_cases("grad_log_softmax"))
 def test_worked_example(impl, case):
-    got = impl.grad_log_softmax(**case.args)
-    expect_close(got, case.expected, f"does not reproduce the module's worked example '{case.name}': {case.hint}")
+    expect_example(case, impl.grad_log_softmax(**case.args))
 
 
 # -- misconception probes: each checks the one part of the score a mistake gets wrong ------
@@ -61,23 +52,26 @@ def test_sampled_component_is_one_minus_probability(impl, reference):
                  what="that component")
 
 
-def test_components_sum_to_zero(impl):
-    got = expect_shape(impl.grad_log_softmax(np.array([-0.5, 2.0, 0.75]), 2), (3,), SHAPE)
+def test_components_sum_to_zero(impl, reference):
+    logits = np.array([-0.5, 2.0, 0.75])
+    got = expect_shape(impl.grad_log_softmax(logits, 2), (3,), SHAPE)
     expect(abs(np.sum(got)) < 1e-9,
            "the score's components must sum to zero (onehot and softmax both sum to one); the logits of "
            "the other actions get -pi(k), not zero")
+    expect_right(got, reference.grad_log_softmax(logits, 2), WRONG)
 
 
-def test_huge_logits_do_not_overflow(impl):
+def test_huge_logits_do_not_overflow(impl, reference):
     logits = np.array([700.0, 712.5, 705.0])
     got = expect_shape(impl.grad_log_softmax(logits, 0), (3,), SHAPE)
     expect(np.all(np.isfinite(got)),
            "overflows for large logits (NaN or inf in the score): compute the probabilities with the "
            "max-shifted softmax, e.g. by reusing stable_softmax")
-    # Judged against the submission's own answer for the shifted logits: only stability is tested here.
+    # Against the submission's own answer for the shifted logits first: is it stability that fails?
     expect_close(got, impl.grad_log_softmax(logits - 712.5, 0),
                  "loses precision for large logits: the score depends only on differences between logits, so "
                  "shift by the maximum before exponentiating")
+    expect_right(got, reference.grad_log_softmax(logits, 0), WRONG)
 
 
 # -- properties against the reference ----------------------------------------------------
@@ -100,6 +94,7 @@ def test_matches_reference_on_random_inputs(impl, reference, case):
                  "with large logits)")
 
 
+@pytest.mark.contract
 def test_accepts_numpy_integer_action(impl):
     # Sampling with numpy (rng.choice, argmax) gives numpy integers, not Python ints.
     logits = np.array([0.1, 0.9, -0.4])
@@ -108,12 +103,14 @@ def test_accepts_numpy_integer_action(impl):
     expect_close(got, impl.grad_log_softmax(logits, 2), message)
 
 
+@pytest.mark.contract
 def test_accepts_lists(impl):
     message = "plain Python lists of logits must be accepted like arrays"
     got = expect_success(impl.grad_log_softmax, [1.0, -0.5, 0.25], 0, message=message)
     expect_close(got, impl.grad_log_softmax(np.array([1.0, -0.5, 0.25]), 0), message)
 
 
+@pytest.mark.contract
 def test_does_not_modify_inputs(impl):
     logits = np.array([0.0, -1.5, -0.5, -2.0])
     expect_inputs_unchanged(impl.grad_log_softmax, logits, 3,
@@ -121,6 +118,7 @@ def test_does_not_modify_inputs(impl):
 
 
 # -- validation ----------------------------------------------------------------------------
+@pytest.mark.contract
 @pytest.mark.parametrize("action", [3, -1], ids=["equal_to_K", "negative"])
 def test_rejects_action_out_of_range(impl, action):
     expect_raises(ValueError, impl.grad_log_softmax, np.array([0.5, 0.0, -0.5]), action,
@@ -128,11 +126,13 @@ def test_rejects_action_out_of_range(impl, action):
                           "around to the last action)")
 
 
+@pytest.mark.contract
 def test_rejects_non_integer_action(impl):
     expect_raises(ValueError, impl.grad_log_softmax, np.array([0.5, 0.0, -0.5]), 1.5,
                   message="a non-integer action (1.5) must raise ValueError, not be rounded or truncated")
 
 
+@pytest.mark.contract
 @pytest.mark.parametrize("logits", [np.zeros(0), np.zeros((2, 3))], ids=["empty", "two_dimensional"])
 def test_rejects_invalid_logits(impl, logits):
     expect_raises(ValueError, impl.grad_log_softmax, logits, 0,

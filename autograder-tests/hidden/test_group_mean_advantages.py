@@ -5,17 +5,16 @@ import pytest
 from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.testing import (expect, expect_close, expect_inputs_unchanged, expect_raises, expect_shape, expect_success,
-                            worked_examples)
+from grader.testing import (example_cases, expect, expect_close, expect_example, expect_inputs_unchanged,
+                            expect_raises, expect_right, expect_shape, expect_success)
 
-EXAMPLES = worked_examples("group_mean_advantages")
+WRONG = "differs from R_i - mean(R) on these rewards"
 
 
 @pytest.mark.weight(3)
-@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+@pytest.mark.parametrize("case", example_cases("group_mean_advantages"))
 def test_worked_example(impl, case):
-    got = impl.group_mean_advantages(**case.args)
-    expect_close(got, case.expected, f"does not reproduce the module's worked example '{case.name}': {case.hint}")
+    expect_example(case, impl.group_mean_advantages(**case.args))
 
 
 # -- misconception probes: each input makes one mistake show -------------------------------
@@ -34,6 +33,7 @@ def test_does_not_rescale(impl, reference):
     expect_close(np.ptp(got), np.ptp(reference.group_mean_advantages(rewards)),
                  "the centred advantages are rescaled (for instance divided by the standard deviation); this "
                  "function only subtracts the group mean, normalisation is group_zscore_advantages' job")
+    expect_right(got, reference.group_mean_advantages(rewards), WRONG)  # the pair: the rewards' own range is not enough
 
 
 def test_better_responses_get_positive_advantages(impl):
@@ -44,6 +44,7 @@ def test_better_responses_get_positive_advantages(impl):
            "(R_i - mean, not mean - R_i)")
 
 
+@pytest.mark.contract
 def test_single_response_is_valid(impl, reference):
     rewards = np.array([2.5])
     message = "a group of one response is valid (G >= 1): its only advantage is zero, no error is raised"
@@ -74,6 +75,7 @@ def test_matches_reference_on_random_groups(impl, reference, rewards):
                  "rewards)", atol=1e-8)
 
 
+@pytest.mark.contract
 def test_accepts_lists(impl):
     from_list = impl.group_mean_advantages([1, 2, 6])  # plain integers, too
     expect_close(from_list, impl.group_mean_advantages(np.array([1.0, 2.0, 6.0])),
@@ -81,11 +83,13 @@ def test_accepts_lists(impl):
                  "advantages are floats, never rounded to integers")
 
 
+@pytest.mark.contract
 def test_does_not_modify_inputs(impl):
     expect_inputs_unchanged(impl.group_mean_advantages, np.array([2.0, -1.0, 4.0, 0.5]))
 
 
 # -- validation ----------------------------------------------------------------------------
+@pytest.mark.contract
 @pytest.mark.parametrize("rewards", [np.array([]), np.ones((2, 3))], ids=["empty", "two_dimensional"])
 def test_rejects_invalid_groups(impl, rewards):
     expect_raises(ValueError, impl.group_mean_advantages, rewards,

@@ -5,16 +5,16 @@ import pytest
 from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.testing import expect_close, expect_inputs_unchanged, expect_raises, expect_shape, worked_examples
+from grader.testing import (example_cases, expect_close, expect_example, expect_inputs_unchanged, expect_raises,
+                            expect_right, expect_shape)
 
-EXAMPLES = worked_examples("leave_one_out_baselines")
+WRONG = "differs from b_i = (sum of rewards - R_i) / (G - 1) on these rewards"
 
 
 @pytest.mark.weight(3)
-@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+@pytest.mark.parametrize("case", example_cases("leave_one_out_baselines"))
 def test_worked_example(impl, case):
-    got = impl.leave_one_out_baselines(**case.args)
-    expect_close(got, case.expected, f"does not reproduce the module's worked example '{case.name}': {case.hint}")
+    expect_example(case, impl.leave_one_out_baselines(**case.args))
 
 
 # -- misconception probes: each input makes one mistake show -------------------------------
@@ -27,15 +27,16 @@ def test_divides_by_number_of_other_responses(impl, reference):
 
 
 @pytest.mark.weight(2)
-def test_leaves_out_own_reward(impl):
+def test_leaves_out_own_reward(impl, reference):
     # Changing R_0 alone must leave b_0 unchanged: b_0 depends only on the other rewards.
-    before = expect_shape(impl.leave_one_out_baselines(np.array([0.0, 0.0, 6.0, 2.0, 7.0])), (5,),
-                          "the result must have one baseline per reward")
+    rewards = np.array([0.0, 0.0, 6.0, 2.0, 7.0])
+    before = expect_shape(impl.leave_one_out_baselines(rewards), (5,), "the result must have one baseline per reward")
     after = expect_shape(impl.leave_one_out_baselines(np.array([9.0, 0.0, 6.0, 2.0, 7.0])), (5,),
                          "the result must have one baseline per reward")
     expect_close(after[0], before[0],
                  "a baseline still depends on the response's own reward (the same-group mean does, and it biases "
                  "the gradient); leave R_i out and average only the other rewards")
+    expect_right(before, reference.leave_one_out_baselines(rewards), WRONG)  # the pair: not any constant will do
 
 
 def test_returns_baselines_not_advantages(impl, reference):
@@ -68,6 +69,7 @@ def test_matches_reference_on_random_groups(impl, reference, rewards):
                  "0/1 and very large or very small rewards)")
 
 
+@pytest.mark.contract
 def test_accepts_lists(impl):
     from_list = impl.leave_one_out_baselines([1, 2, 4])  # plain integers, too
     expect_close(from_list, impl.leave_one_out_baselines(np.array([1.0, 2.0, 4.0])),
@@ -75,12 +77,13 @@ def test_accepts_lists(impl):
                  "baselines are floats, never rounded to integers")
 
 
+@pytest.mark.contract
 def test_does_not_modify_inputs(impl):
     expect_inputs_unchanged(impl.leave_one_out_baselines, np.array([2.0, -1.0, 4.0, 0.5]))
 
 
 # -- validation ----------------------------------------------------------------------------
-@pytest.mark.weight(0.5)
+@pytest.mark.contract
 @pytest.mark.parametrize("rewards", [np.array([5.0]), np.array([]), np.ones((2, 3))],
                          ids=["one_reward", "empty", "two_dimensional"])
 def test_rejects_invalid_groups(impl, rewards):

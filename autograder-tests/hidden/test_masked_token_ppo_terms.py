@@ -6,11 +6,13 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import (MASKED_LEAK, Misconception, expect, expect_close, expect_inputs_unchanged, expect_raises,
-                            expect_shape, poison_masked, worked_examples)
+from grader.testing import (MASK_INVERTED, Misconception, example_cases, expect, expect_close, expect_example,
+                            expect_inputs_unchanged, expect_masked_ignored, expect_raises, expect_right, expect_shape,
+                            poison_masked)
 
-EXAMPLES = worked_examples("masked_token_ppo_terms")
 NAMES = ("ratio", "unclipped", "clipped", "pessimistic")
+WRONG = ("differs from the definition on these inputs (exp(new - old), r*A, clip(r)*A and their minimum at response "
+         "tokens; ratio 1 and zero terms at masked positions)")
 
 
 def four_arrays(result, shape):
@@ -21,12 +23,12 @@ def four_arrays(result, shape):
             for name, array in zip(NAMES, result)]
 
 
-def expect_terms(got, want, message, only=NAMES):
+def expect_terms(got, want, message, only=NAMES, compare=expect_close):
     """Compare the named arrays of two (ratio, unclipped, clipped, pessimistic) tuples."""
     got = four_arrays(got, np.shape(want[0]))
     for name, g, w in zip(NAMES, got, want):
         if name in only:
-            expect_close(g, w, f"{message} [{name}]", what=name)
+            compare(g, w, f"{message} [{name}]", what=name)
 
 
 def terms_args(new, old, advantages, mask, clip_epsilon=0.2):
@@ -36,11 +38,10 @@ def terms_args(new, old, advantages, mask, clip_epsilon=0.2):
 
 
 @pytest.mark.weight(3)
-@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+@pytest.mark.parametrize("case", example_cases("masked_token_ppo_terms"))
 def test_worked_example(impl, case):
-    got = impl.masked_token_ppo_terms(**case.args)
-    expect_terms(got, [case.expected[name] for name in NAMES],
-                 f"does not reproduce the module's worked example '{case.name}': {case.hint}")
+    got = four_arrays(impl.masked_token_ppo_terms(**case.args), np.shape(case.expected["ratio"]))
+    expect_example(case, dict(zip(NAMES, got)))
 
 
 # -- misconception probes ------------------------------------------------------------------
@@ -51,9 +52,18 @@ OLD = [[-1.0, -0.7, -0.8, -2.0], [-0.4, -0.1, -0.5, 1.0]]
 
 
 @pytest.mark.weight(2)
-def test_masked_ratio_is_one(impl):
+def test_mask_of_ones_counts_every_position(impl, reference):
+    args = terms_args(NEW, OLD, [1.0, -1.0], np.ones((2, 4)))
+    got = impl.masked_token_ppo_terms(**args)
+    expect(not np.allclose(four_arrays(got, (2, 4))[1], 0.0), MASK_INVERTED)  # no advantage here is 0
+    expect_terms(got, reference.masked_token_ppo_terms(**args), WRONG, compare=expect_right)
+
+
+@pytest.mark.weight(2)
+def test_masked_ratio_is_one(impl, reference):
     args = terms_args(NEW, OLD, [1.0, -1.0], MASK)
-    ratio = four_arrays(impl.masked_token_ppo_terms(**args), (2, 4))[0]
+    got = impl.masked_token_ppo_terms(**args)
+    ratio = four_arrays(got, (2, 4))[0]
     masked = ratio[args["mask"] == 0]
     if np.allclose(masked, 0.0):
         message = ("masked ratios are 0 instead of 1: at a masked position the ratio is the multiplicative "
@@ -62,25 +72,38 @@ def test_masked_ratio_is_one(impl):
         message = ("the ratio at masked positions must be 1 (the multiplicative identity), not exp(new - old) of "
                    "the values stored there")
     expect(np.allclose(masked, 1.0), message)
+    expect_terms(got, reference.masked_token_ppo_terms(**args), WRONG, only=("ratio",),
+                 compare=expect_right)  # the pair: not all ones
 
 
 @pytest.mark.weight(2)
-def test_masked_terms_are_zero(impl):
+def test_masked_terms_are_zero(impl, reference):
     args = terms_args(NEW, OLD, [1.0, -1.0], MASK)
-    got = four_arrays(impl.masked_token_ppo_terms(**args), (2, 4))
+    got = impl.masked_token_ppo_terms(**args)
     masked = args["mask"] == 0
-    expect(all(np.allclose(term[masked], 0.0) for term in got[1:]),
+    expect(all(np.allclose(term[masked], 0.0) for term in four_arrays(got, (2, 4))[1:]),
            "masked positions carry nonzero PPO terms: unclipped, clipped and pessimistic must be 0 wherever the "
            "mask is 0 (prompt and padding are not actions)")
+    expect_terms(got, reference.masked_token_ppo_terms(**args), WRONG, only=NAMES[1:],
+                 compare=expect_right)  # the pair: not all zeros
 
 
 @pytest.mark.weight(2)
-def test_nonfinite_masked_log_probs_do_not_leak(impl):
+def test_nonfinite_masked_log_probs_do_not_leak(impl, reference):
     mask = np.array(MASK)
     clean = terms_args(NEW, OLD, [1.0, -1.0], mask)
     # Masked positions: both -inf, nan in one of them, a -inf old log-prob (an infinite ratio).
     poisoned = terms_args(*poison_masked(NEW, OLD, mask), [1.0, -1.0], mask)
-    expect_terms(impl.masked_token_ppo_terms(**poisoned), impl.masked_token_ppo_terms(**clean), MASKED_LEAK)
+    expect_masked_ignored(impl.masked_token_ppo_terms(**poisoned), impl.masked_token_ppo_terms(**clean),
+                          reference.masked_token_ppo_terms(**clean), WRONG, compare=expect_terms)
+
+
+@pytest.mark.weight(2)
+def test_ratio_is_exp_of_the_log_prob_difference(impl, reference):
+    args = terms_args([[-0.5, -2.0], [-1.1, -0.3]], [[-1.0, -1.6], [-1.2, -0.2]], [1.0, -1.0], np.ones((2, 2)))
+    expect_terms(impl.masked_token_ppo_terms(**args), reference.masked_token_ppo_terms(**args),
+                 "the ratio must be exp(new_log_probs - old_log_probs), a ratio of probabilities: not a quotient or "
+                 "difference of the log-probabilities themselves", only=("ratio",))
 
 
 def test_per_token_advantages(impl, reference):
@@ -93,7 +116,9 @@ def test_per_token_advantages(impl, reference):
         got = impl.masked_token_ppo_terms(**args)
     except ValueError:
         raise Misconception(message) from None
-    expect_terms(got, reference.masked_token_ppo_terms(**args), message, only=NAMES[1:])
+    want = reference.masked_token_ppo_terms(**args)
+    expect_terms(got, want, message, only=("unclipped",))  # r * A with r = 1: the advantages themselves
+    expect_terms(got, want, WRONG, only=("clipped", "pessimistic"), compare=expect_right)
 
 
 def test_clip_epsilon_is_used(impl, reference):
@@ -148,19 +173,22 @@ def test_matches_reference_on_random_inputs(impl, reference, case):
                  "clip_epsilon, -inf or nan at masked positions)")
 
 
-def test_accepts_lists(impl, reference):
-    args = dict(new_log_probs=[[-0.5, -1.0], [-0.2, -0.4]], old_log_probs=[[-0.6, -0.8], [-0.3, -0.4]],
-                advantages=[1.0, -0.5], mask=[[1, 1], [0, 1]])
-    expect_terms(impl.masked_token_ppo_terms(**args), reference.masked_token_ppo_terms(**args),
+@pytest.mark.contract
+def test_accepts_lists(impl):
+    # Compared with the submission's own answer for arrays: only the input type is tested here.
+    lists = ([[-0.5, -1.0], [-0.2, -0.4]], [[-0.6, -0.8], [-0.3, -0.4]], [1.0, -0.5], [[1, 1], [0, 1]])
+    expect_terms(impl.masked_token_ppo_terms(*lists), impl.masked_token_ppo_terms(**terms_args(*lists)),
                  "plain Python lists must be accepted like arrays")
 
 
+@pytest.mark.contract
 def test_does_not_modify_inputs(impl):
     args = terms_args(NEW, OLD, [1.0, -1.0], MASK)
     expect_inputs_unchanged(impl.masked_token_ppo_terms, **args)
 
 
 # -- validation ----------------------------------------------------------------------------
+@pytest.mark.contract
 @pytest.mark.parametrize("change", [
     dict(old_log_probs=np.zeros((2, 4))),
     dict(mask=np.ones((1, 3))),
@@ -175,6 +203,7 @@ def test_rejects_misshaped_inputs(impl, change):
                           "[B] or [B, L]; anything else must raise ValueError (no silent broadcasting)")
 
 
+@pytest.mark.contract
 @pytest.mark.parametrize("clip_epsilon", [0.0, 1.0, -0.2, 1.5])
 def test_rejects_clip_epsilon_outside_the_unit_interval(impl, clip_epsilon):
     args = terms_args(np.zeros((2, 3)), np.zeros((2, 3)), [1.0, 2.0], np.ones((2, 3)), clip_epsilon=clip_epsilon)

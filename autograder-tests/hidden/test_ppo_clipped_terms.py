@@ -5,9 +5,9 @@ import pytest
 from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.testing import expect, expect_close, expect_inputs_unchanged, expect_raises, expect_shape, worked_examples
+from grader.testing import (example_cases, expect, expect_close, expect_example, expect_inputs_unchanged,
+                            expect_raises, expect_shape)
 
-EXAMPLES = worked_examples("ppo_clipped_terms")
 NAMES = ("unclipped", "clipped", "pessimistic")
 
 
@@ -27,13 +27,9 @@ def check(impl, reference, message, ratio, advantage, clip_epsilon=0.2, names=NA
 
 
 @pytest.mark.weight(3)
-@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+@pytest.mark.parametrize("case", example_cases("ppo_clipped_terms"))
 def test_worked_example(impl, case):
-    got = terms(impl, **case.args)
-    for name in NAMES:
-        expect_close(got[name], case.expected[name],
-                     f"the {name} term does not reproduce the module's worked example '{case.name}' "
-                     f"(hint: {case.hint})", what=f"the {name} term")
+    expect_example(case, terms(impl, **case.args))
 
 
 # -- misconception probes: each input makes one mistake show -------------------------------
@@ -63,6 +59,7 @@ def test_uses_clip_epsilon(impl, reference):
           np.array([1.15, 0.85, 1.4, 0.5]), np.array([1.0, -1.0, 2.0, -0.5]), clip_epsilon=0.1, names=("clipped",))
 
 
+@pytest.mark.contract
 def test_keeps_input_shape(impl):
     got = terms(impl, np.array([[1.5, 0.9, 0.6], [1.0, 1.25, 0.7]]), np.array([[1.0, -2.0, 0.5], [0.0, 3.0, -1.0]]))
     for name in NAMES:
@@ -91,6 +88,7 @@ def test_matches_reference_on_random_batches(impl, reference, batch):
           "(ratios near the clip bounds, zero advantages, several epsilons)", ratio, advantage, eps)
 
 
+@pytest.mark.contract
 def test_accepts_lists(impl):
     from_lists = terms(impl, [1.5, 0.5, 1.0], [1.0, 1.0, -1.0])
     from_arrays = terms(impl, np.array([1.5, 0.5, 1.0]), np.array([1.0, 1.0, -1.0]))
@@ -99,25 +97,27 @@ def test_accepts_lists(impl):
                      what=f"the {name} term")
 
 
+@pytest.mark.contract
 def test_does_not_modify_inputs(impl):
     expect_inputs_unchanged(impl.ppo_clipped_terms, np.array([1.5, 0.5, 1.1]), np.array([1.0, -1.0, 2.0]),
                             clip_epsilon=0.2)
 
 
 # -- validation ----------------------------------------------------------------------------
+@pytest.mark.contract
 def test_rejects_mismatched_shapes(impl):
     expect_raises(ValueError, impl.ppo_clipped_terms, np.array([1.0, 1.1, 0.9]), np.array([1.0]),
                   message="ratio and advantage of different shapes must raise ValueError (no silent broadcasting)")
 
 
-@pytest.mark.weight(0.5)
+@pytest.mark.contract
 @pytest.mark.parametrize("ratio", [np.array([1.0, 0.0]), np.array([-0.5, 1.0])], ids=["zero", "negative"])
 def test_rejects_nonpositive_ratios(impl, ratio):
     expect_raises(ValueError, impl.ppo_clipped_terms, ratio, np.array([1.0, 1.0]),
                   message="a ratio that is zero or negative is not a probability ratio and must raise ValueError")
 
 
-@pytest.mark.weight(0.5)
+@pytest.mark.contract
 @pytest.mark.parametrize("clip_epsilon", [0.0, 1.0, -0.2, 1.5], ids=["zero", "one", "negative", "above_one"])
 def test_rejects_epsilon_outside_unit_interval(impl, clip_epsilon):
     expect_raises(ValueError, impl.ppo_clipped_terms, np.array([1.0, 1.1]), np.array([1.0, 1.0]),

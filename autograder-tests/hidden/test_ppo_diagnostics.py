@@ -6,11 +6,11 @@ from grader.testing import given
 from hypothesis import strategies as st
 
 from grader.grade.submission import Record, StudentError
-from grader.testing import (Misconception, expect, expect_close, expect_float, expect_inputs_unchanged,
-                            expect_raises, worked_examples)
+from grader.testing import (Misconception, example_cases, expect, expect_close, expect_example, expect_float,
+                            expect_inputs_unchanged, expect_raises, expect_right)
 
-EXAMPLES = worked_examples("ppo_diagnostics")
 FIELDS = ("ratio_outside_fraction", "active_clip_fraction", "approx_kl_nonnegative", "mean_log_ratio")
+WRONG = "the diagnostics differ from their definitions on these ratios and advantages"
 
 
 def diagnostics(impl, *args, **kwargs) -> dict:
@@ -26,11 +26,12 @@ def diagnostics(impl, *args, **kwargs) -> dict:
             for f in FIELDS}
 
 
-def check(impl, reference, message, new_log_prob, old_log_prob, advantage, clip_epsilon=0.2, fields=FIELDS):
+def check(impl, reference, message, new_log_prob, old_log_prob, advantage, clip_epsilon=0.2, fields=FIELDS,
+          compare=expect_close):
     got = diagnostics(impl, new_log_prob, old_log_prob, advantage, clip_epsilon=clip_epsilon)
     want = reference.ppo_diagnostics(new_log_prob, old_log_prob, advantage, clip_epsilon=clip_epsilon)
     for field in fields:
-        expect_close(got[field], getattr(want, field), message, what=field)
+        compare(got[field], getattr(want, field), message, what=field)
 
 
 def from_ratios(ratios, old=0.0):
@@ -40,13 +41,9 @@ def from_ratios(ratios, old=0.0):
 
 
 @pytest.mark.weight(3)
-@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+@pytest.mark.parametrize("case", example_cases("ppo_diagnostics"))
 def test_worked_example(impl, case):
-    got = diagnostics(impl, **case.args)
-    for field in FIELDS:
-        expect_close(got[field], case.expected[field],
-                     f"{field} does not reproduce the module's worked example '{case.name}' (hint: {case.hint})",
-                     what=field)
+    expect_example(case, diagnostics(impl, **case.args))
 
 
 # -- misconception probes: each input makes one mistake show -------------------------------
@@ -64,13 +61,18 @@ def test_inside_ratios_are_not_active(impl, reference):
     check(impl, reference, "rows whose clipped and unclipped terms are equal are counted as clipped; only a strictly "
           "smaller clipped branch changes the minimum (a ratio inside the interval is never active)",
           new, old, np.array([1.0, -2.0, 0.5, -1.0]), fields=("ratio_outside_fraction", "active_clip_fraction"))
+    # The pair: one ratio moved outside, so the right fractions are not zero.
+    new, old = from_ratios([0.9, 1.1, 1.3, 0.95])
+    check(impl, reference, WRONG, new, old, np.array([1.0, -2.0, 0.5, -1.0]),
+          fields=("ratio_outside_fraction", "active_clip_fraction"), compare=expect_right)
 
 
 @pytest.mark.weight(2)
 def test_kl_estimator(impl, reference):
     new, old = from_ratios(np.exp([0.3, 0.1, -0.05]), old=-2.0)
-    check(impl, reference, "approx_kl_nonnegative is not the mean of (r - 1) - log r; the k1 estimate -mean(log r) "
-          "(or a sign slip) can be negative on a batch, this one cannot",
+    check(impl, reference, "approx_kl_nonnegative is not the stated estimator, the mean of (r - 1) - log r: not the "
+          "k1 estimate -mean(log r) (which can be negative on a batch), not k2 = mean((log r)^2) / 2, and not the "
+          "same formula with the ratio inverted",
           new, old, np.array([1.0, 1.0, -1.0]), fields=("approx_kl_nonnegative",))
 
 
@@ -78,6 +80,15 @@ def test_mean_log_ratio(impl, reference):
     new, old = from_ratios(np.exp([0.2, 0.4, -0.1]), old=-1.5)
     check(impl, reference, "mean_log_ratio must average log r = new_log_prob - old_log_prob (check the sign)",
           new, old, np.array([1.0, 0.0, -1.0]), fields=("mean_log_ratio",))
+
+
+@pytest.mark.weight(2)
+def test_ratio_is_exp_of_the_log_prob_difference(impl, reference):
+    # Moderate log-probabilities: exp(new) / exp(old) would still work here, a quotient of log-probs not.
+    new, old = np.array([-0.5, -2.0, -1.1]), np.array([-1.0, -1.6, -1.2])
+    check(impl, reference, "the ratio must be exp(new_log_prob - old_log_prob), a ratio of probabilities: not a "
+          "quotient or difference of the log-probabilities themselves",
+          new, old, np.array([1.0, 1.0, -1.0]), fields=("ratio_outside_fraction", "active_clip_fraction"))
 
 
 @pytest.mark.weight(2)
@@ -98,12 +109,17 @@ def test_outside_bounds_are_strict(impl, reference):
     check(impl, reference, "ratios exactly on the bounds lie inside [1 - eps, 1 + eps]; only ratios strictly outside "
           "count in ratio_outside_fraction",
           new, old, np.array([1.0, -1.0, 1.0, 2.0]), clip_epsilon=0.25, fields=("ratio_outside_fraction",))
+    # The pair: one ratio just beyond a bound, so the right fraction is not zero.
+    new, old = from_ratios([1.3, 0.75, 1.0, 1.1])
+    check(impl, reference, WRONG, new, old, np.array([1.0, -1.0, 1.0, 2.0]), clip_epsilon=0.25,
+          fields=("ratio_outside_fraction",), compare=expect_right)
 
 
 def test_uses_clip_epsilon(impl, reference):
+    # All four outside [0.9, 1.1], two of them inside [0.8, 1.2]; clipping changes the minimum in two rows.
     new, old = from_ratios([1.15, 0.85, 0.5, 1.3])
     check(impl, reference, "the diagnostics ignore clip_epsilon: the interval is [1 - clip_epsilon, 1 + clip_epsilon]",
-          new, old, np.array([1.0, -1.0, -1.0, 2.0]), clip_epsilon=0.1,
+          new, old, np.array([1.0, 1.0, -1.0, -2.0]), clip_epsilon=0.1,
           fields=("ratio_outside_fraction", "active_clip_fraction"))
 
 
@@ -131,6 +147,7 @@ def test_matches_reference_on_random_batches(impl, reference, batch):
           "advantages, several epsilons, very negative log-probabilities)", new, old, advantage, eps)
 
 
+@pytest.mark.contract
 def test_returns_ppo_diagnostics_of_floats(impl):
     result = impl.ppo_diagnostics(np.array([0.1, -0.3]), np.array([0.0, 0.0]), np.array([1.0, -1.0]))
     expect(isinstance(result, Record) and result.type_name == "PPODiagnostics",
@@ -142,6 +159,7 @@ def test_returns_ppo_diagnostics_of_floats(impl):
                f"PPODiagnostics.{field} must be a float, not {type(value).__name__}")
 
 
+@pytest.mark.contract
 def test_accepts_lists(impl):
     lists = ([-0.5, -1.0, -2.0], [-0.7, -0.8, -2.0], [1.0, -1.0, 0.5])
     from_lists = diagnostics(impl, *lists)
@@ -151,24 +169,27 @@ def test_accepts_lists(impl):
                      what=field)
 
 
+@pytest.mark.contract
 def test_does_not_modify_inputs(impl):
     expect_inputs_unchanged(impl.ppo_diagnostics, np.array([-0.5, -1.0, -2.0]), np.array([-0.7, -0.8, -2.0]),
                             np.array([1.0, -1.0, 0.5]), clip_epsilon=0.2)
 
 
 # -- validation ----------------------------------------------------------------------------
+@pytest.mark.contract
 def test_rejects_mismatched_shapes(impl):
     expect_raises(ValueError, impl.ppo_diagnostics, np.array([-1.0, -2.0, -0.5]), np.array([-1.0, -2.0, -0.4]),
                   np.array([1.0]),
                   message="inputs of different shapes must raise ValueError (no silent broadcasting)")
 
 
+@pytest.mark.contract
 def test_rejects_empty_batch(impl):
     expect_raises(ValueError, impl.ppo_diagnostics, np.array([]), np.array([]), np.array([]),
                   message="an empty batch must raise ValueError (its fractions and means are undefined)")
 
 
-@pytest.mark.weight(0.5)
+@pytest.mark.contract
 @pytest.mark.parametrize("clip_epsilon", [0.0, 1.0, -0.2, 1.5], ids=["zero", "one", "negative", "above_one"])
 def test_rejects_epsilon_outside_unit_interval(impl, clip_epsilon):
     expect_raises(ValueError, impl.ppo_diagnostics, np.array([-1.0, -0.5]), np.array([-1.0, -0.6]),

@@ -6,27 +6,47 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import MASKED_LEAK, expect_close, expect_inputs_unchanged, expect_raises, worked_examples
+from grader.testing import (MASK_IGNORED, MASK_INVERTED, as_numeric, example_cases, expect, expect_close,
+                            expect_example, expect_inputs_unchanged, expect_masked_ignored, expect_raises,
+                            expect_right)
 
-EXAMPLES = worked_examples("sequence_log_probability")
+WRONG = "differs from the sum of the token log-probabilities over the response tokens on these inputs"
 
 
 @pytest.mark.weight(3)
-@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+@pytest.mark.parametrize("case", example_cases("sequence_log_probability"))
 def test_worked_example(impl, case):
-    got = impl.sequence_log_probability(**case.args)
-    expect_close(got, case.expected, f"does not reproduce the module's worked example '{case.name}': {case.hint}")
+    expect_example(case, impl.sequence_log_probability(**case.args))
 
 
-# -- misconception probes ------------------------------------------------------------------
+# -- misconception probes: in this order, the first to fail names the mistake -------------
+LP = np.array([[-0.7, -0.4, -1.1, -2.0], [-0.1, -0.9, -0.3, -0.2]])
+MASK = np.array([[0.0, 1.0, 1.0, 0.0], [0.0, 0.0, 1.0, 1.0]])
+
+
 @pytest.mark.weight(2)
-def test_masked_infinities_and_nans_are_ignored(impl):
+def test_mask_of_ones_counts_every_position(impl, reference):
+    mask = np.ones_like(LP)
+    got = impl.sequence_log_probability(LP, mask)
+    expect(not np.allclose(as_numeric(got), 0.0), MASK_INVERTED)  # every log-prob here is negative
+    expect_right(got, reference.sequence_log_probability(LP, mask), WRONG)
+
+
+@pytest.mark.weight(2)
+def test_masked_positions_do_not_count(impl, reference):
+    # Other (finite) values at the masked positions must change nothing.
+    got = impl.sequence_log_probability(LP, MASK)
+    expect_close(impl.sequence_log_probability(np.where(MASK != 0, LP, -5.0), MASK), got, MASK_IGNORED)
+    expect_right(got, reference.sequence_log_probability(LP, MASK), WRONG)
+
+
+@pytest.mark.weight(2)
+def test_masked_infinities_and_nans_are_ignored(impl, reference):
     # Log-probs of prompt or padding labels may be -inf (a banned token) or nan (never computed);
     # the result must be the one the same call gives with ordinary values there.
-    clean = np.array([[-0.7, -0.4, -1.1, -2.0], [-0.1, -0.9, -0.3, -0.2]])
-    mask = np.array([[0.0, 1.0, 1.0, 0.0], [0.0, 0.0, 1.0, 1.0]])
-    poisoned = np.where(mask != 0, clean, np.array([[-np.inf, 0, 0, np.nan], [np.nan, -np.inf, 0, 0]]))
-    expect_close(impl.sequence_log_probability(poisoned, mask), impl.sequence_log_probability(clean, mask), MASKED_LEAK)
+    poisoned = np.where(MASK != 0, LP, np.array([[-np.inf, 0, 0, np.nan], [np.nan, -np.inf, 0, 0]]))
+    expect_masked_ignored(impl.sequence_log_probability(poisoned, MASK), impl.sequence_log_probability(LP, MASK),
+                          reference.sequence_log_probability(LP, MASK), WRONG)
 
 
 @pytest.mark.weight(2)
@@ -82,14 +102,18 @@ def test_matches_reference_on_random_inputs(impl, reference, case):
                  "-inf or nan at masked positions)")
 
 
-def test_accepts_lists(impl, reference):
+@pytest.mark.contract
+def test_accepts_lists(impl):
+    # Compared with the submission's own answer for arrays: only the input type is tested here.
     lp, mask = [[-0.5, -1.0, -0.25], [-0.75, -0.5, -3.0]], [[0, 1, 1], [1, 1, 0]]
-    expect_close(impl.sequence_log_probability(lp, mask), reference.sequence_log_probability(lp, mask),
+    expect_close(impl.sequence_log_probability(lp, mask),
+                 impl.sequence_log_probability(np.array(lp), np.array(mask, dtype=float)),
                  "plain Python lists must be accepted like arrays")
-    expect_close(impl.sequence_log_probability(lp), reference.sequence_log_probability(lp),
+    expect_close(impl.sequence_log_probability(lp), impl.sequence_log_probability(np.array(lp)),
                  "plain Python lists must be accepted like arrays (also without a mask)")
 
 
+@pytest.mark.contract
 def test_does_not_modify_inputs(impl):
     lp = np.array([[-0.5, -1.0, -0.25], [-0.75, -0.5, -3.0]])
     mask = np.array([[0.0, 1.0, 1.0], [1.0, 1.0, 0.0]])
@@ -97,6 +121,7 @@ def test_does_not_modify_inputs(impl):
 
 
 # -- validation ----------------------------------------------------------------------------
+@pytest.mark.contract
 @pytest.mark.parametrize("mask", [
     np.array([1.0, 1.0, 0.0]),
     np.array([[1.0], [0.0]]),

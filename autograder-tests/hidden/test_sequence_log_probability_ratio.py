@@ -6,28 +6,48 @@ from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import (MASKED_LEAK, expect_close, expect_close_naming_mistakes, expect_inputs_unchanged,
-                            expect_raises, log_prob_args, poison_masked, worked_examples)
+from grader.testing import (MASK_IGNORED, MASK_INVERTED, as_numeric, example_cases, expect, expect_close,
+                            expect_example, expect_inputs_unchanged, expect_masked_ignored, expect_raises,
+                            expect_right, log_prob_args, poison_masked)
 
-EXAMPLES = worked_examples("sequence_log_probability_ratio")
-
-INVERTED = "the log-ratio is inverted: it is log pi_new - log pi_old (new_log_probs minus old_log_probs)"
+WRONG = "differs from the masked sum of the token log-ratios new - old on these inputs"
 
 
 def check(impl, reference, args, message):
-    """Compare with the reference; a result of the opposite sign is named as an inverted ratio."""
-    want = reference.sequence_log_probability_ratio(**args)
-    expect_close_naming_mistakes(impl.sequence_log_probability_ratio(**args), want, message, {INVERTED: -want})
+    expect_close(impl.sequence_log_probability_ratio(**args), reference.sequence_log_probability_ratio(**args), message)
 
 
 @pytest.mark.weight(3)
-@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+@pytest.mark.parametrize("case", example_cases("sequence_log_probability_ratio"))
 def test_worked_example(impl, case):
-    got = impl.sequence_log_probability_ratio(**case.args)
-    expect_close(got, case.expected, f"does not reproduce the module's worked example '{case.name}': {case.hint}")
+    expect_example(case, impl.sequence_log_probability_ratio(**case.args))
 
 
-# -- misconception probes ------------------------------------------------------------------
+# -- misconception probes: in this order, the first to fail names the mistake -------------
+# Every row's response log-ratios add up to something other than 0; masked ones far from 0.
+NEW = [[-9.0, -0.5, -1.1, -3.0], [-0.3, -0.4, -7.0, -4.0]]
+OLD = [[-1.0, -0.7, -0.8, -2.0], [-0.4, -0.1, -0.5, -1.0]]
+MASK = [[0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0]]
+
+
+@pytest.mark.weight(2)
+def test_mask_of_ones_counts_every_position(impl, reference):
+    args = log_prob_args(NEW, OLD, np.ones((2, 4)))
+    got = impl.sequence_log_probability_ratio(**args)
+    expect(not np.allclose(as_numeric(got), 0.0), MASK_INVERTED)  # no row's log-ratios add up to 0 here
+    expect_right(got, reference.sequence_log_probability_ratio(**args), WRONG)
+
+
+@pytest.mark.weight(2)
+def test_masked_positions_do_not_count(impl, reference):
+    # Other (finite) values at the masked positions must change nothing.
+    args = log_prob_args(NEW, OLD, MASK)
+    got = impl.sequence_log_probability_ratio(**args)
+    moved = log_prob_args(np.where(args["mask"] != 0, args["new_log_probs"], -5.0), OLD, MASK)
+    expect_close(impl.sequence_log_probability_ratio(**moved), got, MASK_IGNORED)
+    expect_right(got, reference.sequence_log_probability_ratio(**args), WRONG)
+
+
 @pytest.mark.weight(2)
 def test_exact_sum_not_length_normalised(impl, reference):
     # Responses of three tokens and of one token; ordinary values at masked positions.
@@ -39,20 +59,18 @@ def test_exact_sum_not_length_normalised(impl, reference):
 
 
 @pytest.mark.weight(2)
-def test_nonfinite_masked_log_probs_do_not_leak(impl):
-    mask = np.array([[0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0]])
-    new = np.array([[-9.0, -0.5, -1.0, -3.0], [-0.3, -0.2, -7.0, -4.0]])
-    old = np.array([[-1.0, -0.7, -0.8, -2.0], [-0.4, -0.1, -0.5, -1.0]])
-    clean = log_prob_args(new, old, mask)
-    poisoned = log_prob_args(*poison_masked(new, old, mask), mask)
-    expect_close(impl.sequence_log_probability_ratio(**poisoned), impl.sequence_log_probability_ratio(**clean),
-                 MASKED_LEAK)
+def test_nonfinite_masked_log_probs_do_not_leak(impl, reference):
+    clean = log_prob_args(NEW, OLD, MASK)
+    poisoned = log_prob_args(*poison_masked(NEW, OLD, MASK), MASK)
+    expect_masked_ignored(impl.sequence_log_probability_ratio(**poisoned), impl.sequence_log_probability_ratio(**clean),
+                          reference.sequence_log_probability_ratio(**clean), WRONG)
 
 
 def test_log_ratio_is_new_minus_old(impl, reference):
     # One response token per row: a mean and a sum agree here.
     args = log_prob_args([[-0.2, -1.6], [-1.2, -0.1]], [[-1.0, -0.9], [-0.2, -0.8]], [[1, 0], [0, 1]])
-    check(impl, reference, args, INVERTED)
+    check(impl, reference, args,
+          "the log-ratio is inverted: it is log pi_new - log pi_old (new_log_probs minus old_log_probs)")
 
 
 def test_row_without_response_tokens_is_zero(impl, reference):
@@ -83,13 +101,16 @@ def test_matches_reference_on_random_inputs(impl, reference, case):
                  "positions)")
 
 
-def test_accepts_lists(impl, reference):
-    args = dict(new_log_probs=[[-0.5, -1.0], [-0.2, -0.4]], old_log_probs=[[-0.6, -0.8], [-0.3, -0.4]],
-                mask=[[1, 1], [0, 1]])
-    expect_close(impl.sequence_log_probability_ratio(**args), reference.sequence_log_probability_ratio(**args),
+@pytest.mark.contract
+def test_accepts_lists(impl):
+    # Compared with the submission's own answer for arrays: only the input type is tested here.
+    lists = ([[-0.5, -1.0], [-0.2, -0.4]], [[-0.6, -0.8], [-0.3, -0.4]], [[1, 1], [0, 1]])
+    expect_close(impl.sequence_log_probability_ratio(*lists),
+                 impl.sequence_log_probability_ratio(**log_prob_args(*lists)),
                  "plain Python lists must be accepted like arrays")
 
 
+@pytest.mark.contract
 def test_does_not_modify_inputs(impl):
     args = log_prob_args([[-0.5, -1.0, -0.3], [-0.2, -0.4, -0.9]], [[-0.6, -0.8, -0.3], [-0.3, -0.4, -0.1]],
                          [[1, 1, 0], [0, 1, 1]])
@@ -97,6 +118,7 @@ def test_does_not_modify_inputs(impl):
 
 
 # -- validation ----------------------------------------------------------------------------
+@pytest.mark.contract
 @pytest.mark.parametrize("change", [
     dict(mask=np.ones((2, 1))),
     dict(old_log_probs=np.zeros((1, 3))),

@@ -6,9 +6,9 @@ from hypothesis import example
 from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.testing import expect, expect_close, expect_inputs_unchanged, expect_raises, expect_shape, worked_examples
+from grader.testing import (example_cases, expect, expect_close, expect_example, expect_inputs_unchanged,
+                            expect_raises, expect_shape)
 
-EXAMPLES = worked_examples("stable_softmax")
 
 NOT_NORMALISED = ("the probabilities do not sum to one: after exponentiating the (shifted) logits, divide by "
                   "their sum")
@@ -24,10 +24,9 @@ def expect_softmax(got, want, message):
 
 
 @pytest.mark.weight(3)
-@pytest.mark.parametrize("case", EXAMPLES, ids=str)
+@pytest.mark.parametrize("case", example_cases("stable_softmax"))
 def test_worked_example(impl, case):
-    got = impl.stable_softmax(**case.args)
-    expect_softmax(got, case.expected, f"does not reproduce the module's worked example '{case.name}': {case.hint}")
+    expect_example(case, impl.stable_softmax(**case.args))
 
 
 # -- misconception probes: each input makes one mistake show -------------------------------
@@ -91,6 +90,7 @@ def test_matches_reference_on_random_inputs(impl, reference, logits):
                    "large positive or negative offsets)")
 
 
+@pytest.mark.contract
 def test_accepts_lists(impl):
     # Compared with the submission's own answer for the float array: only the input type is tested here.
     expect_close(impl.stable_softmax([0.5, -0.25, 1.75]), impl.stable_softmax(np.array([0.5, -0.25, 1.75])),
@@ -100,6 +100,7 @@ def test_accepts_lists(impl):
                  "float copy (an integer array truncates the probabilities)")
 
 
+@pytest.mark.contract
 def test_does_not_modify_inputs(impl):
     logits = np.array([2.5, -1.0, 4.0, 0.5])
     expect_inputs_unchanged(impl.stable_softmax, logits,
@@ -108,6 +109,7 @@ def test_does_not_modify_inputs(impl):
 
 
 # -- validation ----------------------------------------------------------------------------
+@pytest.mark.contract
 @pytest.mark.parametrize("logits", [np.zeros(0), np.zeros((2, 3)), np.float64(1.5)],
                          ids=["empty", "two_dimensional", "scalar"])
 def test_rejects_invalid_logits(impl, logits):

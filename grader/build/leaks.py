@@ -8,7 +8,8 @@ Three kinds of leak, each compared line by line with what is public anyway
 (the stubs of ``exercises/``, the visible tests):
 
 - a **solution line**: a line of a solution region of ``solutions/``;
-- **hidden-test code**: a line of ``autograder-tests/hidden/``;
+- **hidden-test code**: a line of ``autograder-tests/hidden/`` or of the known mistakes the
+  grader diagnoses with (``autograder-tests/mistakes/``, wrong implementations: course material);
 - a **hidden expected value**: a number of ``autograder-tests/worked_examples.yaml``
   (``expected``) that no visible test, stub or docstring shows.
 
@@ -140,6 +141,18 @@ class Secrets:
     values: list[HiddenValue]
 
 
+def hidden_test_files(course: Course) -> list[Path]:
+    return sorted(course.hidden_tests_dir.glob("*.py")) if course.hidden_tests_dir.is_dir() else []
+
+
+def known_mistake_files(course: Course) -> list[Path]:
+    """The wrong implementations grader.grade.diagnosis names mistakes with: never released."""
+    from grader.grade.diagnosis import MISTAKES_DIR
+
+    folder = course.tests_dir / MISTAKES_DIR
+    return sorted(folder.rglob("*.py")) if folder.is_dir() else []
+
+
 def course_secrets(course: Course) -> Secrets:
     """Solution lines, hidden-test lines and hidden values, minus everything public."""
     public_lines: list[str] = []
@@ -161,9 +174,11 @@ def course_secrets(course: Course) -> Secrets:
         if "__pycache__" not in path.parts:
             region_lines += solution_region_lines(path.read_text(encoding="utf-8"))
     hidden_lines: list[str] = []
-    hidden_dir = course.hidden_tests_dir
-    for path in sorted(hidden_dir.glob("*.py")) if hidden_dir.is_dir() else []:
+    for path in hidden_test_files(course):
         hidden_lines += path.read_text(encoding="utf-8").splitlines()
+    mistake_lines: list[str] = []
+    for path in known_mistake_files(course):
+        mistake_lines += path.read_text(encoding="utf-8").splitlines()
 
     public_numbers = [float(n) for n in NUMBER.findall("\n".join(public_lines))]
     values: list[HiddenValue] = []
@@ -181,8 +196,11 @@ def course_secrets(course: Course) -> Secrets:
                 for x in dict.fromkeys(expected):
                     if distinctive(x) and not any(math.isclose(x, p, rel_tol=1e-9, abs_tol=1e-12) for p in shown):
                         values.append(HiddenValue(x, label, decimals(x) >= 2 or len(expected) == 1))
-    return Secrets(solution=fingerprints(region_lines) - public, hidden=fingerprints(hidden_lines) - public,
-                   values=values)
+    solution = fingerprints(region_lines)
+    # A known mistake's lines that it shares with the solution tell nothing more than the solution
+    # (which feedback may show: it is the student's own code); its other lines are hidden.
+    hidden = fingerprints(hidden_lines) | (fingerprints(mistake_lines) - solution)
+    return Secrets(solution=solution - public, hidden=hidden - public, values=values)
 
 
 # -- reading what students receive ------------------------------------------------------

@@ -13,16 +13,17 @@ Run directly by course developers::
 
 from __future__ import annotations
 
-import copy
 import time
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 import pytest
 
 from grader import testing
 from grader.course import Course, find_course_root, load_course
-from grader.grade.results import SubmissionResult, TestOutcome, score_function
+from grader.grade.diagnosis import PASSED_PER_TEST, Call, Raised, common_ground, diagnose, remembered
+from grader.grade.results import KINDS, SubmissionResult, TestOutcome, score_function
 from grader.worker.client import WorkerStartError
 from grader.grade.submission import (
     FunctionUnavailable,
@@ -48,6 +49,10 @@ class Collector:
         self.only_for = {sid: set(fs) for sid, fs in (only_for or {}).items()}
         self.on_result = on_result
         self.outcomes: dict[str, dict[str, list[TestOutcome]]] = {sid: {} for sid in submissions}
+        # The calls each function answered during its hidden tests, by outcome of the test (all of a
+        # failed test's, the first of a passed test's): {sid: {function: {"failed": [...], "passed":
+        # [...]}}}, the evidence of diagnose().
+        self.calls: dict[str, dict[str, dict[str, list[Call]]]] = {sid: {} for sid in submissions}
         self.open: dict[str, Submission] = {}
         self.started: dict[str, float] = {}
         self.results: dict[str, SubmissionResult] = {}
@@ -82,8 +87,13 @@ class Collector:
         if self.on_result is not None:
             self.on_result(sid, self.results[sid])
 
-    def record(self, sid: str, function: str, outcome: TestOutcome) -> None:
+    def record(self, sid: str, function: str, outcome: TestOutcome, calls: list[Call] = ()) -> None:
         self.outcomes[sid].setdefault(function, []).append(outcome)
+        evidence = self.calls[sid].setdefault(function, {"failed": [], "passed": []})
+        if outcome.passed:
+            evidence["passed"].extend(calls[:PASSED_PER_TEST])
+        else:
+            evidence["failed"].extend(calls)
 
     def _result(self, sid: str, submission: Submission) -> SubmissionResult:
         functions = {}
@@ -95,9 +105,23 @@ class Collector:
                 error, error_kind = state.unavailable.reason, state.unavailable.kind
             elif state is not None and state.not_implemented and tests and not any(t.passed for t in tests):
                 error = "not implemented"
-            functions[function] = score_function(self.course, function, tests, error, error_kind)
+            evidence = self.calls[sid].pop(function, {"failed": [], "passed": []})
+            found = None if error is not None else self._diagnosis(function, tests, evidence)
+            functions[function] = score_function(self.course, function, tests, error, error_kind, found)
         return SubmissionResult(submission=str(self.submissions[sid]), functions=functions,
                                 elapsed=time.monotonic() - self.started.get(sid, time.monotonic()))
+
+    def _diagnosis(self, function: str, tests: list[TestOutcome], evidence: dict) -> tuple | None:
+        """(mistake, message) to read first: the known mistake that explains every failed check; else,
+        when no misconception probe failed (its message would name a mistake), what the failed
+        checks have in common, with no mistake named."""
+        if not evidence["failed"]:
+            return None
+        found = diagnose(self.course, function, evidence["failed"], evidence["passed"])
+        if found is None and not any(t.kind == "probe" and not t.passed for t in tests):
+            common = common_ground(self.course, function, evidence["failed"])
+            found = (None, common) if common else None
+        return found
 
     def missing_results(self) -> list[str]:
         return [sid for sid in self.submissions if sid not in self.results and sid not in self.infrastructure_errors]
@@ -143,6 +167,12 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "weight(value): share of the function's points this test carries (default 1)")
+    config.addinivalue_line("markers", "example: a worked example of the module (read after the probes)")
+    config.addinivalue_line("markers", "property: compared with the definition on many inputs (grader.testing.given "
+                                       "marks these)")
+    config.addinivalue_line("markers", "contract: errors on bad input, lists, inputs left unchanged, edge cases a "
+                                       "trivial body passes; earns only when the function computes right, at most "
+                                       "10 % of the exercise")
     # The grader passes its collector in; a developer's plain `pytest` run gets one here.
     collector = next((p for p in config.pluginmanager.get_plugins() if isinstance(p, Collector)), None)
     if collector is None:
@@ -178,6 +208,50 @@ def _short_failure_repr(excinfo, style=None) -> str:
     return excinfo.exconly()
 
 
+def kind_of(item) -> str:
+    """What the test checks (grader.grade.results.KINDS): its marker; unmarked tests are probes."""
+    return next((kind for kind in KINDS[1:] if item.get_closest_marker(kind) is not None), KINDS[0])
+
+
+class ObservedImplementation(Implementation):
+    """``impl`` whose function calls are kept (inputs and what came back) while a hidden test runs."""
+
+    def __getattr__(self, name: str):
+        return ObservedFunction(super().__getattr__(name))
+
+
+class ObservedFunction:
+    """A student's function; each call is added to ``testing.CONTEXT.calls`` when that is a list."""
+
+    def __init__(self, remote):
+        self._remote = remote
+        self.__name__ = remote.__name__
+
+    def __call__(self, *args, **kwargs):
+        return self._observe(self._remote, args, kwargs)
+
+    def call_returning_inputs(self, *args, **kwargs):
+        return self._observe(self._remote.call_returning_inputs, args, kwargs, first=True)
+
+    def _observe(self, call, args, kwargs, first=False):
+        calls = testing.CONTEXT.calls
+        if calls is None or testing.CONTEXT.function != self.__name__:
+            return call(*args, **kwargs)
+        # Copies: a test may go on to change the arrays it passed.
+        args = tuple(np.array(a) if isinstance(a, np.ndarray) else a for a in args)
+        kwargs = {k: np.array(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+        try:
+            answer = call(*args, **kwargs)
+        except StudentError as error:
+            calls.append(Call(args, kwargs, Raised(error.error_type)))
+            raise
+        calls.append(Call(args, kwargs, answer[0] if first else answer))
+        return answer
+
+    def __repr__(self) -> str:
+        return repr(self._remote)
+
+
 @pytest.fixture(scope="session")
 def impl(request):
     """The submission under test; ``impl.<function>(...)`` runs the student's code remotely."""
@@ -185,38 +259,29 @@ def impl(request):
     sid = request.param
     submission = collector.open_submission(sid)
     try:
-        yield Implementation(submission, label=f"submission {sid}")
+        yield ObservedImplementation(submission, label=f"submission {sid}")
     finally:
         collector.close_submission(sid)
-
-
-_SCALARS = (bool, int, float, str, type(None))
 
 
 class Reference:
     """The reference solutions, called directly in the trusted process.
 
-    Calls whose arguments are all plain scalars are remembered for the session: a
-    class is graded against the same reference simulation, not one per student.
+    Calls whose arguments are all plain scalars are remembered for the session
+    (grader.grade.diagnosis.remembered, shared with the diagnosis): a class is graded
+    against the same reference simulation, not one per student.
     """
 
     def __init__(self, course: Course):
         self._course = course
-        self._memo: dict = {}
 
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
         function = self._course.reference(name)
-        memo = self._memo
 
         def call(*args, **kwargs):
-            if not all(isinstance(v, _SCALARS) for v in (*args, *kwargs.values())):
-                return function(*args, **kwargs)
-            key = (name, args, tuple(sorted(kwargs.items())))
-            if key not in memo:
-                memo[key] = function(*args, **kwargs)
-            return copy.deepcopy(memo[key])  # a test may change what it got
+            return remembered(function, *args, **kwargs)
 
         call.__name__ = name
         return call
@@ -230,11 +295,23 @@ def reference(request):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
-    testing.CONTEXT.function = function_of(item)
+    function = testing.CONTEXT.function = function_of(item)
+    # The calls of function exercises in hidden tests only: visible tests are public and explained by
+    # their own text; a lab's call is a whole training, its diagnosis the lab test's own.
+    observed = not _is_visible(item) and _collector(item.config).course.exercise(function).kind == "function"
+    testing.CONTEXT.calls = [] if observed else None
     try:
         yield
     finally:
-        testing.CONTEXT.function = None
+        item.stash[CALLS] = testing.CONTEXT.calls or []
+        testing.CONTEXT.function = testing.CONTEXT.calls = None
+
+
+CALLS = pytest.StashKey[list]()
+
+
+def _is_visible(item) -> bool:
+    return "visible" in Path(str(item.path)).parts
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -256,7 +333,12 @@ def pytest_runtest_makereport(item, call):
                 collector.infrastructure_errors[sid] = str(trouble)
                 return
         message = "" if report.passed else explain(call.excinfo, item, function)
-        collector.record(sid, function, TestOutcome(outcome_name(item, sid), report.passed, weight, message))
+        kind = kind_of(item)
+        if kind == "probe" and call.excinfo is not None and any(
+                isinstance(e, testing.Unspecific) for e in _exception_chain(call.excinfo.value)):
+            kind = "property"  # the probe's mistake is not it: the answer is just wrong, as a property says
+        collector.record(sid, function, TestOutcome(outcome_name(item, sid), report.passed, weight, message, kind),
+                         item.stash.get(CALLS, []))
 
 
 def _exception_chain(exc: BaseException) -> list[BaseException]:
@@ -282,13 +364,13 @@ def explain(excinfo, item, function: str) -> str:
         if isinstance(e, FunctionUnavailable):
             return str(e)
     for e in chain:
-        if isinstance(e, testing.Misconception):
+        if isinstance(e, testing.Misconception):  # Unspecific too
             return str(e)
         if isinstance(e, UnsupportedReturn):
             return str(e)
         if isinstance(e, StudentError):
             return e.describe()
-    if "visible" in Path(str(item.path)).parts:
+    if _is_visible(item):
         # Visible tests are public: their own assertion message is the best explanation.
         for e in chain:
             if isinstance(e, AssertionError) and str(e).strip():

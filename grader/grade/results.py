@@ -7,6 +7,15 @@ from typing import Callable
 
 from grader.course import Course
 
+# What a test checks, in the order a student should read its failures: a misconception
+# probe names one mistake, a worked example shows one of the module's numbers, a property
+# compares with the definition on many inputs, the contract covers the rest (errors on bad
+# input, lists accepted, inputs left unchanged, edge cases a trivial body can pass).
+KINDS = ("probe", "example", "property", "contract")
+# The contract's tests together weigh at most this share of an exercise, and earn it only
+# when the function computes right (see score_function).
+CONTRACT_SHARE = 0.10
+
 
 @dataclass
 class TestOutcome:
@@ -14,9 +23,15 @@ class TestOutcome:
     passed: bool
     weight: float
     message: str
+    kind: str = "probe"
 
     def to_json(self) -> dict:
-        return {"name": self.name, "passed": self.passed, "weight": self.weight, "message": self.message}
+        return {"name": self.name, "passed": self.passed, "weight": self.weight, "message": self.message,
+                "kind": self.kind}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "TestOutcome":
+        return cls(data["name"], data["passed"], data["weight"], data["message"], data.get("kind", "probe"))
 
 
 @dataclass
@@ -30,15 +45,35 @@ class FunctionResult:
     # What made the function unavailable ("time limit", "crash", ...; FunctionUnavailable.kind),
     # for reports on limits; not part of the JSON, whose "error" says it in words.
     error_kind: str | None = None
+    # The message to read first (grader.grade.diagnosis): the one known mistake that explains
+    # every failed check (``mistake`` is its name in the course's catalogue), or else what the
+    # failed checks have in common (``mistake`` None).
+    diagnosis: str | None = None
+    mistake: str | None = None
 
     def to_json(self) -> dict:
         return {"score": self.score, "max": self.max, "tests": [t.to_json() for t in self.tests],
-                "error": self.error}
+                "error": self.error, "diagnosis": self.diagnosis, "mistake": self.mistake}
 
     @property
     def messages(self) -> list[str]:
-        """Distinct failure messages, in test order."""
-        return list(dict.fromkeys(t.message for t in self.tests if not t.passed and t.message))
+        """What to read, most specific first: the diagnosis, then distinct failure messages in test order."""
+        return messages_of(self.to_json())
+
+
+def messages_of(function_json: dict) -> list[str]:
+    """The messages of a function's JSON result (:meth:`FunctionResult.to_json`), the first one first.
+
+    A known mistake that explains every failed check is all there is to read (the failed
+    tests' own messages are its consequences, and each guesses at a mistake of its own).
+    Otherwise the diagnosis, when there is one (what the failures have in common), then the
+    failed tests' messages: tests are stored in diagnostic order (:data:`KINDS`).
+    """
+    diagnosis = function_json.get("diagnosis")
+    if diagnosis and function_json.get("mistake"):
+        return [diagnosis]
+    failed = [t["message"] for t in function_json.get("tests", []) if not t["passed"] and t["message"]]
+    return list(dict.fromkeys(([diagnosis] if diagnosis else []) + failed))
 
 
 @dataclass
@@ -66,23 +101,57 @@ class SubmissionResult:
         names the assignment of each function."""
         functions = {}
         for name, f in data["functions"].items():
-            tests = [TestOutcome(t["name"], t["passed"], t["weight"], t["message"]) for t in f["tests"]]
-            functions[name] = FunctionResult(name, assignment_of(name), f["score"], f["max"], tests, f["error"])
+            tests = [TestOutcome.from_json(t) for t in f["tests"]]
+            functions[name] = FunctionResult(name, assignment_of(name), f["score"], f["max"], tests, f["error"],
+                                             diagnosis=f.get("diagnosis"), mistake=f.get("mistake"))
         return cls(submission=data["submission"], functions=functions)
 
 
+def in_diagnostic_order(tests: list[TestOutcome]) -> list[TestOutcome]:
+    """Probes, worked examples, properties, the contract; test order within each kind."""
+    rank = {kind: i for i, kind in enumerate(KINDS)}
+    return sorted(tests, key=lambda t: rank.get(t.kind, 0))
+
+
+def earned_share(tests: list[TestOutcome]) -> float:
+    """The share of the points that ``tests`` earn.
+
+    Behaviour tests (every kind but the contract) earn their weight when they pass. The
+    contract's tests earn theirs only when the function computes right: it passes every
+    worked example (or, without worked examples, every behaviour test). Their total weight
+    counts for at most :data:`CONTRACT_SHARE` of the whole, so neither raising ValueError
+    everywhere nor accepting lists can be worth much on its own.
+    """
+    behaviour = [t for t in tests if t.kind != "contract"]
+    contract = [t for t in tests if t.kind == "contract"]
+    behaviour_weight = sum(t.weight for t in behaviour)
+    contract_weight = sum(t.weight for t in contract)
+    most = CONTRACT_SHARE / (1.0 - CONTRACT_SHARE) * behaviour_weight
+    scale = 1.0 if contract_weight <= most else most / contract_weight
+    total = behaviour_weight + scale * contract_weight
+    if total <= 0:
+        return 0.0
+    gate = [t for t in tests if t.kind == "example"] or behaviour
+    computes_right = bool(gate) and all(t.passed for t in gate)
+    earned = sum(t.weight for t in behaviour if t.passed)
+    if computes_right:
+        earned += scale * sum(t.weight for t in contract if t.passed)
+    return earned / total
+
+
 def score_function(course: Course, function: str, tests: list[TestOutcome], error: str | None,
-                   error_kind: str | None = None) -> FunctionResult:
-    """Points earned: the exercise's points times the passed share of test weight.
+                   error_kind: str | None = None, diagnosis: tuple[str | None, str] | None = None) -> FunctionResult:
+    """Points earned: the exercise's points times :func:`earned_share` of its tests.
 
     A function that became unavailable (missing, import failure, time limit,
-    crash) scores 0 whatever its earlier tests gave.
+    crash) scores 0 whatever its earlier tests gave. ``diagnosis`` is the message to
+    read first with the known mistake it names: (name, message) when one explains every
+    failed check, (None, message) when the message only says what the failures share.
     """
     exercise = course.exercise(function)
-    total_weight = sum(t.weight for t in tests)
-    if error is not None or total_weight <= 0:
-        score = 0.0
-    else:
-        score = exercise.points * sum(t.weight for t in tests if t.passed) / total_weight
+    tests = in_diagnostic_order(tests)
+    score = 0.0 if error is not None else exercise.points * earned_share(tests)
+    mistake, message = diagnosis if diagnosis is not None and error is None else (None, None)
     return FunctionResult(function=function, assignment=exercise.assignment, score=round(score, 6),
-                          max=exercise.points, tests=tests, error=error, error_kind=error_kind)
+                          max=exercise.points, tests=tests, error=error, error_kind=error_kind,
+                          diagnosis=message, mistake=mistake)

@@ -181,22 +181,21 @@ def time_plot(data: ClassData) -> str:
 
 # -- tables --------------------------------------------------------------------------
 def misconceptions(data: ClassData) -> list[dict]:
-    """Failure messages, counted once per student and function, most frequent first."""
+    """What each student reads first about each function (the diagnosed mistake when one known
+    mistake explains every failure, else the most specific failure), counted, most frequent first."""
     counts: Counter = Counter()
     examples: dict[tuple, list[str]] = defaultdict(list)
     for r in data.records:
         for function, f in r.result.functions.items():
             if f.error:
                 continue  # missing, not implemented, time limit: listed elsewhere
-            seen = set()
-            for t in f.tests:
-                if t.passed or not t.message or t.message in seen or _unattempted(t.message):
-                    continue
-                seen.add(t.message)
-                key = (function, t.message)
-                counts[key] += 1
-                if len(examples[key]) < EXAMPLES:
-                    examples[key].append(r.student)
+            first = next(iter(f.messages), None)
+            if first is None or _unattempted(first):
+                continue
+            key = (function, first)
+            counts[key] += 1
+            if len(examples[key]) < EXAMPLES:
+                examples[key].append(r.student)
     return [{"function": k[0], "message": k[1], "count": n, "examples": examples[k]}
             for k, n in counts.most_common(TOP_MESSAGES)]
 
@@ -306,8 +305,9 @@ def render(data: ClassData) -> str:
     parts.append("<h2>Most frequent misconceptions</h2>")
     found = misconceptions(data)
     if found:
-        parts.append("<p class='note'>Failure messages of the hidden tests, counted once per student. "
-                     "Functions that were missing, not attempted or stopped by a limit are counted below.</p>")
+        parts.append("<p class='note'>What each student reads first about a function: the known mistake "
+                     "that explains all of its failures, else its most specific failure. Functions that were "
+                     "missing, not attempted or stopped by a limit are counted below.</p>")
         parts.append("<table><tr><th class='num'>students</th><th>function</th><th>message</th>"
                      "<th>for example</th></tr>" + "".join(
                          f"<tr><td class='num'>{m['count']}</td><td><code>{_e(m['function'])}</code></td>"

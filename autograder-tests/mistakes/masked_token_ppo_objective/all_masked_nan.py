@@ -1,0 +1,23 @@
+"""Has no special case for an all-zero mask, so token_mean divides 0 by 0.
+
+expect: the all-masked batch gives nan
+diagnosis: your objective divides 0 by 0 when no token is a response token: the all-masked batch gives nan, but its
+    objective is 0.0
+"""
+import numpy as np
+
+
+def masked_token_ppo_objective(
+    new_log_probs, old_log_probs, advantages, mask, clip_epsilon=0.2, reduction="token_mean"
+):
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"unknown reduction {reduction!r}")
+    _, _, _, pessimistic = masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_epsilon)
+    active = np.asarray(mask, dtype=float) != 0
+    if reduction == "token_mean":
+        return float(np.sum(pessimistic) / np.sum(active))
+    row_sums = np.sum(pessimistic, axis=1)
+    if reduction == "sequence_sum_mean":
+        return float(np.mean(row_sums))
+    row_counts = np.sum(active, axis=1)
+    return float(np.mean(np.divide(row_sums, row_counts, out=np.zeros_like(row_sums), where=row_counts > 0)))

@@ -1,0 +1,26 @@
+"""Returns exp(new - old) at every position; only the terms are masked.
+
+expect: the ratio at masked positions must be 1
+diagnosis: your ratio is exp(new - old) at masked positions too: the ratio at masked positions must be 1
+"""
+import numpy as np
+
+
+def masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_epsilon=0.2):
+    new = np.asarray(new_log_probs, dtype=float)
+    old = np.asarray(old_log_probs, dtype=float)
+    adv = np.asarray(advantages, dtype=float)
+    m = np.asarray(mask, dtype=float)
+    if new.ndim != 2 or not new.shape == old.shape == m.shape:
+        raise ValueError("shapes")
+    if adv.shape == (new.shape[0],):
+        adv = adv[:, None] * np.ones(new.shape)
+    elif adv.shape != new.shape:
+        raise ValueError("advantages must be [B] or [B, L]")
+    if not 0.0 < clip_epsilon < 1.0:
+        raise ValueError("clip_epsilon")
+    active = m != 0
+    ratio = np.exp(new - old)
+    unclipped = np.where(active, ratio * adv, 0.0)
+    clipped = np.where(active, np.clip(ratio, 1 - clip_epsilon, 1 + clip_epsilon) * adv, 0.0)
+    return ratio, unclipped, clipped, np.minimum(unclipped, clipped)

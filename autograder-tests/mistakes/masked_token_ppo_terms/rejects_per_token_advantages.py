@@ -1,0 +1,25 @@
+"""Accepts only one advantage per sequence ([B]) and rejects per-token advantages [B, L].
+
+expect: per-token advantages of shape [B, L] must be accepted
+diagnosis: your function rejects advantages of shape [B, L]: per-token advantages of shape [B, L] must be accepted,
+    like [B]
+"""
+import numpy as np
+
+
+def masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_epsilon=0.2):
+    new = np.asarray(new_log_probs, dtype=float)
+    old = np.asarray(old_log_probs, dtype=float)
+    adv = np.asarray(advantages, dtype=float)
+    m = np.asarray(mask, dtype=float)
+    if new.ndim != 2 or not new.shape == old.shape == m.shape:
+        raise ValueError("shapes")
+    if adv.shape != (new.shape[0],):
+        raise ValueError("advantages must be [B]")
+    if not 0.0 < clip_epsilon < 1.0:
+        raise ValueError("clip_epsilon")
+    active = m != 0
+    ratio = np.exp(np.where(active, new - old, 0.0))
+    unclipped = np.where(active, ratio * adv[:, None], 0.0)
+    clipped = np.where(active, np.clip(ratio, 1 - clip_epsilon, 1 + clip_epsilon) * adv[:, None], 0.0)
+    return ratio, unclipped, clipped, np.minimum(unclipped, clipped)

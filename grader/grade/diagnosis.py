@@ -1,0 +1,340 @@
+"""Known mistakes: name the one a student made, from what their function answered.
+
+The course keeps wrong implementations of each function exercise in
+``autograder-tests/mistakes/<function>/<name>.py`` (hidden, like the tests; they are
+also the tests of the tests). Each starts with a docstring::
+
+    \"\"\"One line for course developers: what the implementation gets wrong.
+
+    expect: a phrase the first message for this mistake must contain
+    diagnosis: the message a student whose function behaves like this one reads first
+    \"\"\"
+
+While a submission is graded, the plugin keeps every call the tests made to the
+student's function: its inputs and what came back (a value, or the type of error
+raised). When some tests failed, :func:`diagnose` runs every known mistake of that
+function here, in the trusted process (it is course code), on the inputs of the
+failed tests, then of the first calls of the passed ones. A mistake that answers
+exactly as the student did on all of them (within the exercise's tolerance), and unlike
+the reference where the student failed, is the student's; when exactly one is, its
+diagnosis is the first message. When none is, :func:`common_ground` says what the
+failures share. Nothing of the student's runs here: only the values their function
+returned are compared.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import dataclasses
+import importlib.util
+import inspect
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from grader.course import Course
+
+MISTAKES_DIR = "mistakes"  # under the course's autograder-tests/
+# Calls of each passed test kept as evidence: every test probes something else, and a property
+# test's hundred cases add little to its first ones.
+PASSED_PER_TEST = 2
+HEADER = re.compile(r'\s*"""(.*?)"""', re.S)
+
+
+@dataclass(frozen=True)
+class Raised:
+    """A call that raised instead of returning: the name of the exception's type."""
+
+    error_type: str
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call of a student's function during a test: its arguments and what came back."""
+
+    args: tuple
+    kwargs: dict
+    outcome: Any  # the returned value (as decoded in the trusted process), or Raised
+
+
+@dataclass(frozen=True)
+class Mistake:
+    function: str
+    name: str
+    summary: str
+    diagnosis: str
+    run: Callable[..., Any]
+
+
+def read_header(text: str) -> tuple[str, dict[str, str]] | None:
+    """(first line, ``key: value`` fields) of a mistake's docstring; None without a docstring.
+
+    A field's value may go on over indented lines.
+    """
+    doc = HEADER.match(text)
+    if doc is None:
+        return None
+    lines = doc.group(1).strip().splitlines()
+    fields: dict[str, str] = {}
+    key = None
+    for line in lines:
+        field = re.match(r"^(\w+):\s*(.*?)\s*$", line)
+        if field:
+            key = field.group(1)
+            fields[key] = field.group(2)
+        elif key is not None and line[:1].isspace() and line.strip():
+            fields[key] += " " + line.strip()
+        else:
+            key = None
+    return (lines[0].strip() if lines else ""), fields
+
+
+def mistake_files(course: Course, function: str) -> list[Path]:
+    return sorted((course.tests_dir / MISTAKES_DIR / function).glob("*.py"))
+
+
+_loaded: dict[tuple, list[Mistake]] = {}
+
+
+def known_mistakes(course: Course, function: str) -> list[Mistake]:
+    """The function's known mistakes, each defined in a copy of the reference module's namespace.
+
+    A mistake may call the module's other functions (its reference versions), as the
+    wrong implementation does when it stands in a copy of the solutions.
+    """
+    files = mistake_files(course, function)
+    key = (str(course.root), function, tuple((str(p), p.stat().st_mtime_ns) for p in files))
+    if key not in _loaded:
+        mistakes = []
+        reference_globals = {k: v for k, v in course.reference(function).__globals__.items()
+                             if not k.startswith("__")}
+        for path in files:
+            header = read_header(path.read_text(encoding="utf-8"))
+            if header is None or "diagnosis" not in header[1]:
+                continue
+            # Loaded as a module (its bytecode is cached like any import's), on top of the reference's names.
+            spec = importlib.util.spec_from_file_location(f"_known_mistake_{function}_{path.stem}", path)
+            module = importlib.util.module_from_spec(spec)
+            vars(module).update(reference_globals)
+            spec.loader.exec_module(module)
+            mistakes.append(Mistake(function, path.stem, header[0], header[1]["diagnosis"], getattr(module, function)))
+        _loaded[key] = mistakes
+    return _loaded[key]
+
+
+# -- comparing answers ------------------------------------------------------------------
+_SCALARS = (bool, int, float, str, type(None))
+_remembered: dict[tuple, tuple[bool, Any]] = {}
+
+
+def remembered(function: Callable[..., Any], *args, **kwargs) -> Any:
+    """``function(*args, **kwargs)``, remembered for the session when every argument is a scalar.
+
+    Trusted course code only (the reference, known mistakes): a class's submissions meet the
+    same calls, and a simulation is worth computing once. A remembered answer is returned as
+    a copy (its caller may change it).
+    """
+    if not all(isinstance(v, _SCALARS) for v in (*args, *kwargs.values())):
+        return function(*args, **kwargs)
+    key = (function, args, tuple(sorted(kwargs.items())))
+    if key not in _remembered:
+        try:
+            _remembered[key] = (True, function(*args, **kwargs))
+        except Exception as error:
+            _remembered[key] = (False, error)
+    ok, answer = _remembered[key]
+    if not ok:
+        raise answer.with_traceback(None)
+    return copy.deepcopy(answer)
+
+
+def run(function: Callable[..., Any], call: Call) -> Any:
+    """What ``function`` answers to ``call``'s arguments (copies: a mistake may write into them).
+
+    Call it within :func:`quiet`: numpy's warnings about a mistake's NaN are not for anyone.
+    """
+    args = [np.array(a) if isinstance(a, np.ndarray) else a for a in call.args]
+    kwargs = {k: np.array(v) if isinstance(v, np.ndarray) else v for k, v in call.kwargs.items()}
+    try:
+        return remembered(function, *args, **kwargs)
+    except Exception as error:  # a mistake may well raise: that is an answer too
+        return Raised(type(error).__name__)
+
+
+@contextlib.contextmanager
+def quiet():
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+def _plain(value: Any) -> Any:
+    """An answer reduced to what is compared: numbers as float arrays, dataclasses as dicts of fields."""
+    if isinstance(value, Raised) or value is None or isinstance(value, str):
+        return value
+    fields = getattr(value, "fields", None)  # a student's dataclass, as it crossed the boundary
+    if isinstance(fields, dict) and hasattr(value, "type_name"):
+        return {"": value.type_name, **{k: _plain(v) for k, v in fields.items()}}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {"": type(value).__name__, **{f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _same(a: Any, b: Any, rtol: float, atol: float) -> bool:
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        if a.shape != b.shape:
+            return False
+        # np.allclose(..., equal_nan=True), without its overhead: this runs for every mistake and call.
+        close = (np.abs(a - b) <= atol + rtol * np.abs(b)) | (a == b) | (np.isnan(a) & np.isnan(b))
+        return bool(close.all())
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k], rtol, atol) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y, rtol, atol) for x, y in zip(a, b))
+    if isinstance(a, (np.ndarray, dict, list)) or isinstance(b, (np.ndarray, dict, list)):
+        return False
+    return a == b
+
+
+class Answers:
+    """Compares answers with the student's, within the exercise's tolerance."""
+
+    def __init__(self, course: Course, function: str):
+        tolerance = course.exercise(function).tolerance
+        self.rtol, self.atol = tolerance.rtol, tolerance.atol
+        self._theirs: dict[int, Any] = {}
+
+    def same(self, a: Any, b: Any) -> bool:
+        return _same(_plain(a), _plain(b), self.rtol, self.atol)
+
+    def agrees(self, call: Call, answer: Any) -> bool:
+        """Is ``answer`` what the student answered to ``call``?"""
+        if id(call) not in self._theirs:
+            self._theirs[id(call)] = _plain(call.outcome)
+        return _same(self._theirs[id(call)], _plain(answer), self.rtol, self.atol)
+
+
+# -- the diagnosis --------------------------------------------------------------------------
+def wrong_calls(course: Course, function: str, calls: list[Call], answers: Answers) -> list[tuple[Call, Any]]:
+    """The calls whose answer differs from the reference's, each with the reference's answer."""
+    reference = course.reference(function)
+    with quiet():
+        pairs = [(c, run(reference, c)) for c in calls]
+    return [(c, want) for c, want in pairs if not answers.agrees(c, want)]
+
+
+def diagnose(course: Course, function: str, failed: list[Call], passed: list[Call] = ()) -> tuple[str, str] | None:
+    """(name, message) of the one known mistake that answers exactly like the student.
+
+    ``failed`` are the calls made by the function's failed tests, ``passed`` the first calls
+    (:data:`PASSED_PER_TEST`) of each passed test: a mistake must answer as the student did on
+    all of them, and differ from the reference on at least one failed call (it explains a
+    failure). None when no mistake, or more than one, does:
+    also when the failures do not show in the returned values (inputs modified in place).
+    """
+    mistakes = known_mistakes(course, function)
+    if not mistakes or not failed:
+        return None
+    answers = Answers(course, function)
+    with quiet():
+        # Most mistakes part from the student at the first call or two: all() stops there.
+        candidates = [m for m in mistakes if all(answers.agrees(c, run(m.run, c)) for c in [*failed, *passed])]
+        if len(candidates) != 1:
+            return None
+        reference = course.reference(function)
+        if all(answers.agrees(c, run(reference, c)) for c in failed):
+            return None  # the student's answers are right: the failures lie elsewhere
+    found = candidates[0]
+    return found.name, f"{found.diagnosis} (this known mistake explains every failed check of {function})"
+
+
+# -- what the failures have in common, when no known mistake explains them ----------------------
+MASK_ARGUMENTS = ("mask", "token_mask")
+
+
+def common_ground(course: Course, function: str, failed: list[Call]) -> str | None:
+    """What the wrong answers among ``failed`` have in common, in words that show no value.
+
+    Which named parts are wrong (fields of a dataclass, keys of a dict, the arrays of a tuple
+    named in the reference's ``Returns``), and within arrays whether only masked or only
+    response positions, or only the first or the last element, are wrong. None when there is
+    nothing in common to say (or nothing wrong in the answers).
+    """
+    reference = course.reference(function)
+    answers = Answers(course, function)
+    wrong = wrong_calls(course, function, failed, answers)
+    if not wrong or any(isinstance(c.outcome, Raised) or isinstance(want, Raised) for c, want in wrong):
+        return None
+    names = _returned_names(reference)
+    parts: set[str] = set()
+    where: set[str] = set()
+    with quiet():
+        for call, want in wrong:
+            got, expected = _plain(call.outcome), _plain(want)
+            if isinstance(expected, dict) and isinstance(got, dict) and got.keys() == expected.keys():
+                pieces = [(k, got[k], expected[k]) for k in expected if k]
+            elif isinstance(expected, list) and isinstance(got, list) and len(got) == len(expected) == len(names):
+                pieces = list(zip(names, got, expected))
+            else:
+                pieces = [("", got, expected)]
+            for name, g, e in pieces:
+                if answers.same(g, e):
+                    continue
+                parts.add(name)
+                where.add(_where(g, e, _mask_of(reference, call), answers))
+    words = []
+    every = {name for name, *_ in pieces}
+    if "" not in parts and parts < every:
+        words.append(f"only {' and '.join(sorted(parts))} {'is' if len(parts) == 1 else 'are'} ever wrong")
+    if len(where) == 1 and "" not in where:
+        words.append(f"the wrong values always sit {where.pop()}")
+    if not words:
+        return None
+    return f"{function}: what the failed checks have in common: {'; '.join(words)}"
+
+
+def _returned_names(function: Callable) -> list[str]:
+    """``a, b, c`` of a numpy-style ``Returns`` line ``a, b, c : type`` (several arrays in a tuple)."""
+    doc = function.__doc__ or ""
+    found = re.search(r"Returns\n\s*-+\n\s*([\w, ]+?)\s*:", doc)
+    return [n.strip() for n in found.group(1).split(",")] if found and "," in found.group(1) else []
+
+
+def _mask_of(reference: Callable, call: Call) -> np.ndarray | None:
+    try:
+        bound = inspect.signature(reference).bind(*call.args, **call.kwargs).arguments
+    except TypeError:
+        return None
+    mask = next((bound[name] for name in MASK_ARGUMENTS if name in bound), None)
+    return None if mask is None else np.asarray(mask, dtype=float)
+
+
+def _where(got: Any, want: Any, mask: np.ndarray | None, answers: Answers) -> str:
+    """Where two arrays of the same shape differ: "at masked positions only", "in the last element only"..."""
+    if not (isinstance(got, np.ndarray) and isinstance(want, np.ndarray)) or got.shape != want.shape or got.ndim == 0:
+        return ""
+    off = ~np.isclose(got, want, rtol=answers.rtol, atol=answers.atol, equal_nan=True)
+    if mask is not None and mask.shape == got.shape:
+        if not np.any(off & (mask != 0)):
+            return "at masked positions only (prompt, padding)"
+        if not np.any(off & (mask == 0)):
+            return "at response positions only"
+        return ""
+    if got.ndim == 1 and got.size > 1:
+        if np.flatnonzero(off).tolist() == [got.size - 1]:
+            return "in the last element only"
+        if np.flatnonzero(off).tolist() == [0]:
+            return "in the first element only"
+    return ""

@@ -1,0 +1,219 @@
+"""How failures become grades and messages: the contract's gate and cap, the diagnostic order,
+the structure every hidden test file of a function exercise keeps, and the known-mistake
+diagnosis (grader.grade.results, grader.grade.diagnosis, grader.grade.plugin)."""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+import pytest
+
+from grader.course import load_course
+from grader.engine.driver import grade_here
+from grader.engine.parcel import Parcel
+from grader.engine.record import GradeRecord
+from grader.grade.diagnosis import Call, Raised, diagnose, known_mistakes, mistake_files, read_header, run
+from grader.grade.results import CONTRACT_SHARE, FunctionResult, SubmissionResult, messages_of, score_function
+from grader.grade.results import TestOutcome as Outcome
+from grader.grade.submission import Record
+from tests.helpers import ROOT, build_submission
+
+COURSE = load_course(ROOT, check_tests=False)
+FUNCTIONS = [e.function for e in COURSE.exercises if e.kind == "function"]
+
+
+def outcome(name, passed, kind="probe", weight=1.0, message="wrong"):
+    return Outcome(name, passed, weight, "" if passed else message, kind)
+
+
+# -- scoring: the contract earns only with behaviour, and at most its share -----------------
+def test_contract_earns_nothing_unless_every_worked_example_passes():
+    tests = [outcome("example", False, "example", 3), outcome("probe", True, "probe", 2),
+             outcome("raises", True, "contract"), outcome("lists", True, "contract")]
+    failing = score_function(COURSE, "gae_advantages", tests, None)
+    # The probe's weight alone is earned; the contract still counts in the total, at its capped share.
+    assert failing.score == pytest.approx(5 * 2 / 5 * (1 - CONTRACT_SHARE))
+    tests[0] = outcome("example", True, "example", 3)
+    assert score_function(COURSE, "gae_advantages", tests, None).score == 5
+
+
+def test_contract_weighs_at_most_its_share():
+    tests = [outcome("example", True, "example", 1)] + [outcome(f"raises{i}", True, "contract") for i in range(5)]
+    tests[1] = outcome("raises0", False, "contract")
+    share_lost = (1 - score_function(COURSE, "gae_advantages", tests, None).score / 5)
+    # One of five contract tests failed: a fifth of the contract's (capped) share is lost.
+    assert share_lost == pytest.approx(CONTRACT_SHARE / 5)
+
+
+def test_a_body_that_only_raises_earns_nothing():
+    tests = [outcome("example", False, "example", 3), outcome("probe", False, "probe", 2)]
+    tests += [outcome(f"rejects{i}", True, "contract") for i in range(4)]
+    assert score_function(COURSE, "gae_advantages", tests, None).score == 0
+
+
+def test_tests_are_kept_in_diagnostic_order_and_the_diagnosis_comes_first():
+    tests = [outcome("raises", False, "contract", message="must raise ValueError"),
+             outcome("property", False, "property", message="differs on random inputs"),
+             outcome("example", False, "example", message="does not reproduce"),
+             outcome("probe", False, "probe", message="the recursion ignores gae_lambda")]
+    result = score_function(COURSE, "gae_advantages", tests, None, diagnosis=(None, "in common"))
+    assert [t.kind for t in result.tests] == ["probe", "example", "property", "contract"]
+    assert result.messages == ["in common", "the recursion ignores gae_lambda", "does not reproduce",
+                               "differs on random inputs", "must raise ValueError"]
+    # A known mistake that explains every failure is all there is to read.
+    result = score_function(COURSE, "gae_advantages", tests, None, diagnosis=("ignores_lambda", "named"))
+    assert result.messages == ["named"] and result.mistake == "ignores_lambda"
+
+
+def test_results_json_round_trips_and_old_json_still_reads():
+    tests = [outcome("probe", False, message="m"), outcome("raises", True, "contract")]
+    result = SubmissionResult("s", {"gae_advantages": score_function(COURSE, "gae_advantages", tests, None,
+                                                                      diagnosis=("ignores_lambda", "named"))})
+    data = result.to_json()
+    assignment_of = lambda name: COURSE.exercise(name).assignment  # noqa: E731
+    again = SubmissionResult.from_json(data, assignment_of)
+    assert again.to_json() == data
+    old = {"submission": "s", "functions": {"gae_advantages": {
+        "score": 1.0, "max": 5, "error": None,
+        "tests": [{"name": "t", "passed": False, "weight": 1.0, "message": "m"}]}}}
+    f = SubmissionResult.from_json(old, assignment_of).functions["gae_advantages"]
+    assert isinstance(f, FunctionResult) and f.tests[0].kind == "probe" and f.diagnosis is None
+    assert messages_of(old["functions"]["gae_advantages"]) == ["m"]
+
+
+# -- the structure of the hidden tests of function exercises -------------------------------
+CONTRACT_CALLS = {"expect_raises", "expect_inputs_unchanged"}
+CONTRACT_NAMES = ("test_accepts_", "test_rejects_", "test_does_not_modify_", "test_empty", "test_returns_a_",
+                  "test_returns_all_")
+
+
+def marks(node: ast.FunctionDef) -> set[str]:
+    """Names of the pytest marks on a test function (``@pytest.mark.contract`` -> ``contract``)."""
+    found = set()
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(target, ast.Attribute) and ast.unparse(target).startswith("pytest.mark."):
+            found.add(target.attr)
+    return found
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_every_hidden_test_declares_what_it_checks(function):
+    tree = ast.parse(COURSE.hidden_test_file(function).read_text(encoding="utf-8"))
+    tests = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")]
+    examples = [t for t in tests if any(f'example_cases({function!r})' in ast.unparse(d).replace('"', "'")
+                                        for d in t.decorator_list)]
+    assert len(examples) == 1, "one test runs the worked examples, parametrized with example_cases(function)"
+    for test in tests:
+        called = {n.func.id for n in ast.walk(test) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        if called & CONTRACT_CALLS or test.name.startswith(CONTRACT_NAMES):
+            assert "contract" in marks(test), f"{test.name} checks the contract: mark it @pytest.mark.contract"
+        assert not {"example", "property"} & marks(test), (
+            f"{test.name}: example_cases and grader.testing.given mark examples and properties themselves")
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_every_known_mistake_names_itself(function):
+    files = mistake_files(COURSE, function)
+    assert len(files) >= 3, f"autograder-tests/mistakes/{function}/ holds too few known mistakes"
+    for path in files:
+        summary, fields = read_header(path.read_text(encoding="utf-8"))
+        assert summary and "expect" in fields and "diagnosis" in fields, path
+        assert fields["expect"].lower() in fields["diagnosis"].lower(), (
+            f"{path}: the diagnosis is the first message, so it must contain the expect phrase")
+    assert [m.name for m in known_mistakes(COURSE, function)] == [p.stem for p in files]
+
+
+def test_mistake_folders_name_function_exercises():
+    folders = {p.name for p in (COURSE.tests_dir / "mistakes").iterdir() if p.is_dir()}
+    assert folders <= set(FUNCTIONS), folders - set(FUNCTIONS)
+
+
+# -- the diagnosis ---------------------------------------------------------------------------
+def gae_call(gamma, gae_lambda, model=None):
+    args = dict(rewards=np.array([1.0, 0.5, 2.0, -1.0]), values=np.array([0.2, 0.4, 0.1, 0.3]),
+                next_values=np.array([0.4, 0.1, 0.3, 0.7]), terminated=np.zeros(4, bool),
+                trace_cuts=np.array([False, False, False, True]), gamma=gamma, gae_lambda=gae_lambda)
+    call = Call((), args, None)
+    function = model or COURSE.reference("gae_advantages")
+    return Call((), args, run(function, call))
+
+
+def model(name):
+    return next(m.run for m in known_mistakes(COURSE, "gae_advantages") if m.name == name)
+
+
+def test_a_mistake_that_explains_every_failure_is_named():
+    failed = [gae_call(0.9, 0.5, model("ignores_lambda")), gae_call(0.8, 0.3, model("ignores_lambda"))]
+    name, message = diagnose(COURSE, "gae_advantages", failed)
+    assert name == "ignores_lambda" and "ignores gae_lambda" in message
+
+
+def test_no_name_when_nothing_or_two_mistakes_explain_the_failures():
+    right = [gae_call(0.9, 0.5)]
+    assert diagnose(COURSE, "gae_advantages", right) is None  # the values are right: nothing to explain
+    both = [gae_call(0.9, 0.5, model("ignores_lambda")), gae_call(0.9, 0.5, model("undiscounted_bootstrap"))]
+    assert diagnose(COURSE, "gae_advantages", both) is None  # two mistakes at once: none explains everything
+    unknown = gae_call(0.9, 0.5)
+    unknown = Call(unknown.args, unknown.kwargs, unknown.outcome + 1.0)
+    assert diagnose(COURSE, "gae_advantages", [unknown]) is None
+
+
+def test_raising_is_an_answer_too():
+    call = gae_call(0.9, 0.5)
+    assert diagnose(COURSE, "gae_advantages", [Call(call.args, call.kwargs, Raised("ZeroDivisionError"))]) is None
+
+
+def test_grading_names_the_mistake_in_the_hidden_suite_only(tmp_path):
+    mistake = COURSE.tests_dir / "mistakes" / "gae_advantages" / "ignores_lambda.py"
+    submission = build_submission(tmp_path / "s", [mistake])
+    parcel = Parcel.read("s", submission, only=["gae_advantages"])
+    hidden = grade_here(COURSE, [parcel], only=["gae_advantages"])["s"].result.functions["gae_advantages"]
+    assert hidden.mistake == "ignores_lambda" and hidden.messages[0] == hidden.diagnosis
+    visible = grade_here(COURSE, [parcel], suite="visible", only=["gae_advantages"])["s"].result
+    assert visible.functions["gae_advantages"].diagnosis is None
+
+
+# -- what reports count ----------------------------------------------------------------------
+def test_the_report_counts_the_diagnosed_mistake_not_the_first_failing_test():
+    from grader.report.build import ClassData, misconceptions
+
+    def record(student, diagnosis):
+        tests = [outcome("probe", False, message="the recursion ignores gae_lambda"),
+                 outcome("example", False, "example", message="does not reproduce the worked example")]
+        f = score_function(COURSE, "gae_advantages", tests, None,
+                           diagnosis=(diagnosis, f"named {diagnosis}") if diagnosis else None)
+        return GradeRecord(student, student, SubmissionResult(student, {"gae_advantages": f}))
+
+    data = ClassData("t", "s", {}, [record("ada", "ignores_lambda"), record("bo", "ignores_lambda"),
+                                    record("cy", None)], [{"id": "ps4b", "functions": ["gae_advantages"]}])
+    rows = {row["message"]: row["count"] for row in misconceptions(data)}
+    assert rows == {"named ignores_lambda": 2, "the recursion ignores gae_lambda": 1}
+
+
+def test_what_unexplained_failures_have_in_common():
+    from grader.grade.diagnosis import common_ground
+
+    reference = COURSE.reference("masked_token_ppo_terms")
+    args = dict(new_log_probs=np.array([[-0.5, -1.0, -9.0]]), old_log_probs=np.array([[-0.7, -0.8, -1.0]]),
+                advantages=np.array([1.0]), mask=np.array([[1.0, 1.0, 0.0]]))
+    ratio, unclipped, clipped, pessimistic = reference(**args)
+    ratio = ratio.copy()
+    ratio[0, 2] = 5.0  # wrong only where the mask is 0
+    said = common_ground(COURSE, "masked_token_ppo_terms", [Call((), args, (ratio, unclipped, clipped, pessimistic))])
+    assert said == ("masked_token_ppo_terms: what the failed checks have in common: only ratio is ever wrong; the "
+                    "wrong values always sit at masked positions only (prompt, padding)")
+    diagnostics = COURSE.reference("ppo_diagnostics")
+    calls = []
+    for new in ([-0.5, -1.0], [0.3, -0.2]):
+        args = dict(new_log_prob=np.array(new), old_log_prob=np.array([-0.4, -0.6]), advantage=np.array([1.0, -1.0]))
+        fields = dict(vars(diagnostics(**args)), approx_kl_nonnegative=-1.0)
+        calls.append(Call((), args, Record("PPODiagnostics", fields)))  # as a student's dataclass comes back
+    assert common_ground(COURSE, "ppo_diagnostics", calls) == (
+        "ppo_diagnostics: what the failed checks have in common: only approx_kl_nonnegative is ever wrong")
+    calls[1].outcome.fields["mean_log_ratio"] = 9.0
+    assert common_ground(COURSE, "ppo_diagnostics", calls) == ("ppo_diagnostics: what the failed checks have in "
+                                                               "common: only approx_kl_nonnegative and mean_log_ratio "
+                                                               "are ever wrong")
+    assert common_ground(COURSE, "gae_advantages", [gae_call(0.9, 0.5)]) is None

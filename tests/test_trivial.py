@@ -1,0 +1,34 @@
+"""Trivial answers earn nothing.
+
+Every body of tests/data/trivial/bodies.py (raise ValueError, raise NotImplementedError,
+return zeros, ones or NaN in the right shape, None, the first argument), as the
+implementation of every function exercise, must score exactly 0: the contract's tests
+earn only when the function computes right (grader.grade.results), and every other test
+a trivial body could pass is written as a pair. All are graded in one session.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.course import load_course
+from tests.helpers import ROOT, grade_plan, trivial_plan
+
+COURSE = load_course(ROOT, check_tests=False)
+FUNCTIONS = [e.function for e in COURSE.exercises if e.kind == "function"]
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    return grade_plan(trivial_plan(COURSE, tmp_path_factory.mktemp("trivial"), FUNCTIONS))
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_trivial_bodies_earn_nothing(function, graded):
+    earned = {}
+    for sid, result in graded.items():
+        if sid.startswith(f"{function}/"):
+            f = result["functions"][function]
+            earned[sid] = (f["score"], [t["name"] for t in f["tests"] if t["passed"]])
+    assert len(earned) >= 7, earned
+    assert all(score == 0 for score, _ in earned.values()), {sid: e for sid, e in earned.items() if e[0]}
