@@ -17,8 +17,14 @@ ROOT = Path(__file__).resolve().parents[1]
 # Wrong implementations: the course's known mistakes of the function exercises (also used to
 # diagnose students, so they live with the hidden tests) and the test data of labs and answers.
 MUTANT_DIRS = ("autograder-tests/mistakes", "tests/data/mutants")
+MISTAKES = ROOT / "autograder-tests" / "mistakes"
 TRIVIAL = ROOT / "tests" / "data" / "trivial"
 CORRECT = ROOT / "tests" / "data" / "correct"
+
+
+def mistake_cell(function: str, name: str) -> str:
+    """A known mistake of a function exercise (its code without the docstring), as a student's cell."""
+    return (MISTAKES / function / f"{name}.py").read_text(encoding="utf-8").split('"""', 2)[2].strip() + "\n"
 
 
 def run_grader(*args: str, cwd: Path = ROOT, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:

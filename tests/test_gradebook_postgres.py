@@ -23,7 +23,7 @@ import pytest
 from grader.build.nbgrader_run import nbgrader_env
 from grader.build.segments import course_modules
 from grader.course import load_course
-from tests.helpers import ROOT, MUTANTS, grade_json, run_grader
+from tests.helpers import ROOT, grade_json, mistake_cell, run_grader
 from tests.pgserver import PostgresServer, server_bindir
 
 pytestmark = pytest.mark.slow
@@ -31,11 +31,6 @@ pytestmark = pytest.mark.slow
 COURSE = load_course(ROOT, check_files=False)
 ASSIGNMENTS = ("ps4b", "ps4c")
 SOLUTION = {f: t for parts in course_modules(COURSE, set(COURSE.functions)).values() for f, t in parts.exercises.items()}
-
-
-def mutant(function: str, name: str) -> str:
-    """A wrong implementation from tests/data/mutants, as a student's cell."""
-    return (MUTANTS / function / f"{name}.py").read_text().split('"""', 2)[2].strip() + "\n"
 
 
 def cells(assignment: str, **changed: str) -> dict[str, str]:
@@ -47,10 +42,10 @@ def cells(assignment: str, **changed: str) -> dict[str, str]:
 
 # Two students hand in both assignments: both runs must find them in the gradebook.
 CLASS = {
-    "ps4b": {"ana": cells("ps4b"), "ben": cells("ps4b", gae_advantages=mutant("gae_advantages", "ignores_lambda")),
+    "ps4b": {"ana": cells("ps4b"), "ben": cells("ps4b", gae_advantages=mistake_cell("gae_advantages", "ignores_lambda")),
              "cy": {}},
     "ps4c": {"ana": cells("ps4c"), "ben": {},
-             "dee": cells("ps4c", response_token_mask=mutant("response_token_mask", "ignores_eos"))},
+             "dee": cells("ps4c", response_token_mask=mistake_cell("response_token_mask", "ignores_eos"))},
 }
 
 

@@ -30,7 +30,7 @@ import yaml
 from grader.build.notebook import build_notebook
 from grader.build.segments import course_modules, student_segments
 from grader.course import load_course
-from tests.helpers import MUTANTS, ROOT, grade_json, run_grader
+from tests.helpers import ROOT, grade_json, mistake_cell, run_grader
 from tests.test_course import GOOD, error_of
 
 COURSE = load_course(ROOT, check_files=False)
@@ -38,10 +38,6 @@ PS4B = COURSE.assignment("ps4b")
 FUNCTIONS = [e.function for e in PS4B.exercises]
 SCHEMA = json.loads((ROOT / "tests/data/gradescope_results.schema.json").read_text())
 SOLUTION = {f: t for parts in course_modules(COURSE, set(FUNCTIONS)).values() for f, t in parts.exercises.items()}
-
-
-def mutant(function: str, name: str) -> str:
-    return (MUTANTS / function / f"{name}.py").read_text().split('"""', 2)[2].strip() + "\n"
 
 
 def modules_with(dest: Path, **cells: str) -> Path:
@@ -140,11 +136,11 @@ def graded(root, tmp_path_factory):
     assert setup.returncode == 0, setup.stdout + setup.stderr
     assert (root / "venv/bin/python").exists()
     out["correct"] = autograde(root, lambda s: modules_with(s, **SOLUTION))
-    wrong = dict(SOLUTION, gae_advantages=mutant("gae_advantages", "ignores_lambda"))
+    wrong = dict(SOLUTION, gae_advantages=mistake_cell("gae_advantages", "ignores_lambda"))
     out["wrong"] = autograde(root, lambda s: modules_with(s / "my work" / "exercises", **wrong))
 
     notebook_cells = dict(SOLUTION, ppo_clipped_terms=student_segments(COURSE)["ppo_clipped_terms"],
-                          ppo_diagnostics=mutant("ppo_diagnostics", "k1_kl"))
+                          ppo_diagnostics=mistake_cell("ppo_diagnostics", "k1_kl"))
 
     def notebook(folder: Path) -> None:
         nb = build_notebook(COURSE, PS4B)
@@ -156,7 +152,7 @@ def graded(root, tmp_path_factory):
 
     out["notebook"] = autograde(root, notebook)
     marker = work / "acted"
-    honest = mutant("ppo_diagnostics", "k1_kl")
+    honest = mistake_cell("ppo_diagnostics", "k1_kl")
     attack = f"""
 import json, subprocess, sys
 try:  # claim full marks, now and again after grading ended
