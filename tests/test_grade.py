@@ -68,8 +68,9 @@ def test_partial_submissions_and_broken_modules(tmp_path):
     shutil.copytree(COURSE.solutions_dir, broken)
     write(broken / "ppo_objective.py", "def ppo_clipped_terms(:\n    pass\n")
     single = write(tmp_path / "mywork.py", CORRECT_GAE)
-    r_only, r_broken, r_single = grade_json(only_gae.parent, broken, single,
-                                            only=["gae_advantages", "ppo_clipped_terms", "ppo_diagnostics"])
+    dashed = write(tmp_path / "my-work.v2.py", CORRECT_GAE)  # no module name: staged under another
+    r_only, r_broken, r_single, r_dashed = grade_json(only_gae.parent, broken, single, dashed,
+                                                      only=["gae_advantages", "ppo_clipped_terms", "ppo_diagnostics"])
 
     assert r_only["functions"]["gae_advantages"]["score"] == COURSE.exercise("gae_advantages").points
     assert r_only["functions"]["ppo_clipped_terms"]["error"] == "not defined"
@@ -84,6 +85,7 @@ def test_partial_submissions_and_broken_modules(tmp_path):
     assert r_single["submission"].endswith("mywork.py")
     assert r_single["functions"]["gae_advantages"]["score"] == COURSE.exercise("gae_advantages").points
     assert r_single["functions"]["ppo_clipped_terms"]["error"] == "not defined"
+    assert r_dashed["functions"]["gae_advantages"]["score"] == COURSE.exercise("gae_advantages").points
 
 
 HONEST_ZEROS = """

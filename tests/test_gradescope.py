@@ -152,7 +152,8 @@ def graded(root, tmp_path_factory):
 
     out["notebook"] = autograde(root, notebook)
     marker = work / "acted"
-    honest = mistake_cell("ppo_diagnostics", "k1_kl")
+    # The honest part of the hostile upload: a correct ppo_clipped_terms and a wrong ppo_diagnostics.
+    honest = dict(ppo_clipped_terms=SOLUTION["ppo_clipped_terms"], ppo_diagnostics=mistake_cell("ppo_diagnostics", "k1_kl"))
     attack = f"""
 import json, subprocess, sys
 try:  # claim full marks, now and again after grading ended
@@ -168,7 +169,7 @@ print('{{"score": 999}}')
     def hostile(folder: Path) -> None:
         # gae.py is a link to the reference solution; ppo_objective.py attacks on import.
         (folder / "gae.py").symlink_to(root / "source/course/solutions/gae.py")
-        modules_with(work / "hostile", ppo_diagnostics=honest)
+        modules_with(work / "hostile", **honest)
         text = (work / "hostile/ppo_objective.py").read_text()
         (folder / "ppo_objective.py").write_text(attack + text)
         (folder / "<script>alert(1)<script>\nname.py").write_text("raise SystemExit(3)\n")
@@ -185,7 +186,7 @@ print('{{"score": 999}}')
     out["expected"] = dict(zip(["correct", "wrong", "notebook", "honest"], grade_json(
         modules_with(work / "e_correct", **SOLUTION), modules_with(work / "e_wrong", **wrong),
         modules_with(work / "e_notebook", **notebook_cells),
-        modules_with(work / "e_honest", ppo_diagnostics=honest), only=FUNCTIONS)))
+        modules_with(work / "e_honest", **honest), only=FUNCTIONS)))
     return out
 
 

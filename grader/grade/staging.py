@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import functools
+import keyword
 import os
 import shutil
 import stat
@@ -20,6 +21,8 @@ from grader.course import Course
 from grader.errors import GraderError
 from grader.stubs import SKIP_PARTS, has_solution_regions, solution_files
 
+# The module a lone .py file is staged as when its own name is no Python identifier (my-work.py).
+SINGLE_FILE_MODULE = "submission"
 MAX_SUBMISSION_BYTES = 20 * 1024 * 1024
 
 
@@ -80,7 +83,9 @@ def stage_submission(course: Course, submission: Path, dest: Path) -> Path:
         if submission.stat().st_size > MAX_SUBMISSION_BYTES:
             raise GraderError(f"{submission}: more than {MAX_SUBMISSION_BYTES >> 20} MB of Python")
         stem = submission.stem
-        shutil.copyfile(submission, dest / submission.name)
+        if not stem.isidentifier() or keyword.iskeyword(stem):
+            stem = SINGLE_FILE_MODULE  # `from my-work import *` is no Python: stage it under a name that is
+        shutil.copyfile(submission, dest / f"{stem}.py")
         for module in course.modules:
             if module != stem:
                 (dest / f"{module}.py").write_text(f"from {stem} import *  # noqa: F401,F403\n", encoding="utf-8")
