@@ -65,6 +65,7 @@ class Extraction:
     # nbgrader never reads a quarantined submission (links, special files, notebook JSON
     # that had to be repaired): its grades are recorded by the course grader alone.
     quarantined: bool = False
+    cells: dict[str, str] = field(default_factory=dict)  # the solution cells graded (grade id -> source)
 
     def note(self, function: str, text: str) -> None:
         self.notes.setdefault(function, []).append(text)
@@ -290,7 +291,7 @@ def extract_submission(course: Course, assignment: Assignment, notebooks: list[n
     for problem in problems:
         ex.note(GENERAL, problem)
     functions = {e.function for e in assignment.exercises}
-    cells: dict[str, str] = {}
+    cells = ex.cells
     checked = []
     for data in notebooks:
         if data is None:
@@ -309,7 +310,7 @@ def extract_submission(course: Course, assignment: Assignment, notebooks: list[n
 
     # A lab is graded from the student's modules: copy the ones the course hands out, never
     # through a link (a link to solutions/ would be graded, and shown in feedback, as the student's).
-    if submission_dir is not None and student_modules and not _linked_folder(submission_dir):
+    if submission_dir is not None and student_modules and not linked_folder(submission_dir):
         for rel in student_modules:
             source = submission_dir / rel
             try:
@@ -355,7 +356,7 @@ def extract_submission(course: Course, assignment: Assignment, notebooks: list[n
     return ex
 
 
-def _linked_folder(folder: Path) -> bool:
+def linked_folder(folder: Path) -> bool:
     """Is a submission folder, or the student's folder holding it, a symbolic link?"""
     return folder.is_symlink() or folder.parent.is_symlink()
 
@@ -368,7 +369,7 @@ def notebooks_of(submission_dir: Path, names: list[str]) -> tuple[list[dict | No
     would follow it).
     """
     submission_dir = Path(submission_dir)
-    if _linked_folder(submission_dir):
+    if linked_folder(submission_dir):
         return [], ["the submission folder is a symbolic link; links are never followed"]
     refused = dict(refused_entries(submission_dir))
     problems = [f"{shown(path.relative_to(submission_dir)) if path != submission_dir else 'the submission'} is "

@@ -1,4 +1,4 @@
-"""Talk to nbgrader's gradebook directly, for what nbgrader's autograde step cannot do.
+"""nbgrader's gradebook and configuration, as ``grader autograde`` uses them.
 
 The gradebook is wherever nbgrader's configuration says (:func:`course_gradebook`):
 ``CourseDirectory.db_url`` in the course directory's ``nbgrader_config.py`` (or
@@ -6,13 +6,10 @@ Jupyter's configuration folders), or a URL given on the command line; nbgrader's
 default is ``sqlite:///<course-dir>/gradebook.db``. Everything goes through
 nbgrader's :class:`~nbgrader.api.Gradebook`, so SQLite and PostgreSQL work alike.
 
-- A notebook nbgrader cannot read (invalid JSON) or cannot process makes nbgrader
-  drop that student's autograded folder. :func:`write_placeholder` gives the
-  student an autograded notebook anyway (their readable notebook, or the release
-  with a note on top) and records the trusted grades, so feedback and exports
-  cover everyone.
+- :func:`enrol` adds the class's students once (two runs may share a database);
 - :func:`gradebook_scores` reads back what the gradebook holds, to check it against
-  the trusted records.
+  the trusted records; :func:`manual_state` and :func:`restore_manual` keep manual
+  scores what people made them. Grades are written by :mod:`grader.autograde.recorder`.
 """
 
 from __future__ import annotations
@@ -24,7 +21,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
 from jupyter_core.paths import jupyter_config_path
 from nbgrader.api import Gradebook, InvalidEntry, MissingEntry
 from nbgrader.coursedir import CourseDirectory
@@ -33,10 +29,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from traitlets.config import Config
 from traitlets.config.loader import ConfigFileNotFound, JSONFileConfigLoader, PyFileConfigLoader
 
-from grader.autograde.extract import GENERAL, check_notebook, read_notebook
-from grader.autograde.preprocessors import exercise_of, exercise_of_grade, fill_outputs
-from grader.autograde.sanitize import sanitize_notebook
-from grader.engine.record import GradeRecord
+from grader.autograde.preprocessors import exercise_of_grade
 from grader.errors import GraderError
 
 CONFIG_NAME = "nbgrader_config"
@@ -182,7 +175,8 @@ def restore_manual(target: GradebookTarget, assignment: str, before: dict[tuple,
                 restored.append(f"{student}/{grade.name}: manual score {grade.manual_score}, extra credit "
                                 f"{grade.extra_credit} -> {manual}, {extra}")
                 grade.manual_score, grade.extra_credit = manual, extra
-                grade.needs_manual_grade = grade.auto_score is None
+                # nbgrader's rule (SaveAutoGrades): a manual score, or no automatic one, needs a look
+                grade.needs_manual_grade = manual is not None or grade.auto_score is None
         gb.db.commit()
     return restored
 
@@ -201,48 +195,3 @@ def enrol(target: GradebookTarget, students: list[str]) -> None:
                 gb.update_or_create_student(student)
             except InvalidEntry:  # added by a concurrent run since we looked
                 gb.find_student(student)
-
-
-def write_placeholder(course_dir: Path, target: GradebookTarget, assignment: str, notebook: str, student: str,
-                      record: GradeRecord) -> Path:
-    """An autograded notebook and gradebook grades for a submission nbgrader could not process."""
-    course_dir = Path(course_dir)
-    release = nbformat.read(course_dir / "release" / assignment / notebook, as_version=4)
-    # The student's notebook as extraction saw it: checked cells only, never through a link.
-    folder = course_dir / "submitted" / student / assignment
-    problem = None
-    submitted = None
-    if not (folder.is_symlink() or folder.parent.is_symlink()):
-        data, problem = read_notebook(folder / notebook)
-        submitted = check_notebook(data)[0] if data is not None else None
-    base = submitted if submitted is not None else release
-    present = {exercise_of(c) for c in base.cells}
-    for cell in release.cells:  # bring back any autograded cell the student deleted
-        function = exercise_of(cell)
-        if function and function not in present:
-            base.cells.append(cell)
-    notes = record.notes.get(GENERAL, []) or ([problem] if problem else [])
-    why = " ".join(notes) or "nbgrader could not process this notebook"
-    note = nbformat.v4.new_markdown_cell(
-        f"**Grading note.** {why} The grades below come from the course grader; "
-        "exercises it could not find score zero.")
-    note.id = "grading-note"
-    base.cells.insert(0, note)
-    fill_outputs(base, record)
-    sanitize_notebook(base)
-    dest = course_dir / "autograded" / student / assignment / notebook
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(base, dest)
-
-    points = record.scores()
-    with target.open() as gb:
-        gb.update_or_create_student(student)
-        gb.update_or_create_submission(assignment, student)
-        notebook_id = Path(notebook).stem
-        submission = gb.find_submission_notebook(notebook_id, assignment, student)
-        for grade in submission.grades:
-            function = exercise_of_grade(grade.name)
-            grade.auto_score = float(points[function][0]) if function in points else 0.0
-            grade.needs_manual_grade = False
-        gb.db.commit()
-    return dest

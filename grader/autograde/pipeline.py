@@ -9,37 +9,38 @@ An ordered pipeline of named steps (:data:`AUTOGRADE_STEPS`) on a shared
 4. ``extract``  each notebook's solution cells into modules shaped like exercises/
 5. ``grade``    all of them with the hidden tests, with the engine of ``grader grade-class`` (trusted
                 processes here or a Dask cluster's workers, sandboxed; a current record is not regraded)
-6. ``record``   ``nbgrader autograde`` with ``TrustedGrade`` in place of ``Execute``, for every
-                submission but the quarantined ones (links, special files, repaired notebook JSON)
+6. ``record``   what ``nbgrader autograde`` writes (autograded/ and the gradebook), with nbgrader's own
+                preprocessors and TrustedGrade's step in this process, in one gradebook session
+                (:mod:`grader.autograde.recorder`), for every submission but the quarantined ones
+                (links, special files, repaired notebook JSON)
 7. ``rescue``   an autograded notebook and grades for the quarantined submissions and for those
-                nbgrader did not process
+                nbgrader's steps refuse
 8. ``verify``   the gradebook holds exactly the trusted grades, and no manual score changed
 
 The gradebook is the one nbgrader's configuration names (``CourseDirectory.db_url``), or
 ``db_url`` when given: SQLite by default, PostgreSQL for a teaching team.
 
-Nothing of a submission runs in a Jupyter kernel or in nbgrader's process, and no
-student's failure stops the class. Nothing is decided from nbgrader's log, which
-carries student text (grade ids, cell sources): who nbgrader processed is read from
-the files it wrote, and the gradebook is checked against the trusted records.
+Nothing of a submission runs in a Jupyter kernel or in this process, and no student's
+failure stops the class. Who was recorded is read from the notebooks written, and the
+gradebook is checked against the trusted records. Plain ``nbgrader autograde``
+(formgrader's button) records the same, with TrustedGrade in place of Execute.
 """
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from grader.autograde.extract import Extraction
+from grader.autograde.extract import Extraction, notebooks_of, solution_cells
 from grader.autograde.gradebook import (GradebookTarget, course_gradebook, enrol, gradebook_scores, manual_state,
-                                        restore_manual, write_placeholder)
-from grader.autograde.trusted import built_info, extract, grade_extractions
+                                        restore_manual)
+from grader.autograde.recorder import Recorder, notebook_node, remove
+from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
 from grader.engine.record import GradeRecord
 from grader.build.coursedir import CONFIG, BuiltAssignment, stale_inputs
-from grader.build.nbgrader_run import run_nbgrader
 from grader.build.segments import assignment_modules
 from grader.engine.store import SAFE_ID
 from grader.course import Assignment, Course
@@ -67,7 +68,7 @@ class AutogradeState:
     records: dict[str, GradeRecord] = field(default_factory=dict)
     scheduler: str | None = None
     out: Path | None = None
-    nbgrader_failed: list[str] = field(default_factory=list)
+    record_failed: list[str] = field(default_factory=list)
     rescued: list[str] = field(default_factory=list)
     mismatches: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -143,8 +144,12 @@ class Extract:
     name = "extract"
 
     def __call__(self, state: AutogradeState) -> None:
+        self.run(state, state.students)
+
+    @staticmethod
+    def run(state: AutogradeState, students: list[str]) -> None:
         modules = assignment_modules(state.course, state.assignment)  # once for the class
-        for student in state.students:
+        for student in students:
             state.extractions[student] = extract(state.course, state.course_dir, state.assignment, state.info,
                                                  student, modules=modules)
 
@@ -178,66 +183,65 @@ class Grade:
 
 
 class Record:
-    """nbgrader's own autograde, with TrustedGrade instead of Execute (see nbgrader_config.py).
+    """What ``nbgrader autograde`` writes, autograded/ and the gradebook, written by :class:`Recorder`
+    (nbgrader's own preprocessors, TrustedGrade's step filled from the trusted records, one gradebook
+    session) for every submission but the quarantined ones.
 
-    Quarantined submissions are left out (nbgrader would follow their links or parse
-    their repaired JSON). Who nbgrader processed is read from the files it wrote, never
-    from its log: the log carries student text.
+    Each notebook is read again, bounded and never through a link, and recorded only if its
+    solution cells are the ones graded: one that changed since is graded again first. Who was
+    processed is decided from the notebooks written; the others are rescued.
     """
 
     name = "record"
-    TIMEOUT = 3600.0  # seconds for one nbgrader autograde (reading records is quick; regrading is not)
 
     def __call__(self, state: AutogradeState) -> None:
         autograded = state.course_dir / "autograded"
-        passed = [s for s in state.students if not state.extractions[s].quarantined]
-        excluded = sorted({s for s in state.students if s not in passed} | set(state.unusable))
-        for student in state.students:  # what nbgrader writes now is how we know it processed a student
-            _remove(autograded / student / state.assignment.id)
-        if state.students_wanted or any("," in name for name in excluded):
-            runs = [[f"--student={student}"] for student in passed]
-        else:
-            runs = [["--student=*"] + ([f"--CourseDirectory.student_id_exclude={','.join(excluded)}"]
-                                       if excluded else [])]
-        tail: list[str] = []
-        failed_runs = 0
-        with state.progress() as progress:
-            task = progress.add_task("recording in the gradebook (nbgrader autograde)", total=len(passed))
-            lines = 0
-
-            def follow(line: str) -> None:  # a progress bar only: nothing is decided from the log
-                nonlocal lines
-                if "Sanitizing" in line:
-                    lines += 1
-                    progress.update(task, completed=min(lines, len(passed)))
-
-            for args in runs if passed else []:
-                # A notebook whose record does not match is graded again by TrustedGrade: with the
-                # same sandbox choice, course and results as the rest of the class.
-                options = [f"--TrustedGrade.sandbox={state.sandbox}", f"--TrustedGrade.course_root={state.course.root}"]
-                if state.out is not None:
-                    options.append(f"--TrustedGrade.results_dir={state.out}")
-                if state.db_url:
-                    options.append(f"--CourseDirectory.db_url={state.db_url}")
-                proc = run_nbgrader(state.course_dir, "autograde", state.assignment.id, "--force", *args,
-                                    *options, timeout=self.TIMEOUT, check=False, on_line=follow)
-                tail = proc.stdout.splitlines()[-20:]
-                failed_runs += proc.returncode != 0
+        todo = [s for s in state.students if not state.extractions[s].quarantined]
+        for student in state.students:  # what is written now is how we know a student was processed
+            remove(autograded / student / state.assignment.id)
+        failed: dict[str, str] = {}
+        with Recorder(state.course_dir, state.gradebook, state.assignment.id, state.info.notebook) as recorder, \
+                state.progress() as progress:
+            task = progress.add_task("recording in the gradebook", total=len(todo))
+            changed = self.record(state, recorder, todo, failed, lambda: progress.advance(task))
+            if changed:  # graded from a notebook that is not there any more: grade what is there
+                state.warnings.append(f"{len(changed)} notebook(s) changed while the class was graded, graded "
+                                      f"again: {', '.join(changed[:5])}{' ...' if len(changed) > 5 else ''}")
+                Extract.run(state, changed)
+                state.records.update(grade_extractions(state.course, state.course_dir, state.assignment,
+                                                       {s: state.extractions[s] for s in changed}, jobs=state.jobs,
+                                                       sandbox=state.sandbox, scheduler=state.scheduler,
+                                                       out=state.out))
+                again = [s for s in changed if not state.extractions[s].quarantined]
+                for student in self.record(state, recorder, again, failed, lambda: None):
+                    failed[student] = "its notebook kept changing while it was graded"
+            state.warnings += recorder.warnings
         notebook = state.info.notebook
-        processed = [s for s in passed if (autograded / s / state.assignment.id / notebook).is_file()]
-        if len(passed) > 1 and not processed and failed_runs:
-            raise GraderError("nbgrader autograde did not process any submission:\n" + "\n".join(tail))
-        state.nbgrader_failed = sorted(set(passed) - set(processed))
-        if failed_runs and not state.nbgrader_failed:  # the verify step says whether grades were lost
-            state.warnings.append("nbgrader autograde reported an error although it wrote every notebook; its log "
-                                  "ends:\n" + "\n".join(tail))
+        processed = [s for s in todo if (autograded / s / state.assignment.id / notebook).is_file()]
+        state.record_failed = sorted(set(todo) - set(processed))
+        for student in state.record_failed:
+            state.warnings.append(f"{student}: nbgrader's autograde steps failed on the notebook "
+                                  f"({failed.get(student, 'no autograded notebook was written')}); rescued")
 
-
-def _remove(path: Path) -> None:
-    if path.is_symlink() or path.is_file():
-        path.unlink()
-    elif path.is_dir():
-        shutil.rmtree(path)
+    @staticmethod
+    def record(state: AutogradeState, recorder: Recorder, students: list[str], failed: dict[str, str],
+               advance) -> list[str]:
+        """Record each of ``students`` whose notebook holds the solution cells graded; the others, returned,
+        changed since. A notebook nbgrader's steps fail on is left out, with the reason in ``failed``."""
+        changed = []
+        for student in students:
+            folder = submission_dir(state.course_dir, student, state.assignment.id)
+            notebooks, problems = notebooks_of(folder, [state.info.notebook])
+            data = notebooks[0] if notebooks else None
+            if problems or data is None or solution_cells(data) != state.extractions[student].cells:
+                changed.append(student)
+                continue
+            try:
+                recorder.record(student, notebook_node(data), state.records[student])
+            except Exception as exc:  # nbgrader's own steps refuse some notebooks: rescued
+                failed[student] = shown(f"{type(exc).__name__}: {exc}", 200)
+            advance()
+        return changed
 
 
 class Rescue:
@@ -245,10 +249,14 @@ class Rescue:
 
     def __call__(self, state: AutogradeState) -> None:
         quarantined = [s for s in state.students if state.extractions[s].quarantined]
-        for student in sorted(set(state.nbgrader_failed) | set(quarantined)):
-            write_placeholder(state.course_dir, state.gradebook, state.assignment.id, state.info.notebook, student,
-                              state.records[student])
-            state.rescued.append(student)
+        rescue = sorted(set(state.record_failed) | set(quarantined))
+        if not rescue:
+            return
+        with Recorder(state.course_dir, state.gradebook, state.assignment.id, state.info.notebook) as recorder:
+            for student in rescue:
+                recorder.placeholder(student, state.records[student])
+                state.rescued.append(student)
+            state.warnings += recorder.warnings
 
 
 class Verify:

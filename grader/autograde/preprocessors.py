@@ -2,10 +2,12 @@
 
 ``TrustedGrade`` replaces nbgrader's ``Execute`` in ``Autograde.autograde_preprocessors``:
 no kernel starts and nothing of the submission runs in nbgrader's process. Each
-autograded cell receives the trusted grade as its output: a text report and then a
-plain number, the cell's score, which nbgrader's own ``SaveAutoGrades`` reads as
-partial credit. (A numpy scalar would print as ``np.float64(2.5)``, which nbgrader
+autograded cell receives the trusted grade as its output (:func:`fill_outputs`): a text
+report and then a plain number, the cell's score, which nbgrader's own ``SaveAutoGrades``
+reads as partial credit. (A numpy scalar would print as ``np.float64(2.5)``, which nbgrader
 cannot parse and silently turns into full credit; a plain float cannot go wrong.)
+It serves plain ``nbgrader autograde`` (formgrader's button); ``grader autograde`` runs the
+same steps itself (:mod:`grader.autograde.recorder`).
 
 ``HideHiddenTests`` runs in ``GenerateFeedback``: the feedback shows the visible
 tests, the scores and the messages, and cuts the hidden tests out of every cell.
@@ -71,10 +73,11 @@ def fill_outputs(nb: nbformat.NotebookNode, record: GradeRecord) -> nbformat.Not
             score, most = 0.0, float(cell.metadata["nbgrader"].get("points", 0))
             text = "this cell is not part of the course's grading\n"
         score = min(max(float(score), 0.0), float(cell.metadata["nbgrader"].get("points", most)))
+        # Made of the grader's own text: no schema check (nbformat's costs a millisecond an output).
         cell.outputs = [
-            nbformat.v4.new_output("stream", name="stdout", text=text),
-            nbformat.v4.new_output("execute_result", data={"text/plain": repr(float(score))},
-                                   execution_count=count),
+            nbformat.from_dict({"output_type": "stream", "name": "stdout", "text": text}),
+            nbformat.from_dict({"output_type": "execute_result", "data": {"text/plain": repr(float(score))},
+                                "metadata": {}, "execution_count": count}),
         ]
     return nb
 
@@ -111,12 +114,11 @@ class TrustedGrade(NbGraderPreprocessor):
     course_root = Unicode("", help="Directory holding course.yaml (written by `grader build`).").tag(config=True)
     sandbox = Enum(["auto", "require", "off"], default_value="auto",
                    help="How a notebook without a current trusted record is graded: in the bubblewrap sandbox "
-                        "when it works (auto), only in it (require), or with resource limits only (off). "
-                        "`grader autograde` passes its --require-sandbox / --no-sandbox choice here."
+                        "when it works (auto), only in it (require), or with resource limits only (off)."
                    ).tag(config=True)
     results_dir = Unicode("", help="Where the trusted records are, <results_dir>/<assignment>/ (default: "
-                                   "grader-results/ in the course directory). `grader autograde --out` passes "
-                                   "its choice here.").tag(config=True)
+                                   "grader-results/ in the course directory; set it to the --out DIR of "
+                                   "`grader autograde` to reuse those records).").tag(config=True)
 
     def _course_dir(self) -> Path:
         # nbgrader's converter knows the course directory; the gradebook URL need not be a file in it.

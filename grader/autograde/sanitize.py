@@ -24,6 +24,7 @@ Code cell sources are left alone: nbconvert highlights them, escaped.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -89,7 +90,16 @@ def sanitize_markdown(source: str, attachments=None, render: bool = True) -> str
     with ``render=False`` (a cell too long to render), the text itself, escaped."""
     if not render:
         return as_one_block("<pre>" + html.escape(valid_text(source[:MAX_TEXT])) + "</pre>")
-    return as_one_block(clean_html(markdown2html_mistune(_inline_attachments(source, attachments))))
+    text = _inline_attachments(source, attachments)
+    return _rendered(text) if len(text) <= MAX_MARKDOWN_CELL else _render(text)
+
+
+def _render(text: str) -> str:
+    return as_one_block(clean_html(markdown2html_mistune(text)))
+
+
+# The course's own cells are alike in every notebook of a class: each is rendered once.
+_rendered = functools.lru_cache(maxsize=256)(_render)
 
 
 def _output(output_type: str, **fields) -> nbformat.NotebookNode:

@@ -8,7 +8,6 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Callable
 
 from grader.errors import GraderError
 
@@ -33,19 +32,16 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
-def run_nbgrader(course_dir: Path, *args: str, timeout: float = 1800, check: bool = True,
-                 on_line: Callable[[str], None] | None = None) -> subprocess.CompletedProcess:
+def run_nbgrader(course_dir: Path, *args: str, timeout: float = 1800) -> subprocess.CompletedProcess:
     """``nbgrader ARGS`` with ``course_dir`` as working directory (where nbgrader_config.py is).
 
-    nbgrader's output (stdout and stderr, interleaved) is passed line by line to
-    ``on_line`` as it comes, and returned whole as ``stdout``. After ``timeout``
-    seconds nbgrader and everything it started are killed.
+    nbgrader's output (stdout and stderr, interleaved) is returned as ``stdout``. After
+    ``timeout`` seconds nbgrader and everything it started are killed.
 
     Raises
     ------
     GraderError
-        When nbgrader does not finish within ``timeout``; with the end of nbgrader's
-        log, when ``check`` and nbgrader fails.
+        When nbgrader does not finish within ``timeout``, or fails (with the end of its log).
     """
     command = f"nbgrader {' '.join(args)}"
     proc = subprocess.Popen([sys.executable, "-m", "nbgrader", *args], cwd=course_dir, stdin=subprocess.DEVNULL,
@@ -63,19 +59,16 @@ def run_nbgrader(course_dir: Path, *args: str, timeout: float = 1800, check: boo
     log: list[str] = []
     try:
         for line in proc.stdout:
-            line = line.rstrip("\n")
-            log.append(line)
-            if on_line is not None:
-                on_line(line)
+            log.append(line.rstrip("\n"))
         proc.wait()
     finally:
         timer.cancel()
-        if proc.poll() is None:  # interrupted (Ctrl-C) or on_line raised: nbgrader goes too
+        if proc.poll() is None:  # interrupted (Ctrl-C): nbgrader goes too
             _kill_group(proc)
             proc.wait()
         proc.stdout.close()
     if timed_out.is_set():
         raise GraderError(f"{command} did not finish within {timeout:g} s:\n" + "\n".join(log[-25:]))
-    if check and proc.returncode != 0:
+    if proc.returncode != 0:
         raise GraderError(f"{command} failed (exit {proc.returncode}):\n" + "\n".join(log[-25:]))
     return subprocess.CompletedProcess(proc.args, proc.returncode, "\n".join(log) + ("\n" if log else ""), "")
