@@ -116,6 +116,50 @@ def test_a_class_of_hostile_notebooks_and_files_is_graded_and_recorded_whole(toy
     assert set(gradebook_scores(course_gradebook(course_dir), "a1")["linked"].values()) == {0.0}
 
 
+REHAND_IN = """\
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from grader.autograde.pipeline import AUTOGRADE_STEPS, autograde
+from grader.course import load_course
+
+
+def rehand_in(state):  # between grading and recording: bob hands in a notebook that is not the one graded
+    (state.course_dir / "submitted/bob/a1/a1.ipynb").write_text(sys.argv[3])
+
+
+rehand_in.name = "rehand_in"
+steps = [step for step in AUTOGRADE_STEPS if step.name != "record"]
+steps.insert(steps.index(next(s for s in steps if s.name == "grade")) + 1, rehand_in)
+steps.insert(steps.index(rehand_in) + 1, next(s for s in AUTOGRADE_STEPS if s.name == "record"))
+state = autograde(load_course(sys.argv[1]), Path(sys.argv[2]), "a1", steps=steps, console=Console(stderr=True))
+print("\\n".join(state.warnings))
+print("mismatches:", len(state.mismatches))
+"""
+
+
+def test_a_notebook_that_changes_while_the_class_is_graded_is_graded_again_before_it_is_recorded(
+        toy_build, course_dir):
+    """What is recorded is what the notebook in submitted/ holds when it is recorded: a notebook whose
+    solution cells changed since they were graded is graded again (or else a notebook handed in again
+    during a run would show one answer in formgrader and the grade of another)."""
+    for student in ("alice", "bob"):
+        hand_in(course_dir, student, a1_notebook(course_dir))
+    again = a1_notebook(course_dir, dict(NOTEBOOK_CELLS, double="def double(x):\n    return x\n"))
+    proc = subprocess.run([sys.executable, "-c", REHAND_IN, str(toy_build[0]), str(course_dir), again],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 notebook(s) changed while the class was graded, graded again: bob" in proc.stdout, proc.stdout
+    assert "mismatches: 0" in proc.stdout
+    graded = totals(course_dir)
+    assert graded["alice"] == FULL and graded["bob"] < FULL  # bob's double is wrong now (it was right)
+    assert_gradebook_holds_the_trusted_grades(course_dir, ["alice", "bob"])
+    recorded = nbformat.read(course_dir / "autograded/bob/a1/a1.ipynb", as_version=4)
+    assert "def double(x):\n    return x\n" in [c.source for c in recorded.cells]
+
+
 def test_grade_class_skips_a_linked_entry_and_grades_a_non_utf8_file_name(toy_build, tmp_path):
     course = toy_build[0]
     submissions = tmp_path / "class"

@@ -164,10 +164,12 @@ def test_manual_grades_and_comments_survive_a_reautograde(course):
         comment = gb.find_comment("gae_advantages", "ps4b", "ps4b", "ben")
         comment.manual_comment = "Good start: the recursion needs the lambda."
         gb.db.commit()
-    rerun = run_grader("autograde", "ps4b", "--course-dir", str(course_dir), "--db", course["url"], "--student", "ben",
-                       "--jobs", "1")
+    # Both of ben's assignments again, in one command.
+    rerun = run_grader("autograde", "ps4b", "ps4c", "--course-dir", str(course_dir), "--db", course["url"],
+                       "--student", "ben", "--jobs", "1")
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
     assert "tampering undone" not in rerun.stdout
+    assert "ps4b: 1 submission(s)" in rerun.stdout and "ps4c: 1 submission(s)" in rerun.stdout, rerun.stdout
     with Gradebook(course["url"], COURSE.id) as gb:
         assert gb.find_grade("test_gae_advantages", "ps4b", "ps4b", "ben").manual_score == 4.0
         assert gb.find_comment("gae_advantages", "ps4b", "ps4b", "ben").manual_comment.startswith("Good start")

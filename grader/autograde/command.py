@@ -23,11 +23,13 @@ def register(sub, common) -> None:
         description="Grade every submission of ASSIGNMENT in an nbgrader course directory built by `grader build`: "
                     "the solution cells of each notebook become modules shaped like exercises/ (course code from "
                     "the course), the hidden tests grade them in separate worker processes, never in a Jupyter "
-                    "kernel, and `nbgrader autograde` records the grades (its Execute step replaced by the trusted "
-                    "grade). Then run `nbgrader generate_feedback` and `nbgrader export` as usual. A broken "
-                    "notebook gets a grade and a message; it never stops the class. Exit status 1 if the gradebook "
-                    "disagrees with the grader.")
-    parser.add_argument("assignment", metavar="ASSIGNMENT", help="assignment id (course.yaml)")
+                    "kernel, and the grades are recorded as `nbgrader autograde` records them (autograded/ and the "
+                    "gradebook, by nbgrader's own autograde steps with the trusted grade in place of Execute). Then "
+                    "run `nbgrader generate_feedback` and `nbgrader export` as usual. A broken notebook gets a grade "
+                    "and a message; it never stops the class. Exit status 1 if the gradebook disagrees with the "
+                    "grader.")
+    parser.add_argument("assignment", metavar="ASSIGNMENT", nargs="+",
+                        help="assignment id (course.yaml); several are autograded one after the other")
     course_dir_option(parser)
     db_option(parser)
     parser.add_argument("--student", action="append", metavar="ID", help="grade only this student (repeatable)")
@@ -65,17 +67,30 @@ def run(args: argparse.Namespace) -> int:
         raise GraderError("--jobs must be at least 1")
     if args.name_regexp and not args.zip:
         raise GraderError("--name-regexp only applies with --zip")
+    assignments = list(dict.fromkeys(args.assignment))
+    for assignment in assignments:  # every id known before the first is graded
+        course.assignment(assignment)
+    if args.zip and len(assignments) > 1:
+        raise GraderError("--zip collects the download of one assignment: give one ASSIGNMENT with it")
     jobs = args.jobs or default_jobs()
-    state = autograde(course, course_dir, args.assignment, students=args.student, jobs=jobs,
-                      archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
-                      sandbox=sandbox_mode(args), scheduler=scheduler_address(args.scheduler),
-                      out=Path(args.out) if args.out else None, db_url=args.db, console=console)
+    status = 0
+    for assignment in assignments:
+        state = autograde(course, course_dir, assignment, students=args.student, jobs=jobs,
+                          archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
+                          sandbox=sandbox_mode(args), scheduler=scheduler_address(args.scheduler),
+                          out=Path(args.out) if args.out else None, db_url=args.db, console=console)
+        status = max(status, report(console, args, assignment, state, course_dir))
+    return status
+
+
+def report(console: Console, args: argparse.Namespace, assignment: str, state, course_dir: Path) -> int:
+    """What the autograde of ``assignment`` did; 1 when the gradebook does not hold the trusted grades."""
     for warning in state.warnings:
         console.print(f"[yellow]warning:[/yellow] {markup(warning)}")
     for line in state.restored:
         console.print(f"[red]tampering undone:[/red] {markup(line)}")
 
-    table = Table(title=text(f"{args.assignment}: {len(state.students)} submission(s)", one_line=True))
+    table = Table(title=text(f"{assignment}: {len(state.students)} submission(s)", one_line=True))
     table.add_column("student")
     table.add_column("score", justify="right")
     table.add_column("first thing to look at", overflow="fold", max_width=80)
@@ -90,7 +105,9 @@ def run(args: argparse.Namespace) -> int:
     console.print(table)
     same_db = " (with the same --db)" if args.db else ""
     console.print(f"recorded in the gradebook {markup(state.gradebook.shown)}; next: `nbgrader generate_feedback "
-                  f"{markup(args.assignment)}` and `nbgrader export` in {markup(course_dir)}{same_db}")
+                  f"{markup(assignment)}` and `nbgrader export` in {markup(course_dir)}{same_db}")
+    console.print(f"took {sum(state.seconds.values()):.2f} s (" + ", ".join(
+        f"{step} {seconds:.2f}" for step, seconds in state.seconds.items()) + ")")
     if state.mismatches:
         for line in state.mismatches:
             console.print(f"[red]mismatch[/red] {markup(line)}")

@@ -28,6 +28,7 @@ gradebook is checked against the trusted records. Plain ``nbgrader autograde``
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,6 +76,7 @@ class AutogradeState:
     sandbox: str = "auto"
     manual_before: dict = field(default_factory=dict)
     restored: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step
 
     def progress(self) -> Progress:
         return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -294,5 +296,7 @@ def autograde(course: Course, course_dir: Path, assignment_id: str, *, students:
                            archive=Path(archive) if archive else None, name_regexp=name_regexp, sandbox=sandbox,
                            scheduler=scheduler, out=Path(out).resolve() if out is not None else None)
     for step in steps:
+        started = time.perf_counter()
         step(state)
+        state.seconds[step.name] = time.perf_counter() - started
     return state
