@@ -1,25 +1,32 @@
-"""Benchmark: grading a class with `grader grade-class` against plain `nbgrader autograde`.
+"""Benchmark: grading a class with `grader grade-class` and `grader autograde` against plain `nbgrader autograde`.
 
 Builds K synthetic full-module submissions (correct, wrong by known misconceptions,
 untouched stubs, and one with an endless loop in gae_advantages) and grades the
-same code, in the same run, two ways:
+same code, in the same run, three ways:
 
-(a) this grader: ``grader grade-class -j J --require-sandbox`` (bubblewrap sandbox,
-    resource limits, one zygote per grading process);
+(a) this grader on .py modules: ``grader grade-class -j J --require-sandbox`` (bubblewrap
+    sandbox, resource limits, one zygote per grading process);
 (b) plain nbgrader: an nbgrader course with one notebook per assignment, written
     here with nbformat. Its cells hold the student's code and, in hidden-test
     cells, the same hidden tests (the test files' source, run by a small in-kernel
     runner), so both sides do the same checks. ``nbgrader autograde`` then runs
-    every notebook in a fresh kernel, as nbgrader does.
+    every notebook in a fresh kernel, as nbgrader does;
+(c) this grader on notebooks: the course directory ``grader build`` makes, the same
+    code in each release notebook's solution cells (submitted/<student>/<assignment>/),
+    and ``grader autograde ps4a ps4b ... --jobs J --require-sandbox`` (every assignment, one
+    after the other, in one command), timed end to end: extraction, grading, the
+    autograded notebooks and the gradebook (SQLite), and the check of the gradebook.
 
-Both grade the exercises of kind function and answer; the training labs are left
+All grade the exercises of kind function and answer; the training labs are left
 out (they cost the same minutes of training either way and would only dilute the
-comparison). Prints submissions per second for both and the ratio; also the
-fixed costs (worker fork vs kernel start) measured in the same run.
+comparison). Prints wall time, CPU time (the machine's, all cores) and submissions
+per second for each, the ratios, the phases of (c), and the fixed costs (worker fork vs
+kernel start) measured in the same run.
 
 Usage: python benchmarks/bench_class.py [--k 24] [--jobs 2] [--only FUNCTION ...] [--keep DIR]
 
-``--only gae_advantages`` compares one-function submissions (one notebook each in (b)).
+``--only gae_advantages`` compares one-function submissions (one notebook each in (b); (c),
+which grades whole assignments, is then left out).
 """
 
 from __future__ import annotations
@@ -28,12 +35,14 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 import nbformat  # noqa: E402
 
+from grader.build.segments import course_modules  # noqa: E402
 from grader.course import load_course  # noqa: E402
 
 MUTANTS = ROOT / "autograder-tests" / "mistakes"  # known mistakes of the function exercises
@@ -124,9 +134,10 @@ def _cases(test):
         names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
         rows = []
         for v in values:
-            if type(v).__name__ == "ParameterSet":  # pytest.param(...)
-                v = v.values
-            rows.append(dict(zip(names, v if len(names) > 1 else (v,))))
+            if type(v).__name__ == "ParameterSet":  # pytest.param(...): its values, one per name
+                rows.append(dict(zip(names, v.values)))
+            else:
+                rows.append(dict(zip(names, v if len(names) > 1 else (v,))))
         grids.append(rows)
     for combo in _itertools.product(*grids):
         merged = {}
@@ -218,15 +229,16 @@ def nbgrader(course_dir: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 # -- the class -------------------------------------------------------------------------------
-def make_class(course, directory: Path, k: int, seed: int, modules: list[str]) -> dict[str, str]:
-    """K submissions (one directory each); {student: kind}."""
+def make_class(course, directory: Path, k: int, seed: int,
+               modules: list[str]) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """K submissions (one directory each): ({student: kind}, {student: {function: code appended}})."""
     rng = random.Random(seed)
     mutants = {p.parent.name: [] for p in MUTANTS.glob("*/*.py")}
     for p in sorted(MUTANTS.glob("*/*.py")):
         mutants[p.parent.name].append(p)
     mutable = sorted(f for f in mutants if f in course.functions and course.exercise(f).module in modules)
     kinds = ["looping"] + [["correct", "wrong", "stubs"][i % 3] for i in range(k - 1)]
-    students = {}
+    students, appended = {}, {}
     for i, kind in enumerate(kinds):
         student = f"student{i:03d}"
         dest = directory / student
@@ -234,15 +246,17 @@ def make_class(course, directory: Path, k: int, seed: int, modules: list[str]) -
         source = course.exercises_dir if kind == "stubs" else course.solutions_dir
         for module in modules:
             shutil.copy(source / f"{module}.py", dest / f"{module}.py")
+        extra = {}
         if kind == "wrong":
             for function in rng.sample(mutable, min(3, len(mutable))):
-                with open(dest / f"{course.exercise(function).module}.py", "a") as out:
-                    out.write("\n\n" + rng.choice(mutants[function]).read_text())
+                extra[function] = rng.choice(mutants[function]).read_text()
         if kind == "looping":
-            with open(dest / "gae.py", "a") as out:
-                out.write(LOOP)
-        students[student] = kind
-    return students
+            extra["gae_advantages"] = LOOP
+        for function, code in extra.items():
+            with open(dest / f"{course.exercise(function).module}.py", "a") as out:
+                out.write("\n\n" + code)
+        students[student], appended[student] = kind, extra
+    return students, appended
 
 
 def module_sources(submission: Path, modules: list[str]) -> dict[str, str]:
@@ -299,14 +313,85 @@ def run_nbgrader(course_dir: Path, assignments) -> float:
     return time.perf_counter() - started
 
 
-def nbgrader_scores(course_dir: Path, students: dict) -> dict[str, float]:
+def nbgrader_scores(course_dir: Path, students: dict, course_id: str = "default_course") -> dict[str, float]:
     from nbgrader.api import Gradebook
 
     scores = {}
-    with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}") as gb:
+    with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}", course_id) as gb:
         for student in students:
             scores[student] = sum(s.score for s in gb.find_student(student).submissions)
     return scores
+
+
+# -- (c) this grader on notebooks ----------------------------------------------------------------
+def build_grader_course(course, course_dir: Path, students: dict, appended: dict, assignments) -> None:
+    """`grader build` of ``assignments``, and each student's code in the release notebooks: every
+    solution cell holds the reference code and what the student appended to it (a stub stays a stub)."""
+    argv = [sys.executable, "-m", "grader", "build", "--course", str(course.root), "--course-dir", str(course_dir),
+            "--no-leak-check"]
+    for a in assignments:
+        argv += ["--assignment", a.id]
+    proc = subprocess.run(argv, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"grader build failed:\n{(proc.stdout + proc.stderr)[-3000:]}")
+    solution = {f: text for parts in course_modules(course).values() for f, text in parts.exercises.items()}
+    last = {e.module: e.function for e in course.exercises}  # the last cell of each module
+    for a in assignments:
+        release = (course_dir / "release" / a.id / f"{a.id}.ipynb").read_text()
+        for student, kind in students.items():
+            # What (a) appends to a module goes at the end of the module's last cell, so that the
+            # extracted module is (a)'s (a known mistake may refer to a later function of the module).
+            tail = {}
+            for function, code in appended[student].items():
+                module = course.exercise(function).module
+                tail[last[module]] = tail.get(last[module], "") + "\n\n" + code
+            nb = nbformat.reads(release, as_version=4)
+            for cell in nb.cells:
+                meta = cell.metadata.get("nbgrader", {})
+                function = meta.get("grade_id")
+                if meta.get("solution") and kind != "stubs" and function in solution:
+                    cell.source = solution[function] + tail.get(function, "")
+            dest = course_dir / "submitted" / student / a.id / f"{a.id}.ipynb"
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            nbformat.write(nb, dest)
+
+
+PHASES = re.compile(r"took [0-9.]+ s \((.*)\)")
+
+
+def run_autograde(course, course_dir: Path, assignments, jobs: int) -> tuple[float, dict[str, float]]:
+    """Seconds for one ``grader autograde`` of every assignment (one after the other), and the seconds
+    of each of its steps, summed over the assignments (each prints its own)."""
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "grader", "autograde", *[a.id for a in assignments], "--course",
+                           str(course.root), "--course-dir", str(course_dir), "--jobs", str(jobs), "--require-sandbox"],
+                          capture_output=True, text=True, env=dict(os.environ, COLUMNS="200"))
+    elapsed = time.perf_counter() - started
+    if proc.returncode != 0:
+        sys.exit(f"grader autograde failed:\n{(proc.stdout + proc.stderr)[-3000:]}")
+    phases: dict[str, float] = {}
+    for found in PHASES.finditer(proc.stdout):
+        for part in found.group(1).split(", "):
+            step, seconds = part.rsplit(" ", 1)
+            phases[step] = phases.get(step, 0.0) + float(seconds)
+    return elapsed, phases
+
+
+def busy_cpu_seconds() -> float:
+    """CPU seconds the machine has spent busy since it started (all cores; /proc/stat)."""
+    with open("/proc/stat") as stat:
+        user, nice, system, idle, iowait, irq, softirq, steal = map(int, stat.readline().split()[1:9])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+@contextmanager
+def machine_cpu(into: dict, key: str):
+    """CPU seconds the whole machine was busy during the block. Not the processes' own accounting:
+    sandboxed workers are reaped inside their PID namespace, and their time never reaches
+    ``RUSAGE_CHILDREN`` here. Anything else running counts too: see the load average printed."""
+    before = busy_cpu_seconds()
+    yield
+    into[key] = busy_cpu_seconds() - before
 
 
 # -- fixed costs, measured the same way as everything else here -------------------------------
@@ -365,49 +450,74 @@ def main() -> None:
         shutil.rmtree(work)
     work.mkdir(parents=True, exist_ok=True)
     submissions = work / "submissions"
-    students = make_class(course, submissions, args.k, args.seed, modules)
+    students, appended = make_class(course, submissions, args.k, args.seed, modules)
     mix = {kind: sum(1 for k in students.values() if k == kind) for kind in ("correct", "wrong", "stubs", "looping")}
     what = "full-module" if not args.only else f"{len(functions)}-function"
     print(f"class: {args.k} {what} submissions ({', '.join(f'{n} {k}' for k, n in mix.items())}); "
           f"{len(functions)} exercises (functions and answers; labs left out), hidden tests of "
           f"{len(modules)} modules; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
-    ours = run_grader(course, submissions, work / "grader-results", functions, "-j", str(args.jobs))
+    cpu: dict[str, float] = {}
+    with machine_cpu(cpu, "a"):
+        ours = run_grader(course, submissions, work / "grader-results", functions, "-j", str(args.jobs))
     records = [json.loads(p.read_text()) for p in (work / "grader-results" / "results").glob("*.json")]
     per_kind = {kind: statistics.median(r["elapsed"] for r in records if students[r["student"]] == kind)
                 for kind in mix if mix[kind]}
 
     course_dir = work / "nbgrader-course"
     assignments = build_nbgrader_course(course, course_dir, submissions, students, functions)
-    theirs = run_nbgrader(course_dir, assignments)
-    nb_scores = nbgrader_scores(course_dir, students)
-    our_scores = {r["student"]: r["result"]["total"] for r in records}
+    with machine_cpu(cpu, "b"):
+        theirs = run_nbgrader(course_dir, assignments)
+    scores = {"a": {r["student"]: r["result"]["total"] for r in records},
+              "b": nbgrader_scores(course_dir, students)}
+    notebooks = None
+    if not args.only:  # grader autograde grades whole assignments
+        grader_dir = work / "grader-course"
+        build_grader_course(course, grader_dir, students, appended, assignments)
+        with machine_cpu(cpu, "c"):
+            notebooks, phases = run_autograde(course, grader_dir, assignments, args.jobs)
+        scores["c"] = nbgrader_scores(grader_dir, students, course.id)
 
     fork = worker_fork_cost(course)
     kernel = kernel_start_cost()
 
+    def line(label: str, seconds: float, key: str) -> str:
+        return (f"{label:<58} {seconds:7.1f} s wall {cpu[key]:7.1f} s CPU   {args.k / seconds:6.2f} submissions/s"
+                f"   ({seconds / args.k:.2f} s per submission)")
+
     print()
-    print(f"(a) grader grade-class -j {args.jobs}, bubblewrap sandbox: {ours:7.1f} s   "
-          f"{args.k / ours:6.2f} submissions/s   ({ours / args.k:.2f} s per submission)")
-    print(f"(b) plain nbgrader autograde, {len(assignments)} notebooks each:   {theirs:7.1f} s   "
-          f"{args.k / theirs:6.2f} submissions/s   ({theirs / args.k:.2f} s per submission)")
+    print(line(f"(a) grader grade-class -j {args.jobs}, .py modules, sandbox:", ours, "a"))
+    print(line(f"(b) plain nbgrader autograde, {len(assignments)} notebooks each:", theirs, "b"))
+    if notebooks is not None:
+        print(line(f"(c) grader autograde --jobs {args.jobs}, {len(assignments)} notebooks each, sandbox:", notebooks,
+                   "c"))
     print(f"ratio (a)/(b) in submissions per second: {theirs / ours:.1f}x   (goal >= 20x)")
+    if notebooks is not None:
+        print(f"ratio (c)/(b) in submissions per second: {theirs / notebooks:.1f}x   (goal >= 10x); in CPU time: "
+              f"{cpu['b'] / cpu['c']:.1f}x")
+        rest = notebooks - sum(phases.values())
+        print(f"phases of (c), summed over its {len(assignments)} assignments: "
+              + ", ".join(f"{step} {seconds:.1f} s" for step, seconds in phases.items() if step != "collect")
+              + f"; and {rest:.1f} s starting the command (Python, imports, the course) and printing")
     print()
     print("inside (a), median grading time of one submission, by kind: "
           + ", ".join(f"{kind} {t:.2f} s" for kind, t in per_kind.items()))
     print(f"fixed cost per submission: (a) fork a sandboxed worker, ping, kill and wipe {fork * 1000:.1f} ms; "
           f"(b) start a kernel and import numpy {kernel:.2f} s per notebook "
           f"(x{len(assignments)} notebooks) = {kernel / fork:.0f}x")
-    def count(scores, kind, test):
-        group = [s for s, k in students.items() if k == kind]
-        return f"{sum(1 for s in group if test(scores.get(s, 0.0)))}/{len(group)}"
 
-    top_a = top_b = sum(course.exercise(f).points for f in functions)
-    print(f"sanity: correct at full marks (a) {count(our_scores, 'correct', lambda v: v == top_a)}, "
-          f"(b) {count(nb_scores, 'correct', lambda v: v == top_b)}; stubs at zero (a) "
-          f"{count(our_scores, 'stubs', lambda v: v == 0)}, (b) {count(nb_scores, 'stubs', lambda v: v == 0)}; "
-          f"wrong below full marks (a) {count(our_scores, 'wrong', lambda v: v < top_a)}, "
-          f"(b) {count(nb_scores, 'wrong', lambda v: v < top_b)}")
+    def count(key, kind, test):
+        group = [s for s, k in students.items() if k == kind]
+        return f"{sum(1 for s in group if test(scores[key].get(s, 0.0)))}/{len(group)}"
+
+    top = sum(course.exercise(f).points for f in functions)
+    checks = {"correct at full marks": ("correct", lambda v: v == top), "stubs at zero": ("stubs", lambda v: v == 0),
+              "wrong below full marks": ("wrong", lambda v: v < top)}
+    print("sanity: " + "; ".join(f"{what} " + ", ".join(f"({key}) {count(key, kind, test)}" for key in scores)
+                                 for what, (kind, test) in checks.items()))
+    if "c" in scores:
+        same = sum(1 for s in students if abs(scores["c"].get(s, -1) - scores["a"].get(s, -2)) < 1e-6)
+        print(f"(c) gives the grades of (a) to {same}/{args.k} students")
     if args.keep:
         print(f"kept: {work}")
     else:
