@@ -75,3 +75,19 @@ def test_a_missing_driver_says_what_to_install():
     with pytest.raises(GraderError, match=r"cannot open the gradebook mysql\+nosuchdriver://grader:\*\*\*@db/course"):
         with target.open():
             pass
+
+
+def test_a_gradebook_the_assignment_was_not_built_in_is_named(tmp_path):
+    """`grader autograde` checks this in its enrol step, before anything is graded."""
+    from nbgrader.api import Gradebook
+
+    from grader.autograde.gradebook import built_notebook
+
+    target = GradebookTarget(f"sqlite:///{tmp_path / 'empty.db'}", COURSE.id)
+    with target.open() as gb, pytest.raises(GraderError, match="has no notebook ps4b of assignment ps4b: .*build again"):
+        built_notebook(gb, target, "ps4b", "ps4b")
+    with Gradebook(target.url, COURSE.id) as gb:
+        gb.update_or_create_assignment("ps4b")
+        gb.update_or_create_notebook("ps4b", "ps4b")
+    with target.open() as gb:
+        assert built_notebook(gb, target, "ps4b", "ps4b").name == "ps4b"

@@ -181,6 +181,22 @@ def restore_manual(target: GradebookTarget, assignment: str, before: dict[tuple,
     return restored
 
 
+def built_notebook(gb: Gradebook, target: GradebookTarget, assignment: str, notebook: str):
+    """The gradebook's row of an assignment's notebook (what `grader build` recorded there).
+
+    Raises
+    ------
+    GraderError
+        When the gradebook has none: the assignment was built with another gradebook, or not at all.
+    """
+    try:
+        return gb.find_notebook(notebook, assignment)
+    except MissingEntry:
+        raise GraderError(f"the gradebook {target.shown} has no notebook {notebook} of assignment {assignment}: "
+                          "`grader build` records each notebook (nbgrader generate_assignment) in the gradebook "
+                          "nbgrader_config.py names; build again with this gradebook") from None
+
+
 def enrol(target: GradebookTarget, students: list[str]) -> None:
     """Add every student to the gradebook, once.
 

@@ -36,8 +36,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grader.autograde.extract import Extraction, notebooks_of, solution_cells
-from grader.autograde.gradebook import (GradebookTarget, course_gradebook, enrol, gradebook_scores, manual_state,
-                                        restore_manual)
+from grader.autograde.gradebook import (GradebookTarget, built_notebook, course_gradebook, enrol, gradebook_scores,
+                                        manual_state, restore_manual)
 from grader.autograde.recorder import Recorder, notebook_node, remove
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
 from grader.engine.record import GradeRecord
@@ -139,6 +139,8 @@ class Enrol:
     name = "enrol"
 
     def __call__(self, state: AutogradeState) -> None:
+        with state.gradebook.open() as gb:  # before grading: a gradebook the assignment was not built in
+            built_notebook(gb, state.gradebook, state.assignment.id, Path(state.info.notebook).stem)
         enrol(state.gradebook, state.students)
 
 

@@ -45,7 +45,7 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Exec
 from traitlets.utils.importstring import import_item
 
 from grader.autograde.extract import GENERAL, check_notebook, linked_folder, read_notebook
-from grader.autograde.gradebook import GradebookTarget, load_nbgrader_config
+from grader.autograde.gradebook import GradebookTarget, built_notebook, load_nbgrader_config
 from grader.autograde.preprocessors import SanitizeStudentHTML, TrustedGrade, exercise_of, exercise_of_grade, fill_outputs
 from grader.autograde.sanitize import sanitize_notebook
 from grader.engine.record import GradeRecord
@@ -73,10 +73,10 @@ class _Rows:
     they make, answered from the rows of one session, and a ``db`` whose ``commit`` waits for the
     recorder's one commit per submission."""
 
-    def __init__(self, gb, assignment: str, notebook: str):
+    def __init__(self, gb, assignment: str, notebook):
         self.gb = gb
         self.assignment = assignment
-        self.notebook = gb.find_notebook(notebook, assignment)
+        self.notebook = notebook
         self.source_cells = {cell.name: cell for cell in self.notebook.source_cells}
         self.graded_cells = {cell.name: cell for cell in [*self.notebook.grade_cells, *self.notebook.task_cells]}
         self.db = self
@@ -92,7 +92,10 @@ class _Rows:
         autograde creates or updates it."""
         self.submission = self.gb.update_or_create_submission(self.assignment, student,
                                                               **({"timestamp": timestamp} if timestamp else {}))
-        self.submitted = next(nb for nb in self.submission.notebooks if nb.notebook is self.notebook)
+        found = [nb for nb in self.submission.notebooks if nb.notebook is self.notebook]
+        if not found:  # nbgrader's find_submission_notebook says the same
+            raise MissingEntry(f"No such submitted notebook: {self.notebook.name}")
+        self.submitted = found[0]
         self.grades = {grade.name: grade for grade in self.submitted.grades}
         self.comments = {comment.name: comment for comment in self.submitted.comments}
 
@@ -198,7 +201,12 @@ class Recorder:
         self.gb = self._open.__enter__()
         # The rows loaded once (the assignment's cells) stay loaded across the commits.
         self.gb.db().expire_on_commit = False
-        self.rows = _Rows(self.gb, self.assignment, self.notebook_id)
+        try:
+            self.rows = _Rows(self.gb, self.assignment, built_notebook(self.gb, self.target, self.assignment,
+                                                                       self.notebook_id))
+        except GraderError:
+            self._open.__exit__(None, None, None)
+            raise
         return self
 
     def __exit__(self, *exc) -> None:
