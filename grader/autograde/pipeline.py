@@ -28,6 +28,10 @@ gradebook is checked against the trusted records. Plain ``nbgrader autograde``
 
 from __future__ import annotations
 
+import json
+import os
+import selectors
+import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,6 +201,7 @@ class Record:
     """
 
     name = "record"
+    PER_PROCESS = 4  # submissions per recording process at least: below, forking costs more than it saves
 
     def __call__(self, state: AutogradeState) -> None:
         autograded = state.course_dir / "autograded"
@@ -204,10 +209,17 @@ class Record:
         for student in state.students:  # what is written now is how we know a student was processed
             remove(autograded / student / state.assignment.id)
         failed: dict[str, str] = {}
-        with Recorder(state.course_dir, state.gradebook, state.assignment.id, state.info.notebook) as recorder, \
-                state.progress() as progress:
+        # Recording is this process's own work, one core's: with more cores free (grading is
+        # over), a class is recorded by several processes, each with its gradebook session.
+        processes = max(1, min(state.jobs, os.cpu_count() or 1, len(todo) // self.PER_PROCESS))
+        # Forked before the progress bar starts its thread: a child holds no lock of another thread.
+        children = self.fork(state, [todo[i::processes] for i in range(processes)]) if processes > 1 else {}
+        with state.progress() as progress:
             task = progress.add_task("recording in the gradebook", total=len(todo))
-            changed = self.record(state, recorder, todo, failed, lambda: progress.advance(task))
+            if children:
+                changed = self.follow(state, children, failed, lambda: progress.advance(task))
+            else:
+                changed = self.in_this_process(state, todo, failed, lambda: progress.advance(task))
             if changed:  # graded from a notebook that is not there any more: grade what is there
                 state.warnings.append(f"{len(changed)} notebook(s) changed while the class was graded, graded "
                                       f"again: {', '.join(changed[:5])}{' ...' if len(changed) > 5 else ''}")
@@ -217,15 +229,102 @@ class Record:
                                                        sandbox=state.sandbox, scheduler=state.scheduler,
                                                        out=state.out))
                 again = [s for s in changed if not state.extractions[s].quarantined]
-                for student in self.record(state, recorder, again, failed, lambda: None):
+                for student in self.in_this_process(state, again, failed, lambda: None):
                     failed[student] = "its notebook kept changing while it was graded"
-            state.warnings += recorder.warnings
         notebook = state.info.notebook
         processed = [s for s in todo if (autograded / s / state.assignment.id / notebook).is_file()]
         state.record_failed = sorted(set(todo) - set(processed))
         for student in state.record_failed:
-            state.warnings.append(f"{student}: nbgrader's autograde steps failed on the notebook "
+            state.warnings.append(f"{student}: the notebook could not be recorded as it is "
                                   f"({failed.get(student, 'no autograded notebook was written')}); rescued")
+
+    def in_this_process(self, state: AutogradeState, students: list[str], failed: dict[str, str], advance) -> list[str]:
+        with Recorder(state.course_dir, state.gradebook, state.assignment.id, state.info.notebook) as recorder:
+            changed = self.record(state, recorder, students, failed, advance)
+            state.warnings += recorder.warnings
+        return changed
+
+    def fork(self, state: AutogradeState, parts: list[list[str]]) -> dict[int, tuple[int, list[str]]]:
+        """A process per part, forked (the class's state is already there), recording it:
+        {its pipe: (its pid, its part)}."""
+        children: dict[int, tuple[int, list[str]]] = {}
+        try:
+            for part in parts:
+                read, write = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # pragma: no cover - runs in the child, which never returns
+                    os.close(read)
+                    os._exit(self._child(state, part, write))
+                os.close(write)
+                children[read] = (pid, part)
+        except BaseException:
+            self.reap(children)
+            raise
+        return children
+
+    def follow(self, state: AutogradeState, children: dict[int, tuple[int, list[str]]], failed: dict[str, str],
+               advance) -> list[str]:
+        """What the recording processes tell, each on its pipe: a line when a submission is done, then
+        what they found (the reasons of failures, notebooks that changed, warnings)."""
+        changed: list[str] = []
+        finished: set[int] = set()
+        try:
+            with selectors.DefaultSelector() as selector:
+                for read in children:
+                    selector.register(read, selectors.EVENT_READ, [b""])
+                while selector.get_map():
+                    for key, _ in selector.select():
+                        chunk = os.read(key.fd, 1 << 16)
+                        if not chunk:
+                            selector.unregister(key.fd)
+                            continue
+                        *lines, key.data[0] = (key.data[0] + chunk).split(b"\n")
+                        for message in map(json.loads, lines):
+                            if "done" in message:
+                                advance()
+                            elif "error" in message:
+                                state.warnings.append(f"a recording process stopped: {message['error']}")
+                            else:
+                                finished.add(key.fd)
+                                failed.update(message["failed"])
+                                changed += message["changed"]
+                                state.warnings += message["warnings"]
+        finally:
+            codes = self.reap(children)
+        for read, (pid, part) in children.items():
+            if read not in finished:  # what it did not write is rescued: say why
+                for student in part:
+                    failed.setdefault(student, f"its recording process ended (exit status {codes[read]})")
+        return changed
+
+    @staticmethod
+    def reap(children: dict[int, tuple[int, list[str]]]) -> dict[int, int]:
+        """Close the pipes, end the processes (if still there: interrupted) and collect their exit statuses."""
+        codes = {}
+        for read, (pid, _) in children.items():
+            os.close(read)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            codes[read] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        return codes
+
+    def _child(self, state: AutogradeState, students: list[str], write: int) -> int:
+        with os.fdopen(write, "w", encoding="utf-8") as out:
+            def tell(message: dict) -> None:
+                out.write(json.dumps(message) + "\n")
+                out.flush()
+
+            try:
+                failed: dict[str, str] = {}
+                with Recorder(state.course_dir, state.gradebook, state.assignment.id, state.info.notebook) as recorder:
+                    changed = self.record(state, recorder, students, failed, lambda: tell({"done": True}))
+                    tell({"failed": failed, "changed": changed, "warnings": recorder.warnings})
+                return 0
+            except BaseException as exc:  # its students are not written: they are rescued
+                tell({"error": shown(f"{type(exc).__name__}: {exc}", 300)})
+                return 1
 
     @staticmethod
     def record(state: AutogradeState, recorder: Recorder, students: list[str], failed: dict[str, str],
@@ -243,7 +342,8 @@ class Record:
             try:
                 recorder.record(student, notebook_node(data), state.records[student])
             except Exception as exc:  # nbgrader's own steps refuse some notebooks: rescued
-                failed[student] = shown(f"{type(exc).__name__}: {exc}", 200)
+                reason = shown(f"{type(exc).__name__}: {exc}", 200)
+                failed[student] = f"nbgrader's autograde steps failed on it: {reason}"
             advance()
         return changed
 

@@ -40,13 +40,14 @@ from nbgrader.api import MissingEntry
 from nbgrader.converters import Autograde, BaseConverter
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.nbgraderformat import MetadataValidator
-from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Execute, OverwriteCells, OverwriteKernelspec,
-                                    SaveAutoGrades)
+from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Execute, OverwriteCells,
+                                    OverwriteKernelspec, SaveAutoGrades)
 from traitlets.utils.importstring import import_item
 
 from grader.autograde.extract import GENERAL, check_notebook, linked_folder, read_notebook
 from grader.autograde.gradebook import GradebookTarget, built_notebook, load_nbgrader_config
-from grader.autograde.preprocessors import SanitizeStudentHTML, TrustedGrade, exercise_of, exercise_of_grade, fill_outputs
+from grader.autograde.preprocessors import (SanitizeStudentHTML, TrustedGrade, exercise_of, exercise_of_grade,
+                                            fill_outputs)
 from grader.autograde.sanitize import sanitize_notebook
 from grader.engine.record import GradeRecord
 from grader.errors import GraderError

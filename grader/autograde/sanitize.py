@@ -91,15 +91,16 @@ def sanitize_markdown(source: str, attachments=None, render: bool = True) -> str
     if not render:
         return as_one_block("<pre>" + html.escape(valid_text(source[:MAX_TEXT])) + "</pre>")
     text = _inline_attachments(source, attachments)
-    return _rendered(text) if len(text) <= MAX_MARKDOWN_CELL else _render(text)
+    return rendered_markdown(text) if len(text) <= MAX_MARKDOWN_CELL else render_markdown(text)
 
 
-def _render(text: str) -> str:
+def render_markdown(text: str) -> str:
+    """Markdown as nbconvert renders it, cleaned, as one HTML block."""
     return as_one_block(clean_html(markdown2html_mistune(text)))
 
 
 # The course's own cells are alike in every notebook of a class: each is rendered once.
-_rendered = functools.lru_cache(maxsize=256)(_render)
+rendered_markdown = functools.lru_cache(maxsize=256)(render_markdown)
 
 
 def _output(output_type: str, **fields) -> nbformat.NotebookNode:
