@@ -59,6 +59,7 @@ def default_jobs() -> int:
 def run(args: argparse.Namespace) -> int:
     # nbgrader and nbformat take seconds to import: only when autograding.
     from grader.autograde.pipeline import autograde
+    from grader.autograde.trusted import RESULTS_DIR, grading_pool
 
     console = Console(highlight=False)
     course = load_course(args.course, check_files=False)
@@ -73,13 +74,18 @@ def run(args: argparse.Namespace) -> int:
     if args.zip and len(assignments) > 1:
         raise GraderError("--zip collects the download of one assignment: give one ASSIGNMENT with it")
     jobs = args.jobs or default_jobs()
+    scheduler, sandbox = scheduler_address(args.scheduler), sandbox_mode(args)
+    logs = (Path(args.out).resolve() if args.out else course_dir / RESULTS_DIR) / "logs"
     status = 0
-    for assignment in assignments:
-        state = autograde(course, course_dir, assignment, students=args.student, jobs=jobs,
-                          archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
-                          sandbox=sandbox_mode(args), scheduler=scheduler_address(args.scheduler),
-                          out=Path(args.out) if args.out else None, db_url=args.db, console=console)
-        status = max(status, report(console, args, assignment, state, course_dir))
+    # One set of grading processes for every assignment: a sandbox and a pytest session each, once.
+    with grading_pool(course, [course.assignment(a) for a in assignments], jobs=jobs, sandbox=sandbox,
+                      scheduler=scheduler, logs=logs) as pool:
+        for assignment in assignments:
+            state = autograde(course, course_dir, assignment, students=args.student, jobs=jobs,
+                              archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
+                              sandbox=sandbox, scheduler=scheduler, out=Path(args.out) if args.out else None,
+                              db_url=args.db, console=console, pool=pool)
+            status = max(status, report(console, args, assignment, state, course_dir))
     return status
 
 

@@ -81,6 +81,7 @@ class AutogradeState:
     manual_before: dict = field(default_factory=dict)
     restored: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step
+    pool: object | None = None  # grading processes kept for several assignments (trusted.grading_pool)
 
     def progress(self) -> Progress:
         return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -176,7 +177,8 @@ class Grade:
             state.records = grade_extractions(state.course, state.course_dir, state.assignment, state.extractions,
                                               jobs=state.jobs, sandbox=state.sandbox, scheduler=state.scheduler,
                                               out=state.out, on_advance=lambda n: progress.advance(task, n),
-                                              on_event=lambda kind, data: self.tell(state, kind, data))
+                                              on_event=lambda kind, data: self.tell(state, kind, data),
+                                              pool=state.pool)
 
     @staticmethod
     def tell(state: AutogradeState, kind: str, data: dict) -> None:
@@ -227,7 +229,7 @@ class Record:
                 state.records.update(grade_extractions(state.course, state.course_dir, state.assignment,
                                                        {s: state.extractions[s] for s in changed}, jobs=state.jobs,
                                                        sandbox=state.sandbox, scheduler=state.scheduler,
-                                                       out=state.out))
+                                                       out=state.out, pool=state.pool))
                 again = [s for s in changed if not state.extractions[s].quarantined]
                 for student in self.in_this_process(state, again, failed, lambda: None):
                     failed[student] = "its notebook kept changing while it was graded"
@@ -384,10 +386,12 @@ AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Enrol(), Extract(), Grade(),
 def autograde(course: Course, course_dir: Path, assignment_id: str, *, students: list[str] | None = None,
               jobs: int = 1, archive: Path | None = None, name_regexp: str | None = None,
               sandbox: str = "auto", scheduler: str | None = None, out: Path | None = None,
-              db_url: str | None = None, console: Console | None = None, steps=AUTOGRADE_STEPS) -> AutogradeState:
+              db_url: str | None = None, console: Console | None = None, steps=AUTOGRADE_STEPS,
+              pool=None) -> AutogradeState:
     """Run the autograde pipeline on one assignment of an nbgrader course directory.
 
     ``db_url`` overrides the gradebook of nbgrader's configuration (as nbgrader's ``--db`` does).
+    ``pool``: grading processes kept for several assignments (:func:`grader.autograde.trusted.grading_pool`).
     """
     course_dir = Path(course_dir).resolve()
     if not (course_dir / "nbgrader_config.py").is_file():
@@ -396,7 +400,7 @@ def autograde(course: Course, course_dir: Path, assignment_id: str, *, students:
                            console=console or Console(), gradebook=course_gradebook(course_dir, db_url),
                            db_url=db_url or None, students_wanted=students, jobs=jobs,
                            archive=Path(archive) if archive else None, name_regexp=name_regexp, sandbox=sandbox,
-                           scheduler=scheduler, out=Path(out).resolve() if out is not None else None)
+                           scheduler=scheduler, out=Path(out).resolve() if out is not None else None, pool=pool)
     for step in steps:
         started = time.perf_counter()
         step(state)

@@ -4,6 +4,8 @@ when nbgrader's autograde runs without a fresh record)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
@@ -67,7 +69,7 @@ def extract(course: Course, course_dir: Path, assignment: Assignment, info: Buil
 def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, extractions: dict[str, Extraction],
                       *, jobs: int = 1, sandbox: str = "auto", scheduler: str | None = None, out: Path | None = None,
                       on_advance: Callable[[int], None] | None = None,
-                      on_event: Callable[[str, dict], None] | None = None) -> dict[str, GradeRecord]:
+                      on_event: Callable[[str, dict], None] | None = None, pool=None) -> dict[str, GradeRecord]:
     """One record per extraction, graded by the engine (:func:`grader.engine.dispatch.grade_class`).
 
     Submissions are handed out one at a time to ``jobs`` trusted processes, or to the workers
@@ -75,6 +77,7 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
     elsewhere), and each record is written atomically the moment it is graded; a submission
     whose stored record is current is not graded again. Nothing a submission started outlives
     grading. ``on_advance(n)`` counts submissions done; ``on_event`` sees every event of the run.
+    ``pool``: grading processes kept for several assignments (:func:`grading_pool`), else new ones.
 
     Raises
     ------
@@ -102,10 +105,11 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
         become_subreaper()
         try:
             run = grade_class(course, readable, store.root, root=course_dir / EXTRACTED_DIR, jobs=jobs, mode=sandbox,
-                              scheduler=scheduler, only=only, on_event=follow)
+                              scheduler=scheduler, only=only, on_event=follow, backend=pool)
         finally:
-            # Nothing a submission started may outlive grading (and touch the gradebook later).
-            kill_strays()
+            # Nothing a submission started may outlive grading (and touch the gradebook later);
+            # the kept grading processes are the grader's own.
+            kill_strays(keep=pool.pids() if pool is not None else set())
         if run.interrupted:
             raise KeyboardInterrupt
         failed = dict(run.failed)
@@ -129,6 +133,23 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
                           f"{len(records)} grades are saved in {store.root}; run again to grade only these):\n"
                           + "\n".join(f"  {student}: {reason}" for student, reason in sorted(failed.items())))
     return records
+
+
+@contextmanager
+def grading_pool(course: Course, assignments: list[Assignment], *, jobs: int, sandbox: str,
+                 scheduler: str | None, logs: Path) -> Iterator:
+    """Grading processes kept for ``assignments`` graded one after the other: each starts its sandbox
+    and its pytest session once, not once per assignment. None with a Dask scheduler (its workers
+    keep their sessions anyway)."""
+    if scheduler:
+        yield None
+        return
+    from grader.engine.local import LocalPool
+
+    only = [e.function for a in assignments for e in a.exercises]
+    with LocalPool(course, jobs=jobs, mode=sandbox, course_hash=run_fingerprint(course, only), only=only,
+                   log_dir=logs) as pool:
+        yield pool
 
 
 def fingerprint_of(student: str, extraction: Extraction) -> str:

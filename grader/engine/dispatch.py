@@ -168,7 +168,7 @@ def make_backend(course: Course, *, scheduler: str | None, jobs: int, mode: str,
 def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: Path | None = None,
                 jobs: int = 1, mode: str = "auto", scheduler: str | None = None, force: bool = False,
                 only: list[str] | None = None, on_event: Notify | None = None,
-                skipped: dict[str, str] | None = None) -> ClassRun:
+                skipped: dict[str, str] | None = None, backend: Backend | None = None) -> ClassRun:
     """Grade every submission of ``students`` (``{student: path}``) that has no current record in ``out``.
 
     ``root`` is the folder the submissions came from: records name each submission relative
@@ -180,7 +180,9 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
     ``on_event(kind, data)`` follows the run: ``plan``, ``started`` (a session is ready),
     ``refused`` (a cluster worker with another course), ``began``, ``graded``, ``retry``,
     ``failed``, ``lost`` (a session died). ``skipped`` (entry -> reason) are entries of the
-    class that discovery left out: they count as failed, and are reported as such.
+    class that discovery left out: they count as failed, and are reported as such. ``backend``:
+    sessions kept by the caller for several classes (a :class:`~grader.engine.local.LocalPool`
+    used as a context manager, whose ``only`` includes these functions), instead of new ones.
     """
     started = time.monotonic()
     notify = on_event or (lambda kind, data: None)
@@ -215,8 +217,8 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
         notify("plan", {"total": len(students), "todo": len(todo), "current": len(current)})
         try:
             if todo:
-                backend = make_backend(course, scheduler=scheduler, jobs=max(1, min(jobs, len(todo))), mode=mode,
-                                       course_hash=course_hash, only=only, store=store)
+                backend = backend or make_backend(course, scheduler=scheduler, jobs=max(1, min(jobs, len(todo))),
+                                                  mode=mode, course_hash=course_hash, only=only, store=store)
                 run.where = backend.where
                 dispatcher = Dispatcher({s: students[s] for s in todo}, labels, store, run, _sandbox_of(run, notify),
                                         only)

@@ -30,6 +30,7 @@ from typing import Callable
 import pytest
 
 from grader.course import Course
+from grader.engine.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel
 from grader.engine.record import GradeRecord, graded_record
 from grader.errors import GraderError
@@ -140,6 +141,7 @@ class Session:
         self.limits = getattr(launcher, "limits", None) or Limits.from_course(course)
         self.sandbox = launcher.describe() if hasattr(launcher, "describe") else "no sandbox (trusted code only)"
         self.graded = 0
+        self._hashes: dict[tuple[str, ...], str] = {}
 
     def run(self, feed: Feed, on_record: OnRecord, on_failure: OnFailure) -> None:
         """Grade what ``feed`` hands out until it returns None, or until a failure of the
@@ -160,8 +162,18 @@ class Session:
         # One submission at a time: every worker that ended since the last one was this one's.
         exits = [e for key in list(history) for e in self.launcher.take_history(key)] if history else []
         return graded_record(self.course, parcel.student, parcel.label, result, submission_hash=parcel.fingerprint,
-                             course_hash=self.course_hash, exits=exits, limits=self.limits, sandbox=self.sandbox,
-                             grader=self.grader)
+                             course_hash=self.course_hash_of(parcel), exits=exits, limits=self.limits,
+                             sandbox=self.sandbox, grader=self.grader)
+
+    def course_hash_of(self, parcel: Parcel) -> str:
+        """The run fingerprint of the functions ``parcel`` is graded on: a record of some functions is
+        current for exactly those (a session of a kept pool grades several assignments' submissions)."""
+        if not self.course_hash or not parcel.only or self.only is not None and set(parcel.only) == set(self.only):
+            return self.course_hash
+        key = tuple(f for f in self.course.functions if f in parcel.only)
+        if key not in self._hashes:
+            self._hashes[key] = run_fingerprint(self.course, list(key))
+        return self._hashes[key]
 
 
 class _Loop:

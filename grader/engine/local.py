@@ -36,6 +36,7 @@ from grader.errors import GraderError
 from grader.sandbox.reaper import die_with_parent
 
 START_TIMEOUT = 300.0
+STOP_TIMEOUT = 30.0  # seconds for a kept process to end its session when the pool closes
 
 
 class _Process:
@@ -73,6 +74,7 @@ class _Process:
         self.current: str | None = None
         self.ready = False
         self.finished = False
+        self.sandbox, self.sandboxed = "", None
 
     def send(self, message: dict) -> None:
         try:
@@ -108,7 +110,14 @@ class _Process:
 
 
 class LocalPool:
-    """``jobs`` trusted grading processes on this machine (a process that dies is replaced)."""
+    """``jobs`` trusted grading processes on this machine (a process that dies is replaced).
+
+    Each :meth:`run` grades what its dispatcher hands out. Used as a context manager, the pool
+    keeps its processes between runs (one pytest session each for several classes, e.g. the
+    assignments of one ``grader autograde``): their sessions then grade any of ``only``'s
+    functions, each submission on its own (:attr:`~grader.engine.parcel.Parcel.only`), and
+    :meth:`close` ends them. Otherwise they end with the run.
+    """
 
     def __init__(self, course: Course, *, jobs: int, mode: str, course_hash: str, only: list[str] | None,
                  log_dir: Path):
@@ -119,25 +128,61 @@ class LocalPool:
         self.only = only
         self.log_dir = log_dir
         self.where = f"{self.jobs} local process{'es' if self.jobs > 1 else ''}"
+        self.keep = False
+        self.processes: list[_Process] = []
+        self.idle: list[_Process] = []  # waiting for a submission, between two runs
+        self.selector = selectors.DefaultSelector()
+        self.counter = iter(range(1 << 30))
+
+    def __enter__(self) -> "LocalPool":
+        self.keep = True
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the processes: those waiting for a submission stop as they would at the end of a run."""
+        if self.selector is None:
+            return
+        for process in self.idle:
+            process.send({"stop": True})
+        for process in self.processes:
+            if process in self.idle:
+                try:
+                    process.process.wait(timeout=STOP_TIMEOUT)
+                except subprocess.TimeoutExpired:
+                    pass
+            process.kill()
+        self.processes, self.idle = [], []
+        self.selector.close()
+        self.selector = None
+
+    def pids(self) -> set[int]:
+        """The processes kept between runs (the grader's own, never a student's stray)."""
+        return {process.process.pid for process in self.processes}
+
+    def _launch(self) -> _Process:
+        process = _Process(next(self.counter), self.course, self.course_hash, self.mode, self.log_dir, self.only)
+        self.selector.register(process.replies, selectors.EVENT_READ, process)
+        self.processes.append(process)
+        return process
 
     def run(self, dispatcher: Dispatcher) -> None:
-        selector = selectors.DefaultSelector()
-        processes: list[_Process] = []
+        processes = self.processes
         restarts = 0
-        counter = iter(range(1 << 30))
-
-        def launch() -> _Process:
-            process = _Process(next(counter), self.course, self.course_hash, self.mode, self.log_dir, self.only)
-            selector.register(process.replies, selectors.EVENT_READ, process)
-            processes.append(process)
-            return process
-
-        for _ in range(min(self.jobs, dispatcher.waiting)):
-            launch()
+        for process in processes:  # kept from an earlier run: ready, and waiting
+            dispatcher.notify("started", {"session": process.name, "sandbox": process.sandbox,
+                                          "sandboxed": process.sandboxed})
+        for process in list(self.idle):
+            self._serve(process, dispatcher)
+        for _ in range(max(0, min(self.jobs - len(processes), dispatcher.waiting))):
+            self._launch()
         last_heard = time.monotonic()
+        done = False
         try:
-            while processes:
-                events = selector.select(timeout=5.0)
+            while processes and not (self.keep and dispatcher.finished and len(self.idle) == len(processes)):
+                events = self.selector.select(timeout=5.0)
                 if not events and time.monotonic() - last_heard > START_TIMEOUT and not any(
                         p.ready for p in processes):
                     raise GraderError("the grading processes did not start:\n" + processes[0].log_tail())
@@ -146,8 +191,10 @@ class LocalPool:
                     last_heard = time.monotonic()
                     messages = process.messages()
                     if messages is None:  # the process ended
-                        selector.unregister(process.replies)
+                        self.selector.unregister(process.replies)
                         processes.remove(process)
+                        if process in self.idle:
+                            self.idle.remove(process)
                         code = process.process.wait()
                         if not process.finished:
                             dispatcher.session_lost(process.name, f"the grading process ended (exit code {code}); "
@@ -155,7 +202,7 @@ class LocalPool:
                             dispatcher.notify("lost", {"session": process.name, "code": code})
                             if dispatcher.waiting and restarts < 2 * self.jobs:
                                 restarts += 1
-                                launch()
+                                self._launch()
                             elif dispatcher.waiting and not processes:
                                 raise GraderError(f"the grading processes keep dying; last log "
                                                   f"({process.log_path}):\n" + process.log_tail())
@@ -163,23 +210,35 @@ class LocalPool:
                         continue
                     for message in messages:
                         self._handle(process, message, dispatcher)
+            done = True
         finally:
-            for process in processes:
-                process.kill()
-            selector.close()
+            if not (self.keep and done):
+                self.close()
 
-    @staticmethod
-    def _handle(process: _Process, message: dict, dispatcher: Dispatcher) -> None:
+    def _serve(self, process: _Process, dispatcher: Dispatcher) -> None:
+        """A submission for ``process``; with none left, it stops, or waits for the next run (a kept pool)."""
+        parcel = dispatcher.next(process.name)
+        process.current = parcel.student if parcel is not None else None
+        if parcel is not None:
+            if process in self.idle:
+                self.idle.remove(process)
+            process.send({"grade": parcel.to_json()})
+        elif self.keep:
+            if process not in self.idle:
+                self.idle.append(process)
+        else:
+            process.send({"stop": True})
+
+    def _handle(self, process: _Process, message: dict, dispatcher: Dispatcher) -> None:
         if "error" in message:
             raise GraderError(message["error"])
         if message.get("ready"):
             process.ready = True
-            dispatcher.notify("started", {"session": process.name, "sandbox": message.get("sandbox", ""),
-                                          "sandboxed": message.get("sandboxed")})
+            process.sandbox, process.sandboxed = message.get("sandbox", ""), message.get("sandboxed")
+            dispatcher.notify("started", {"session": process.name, "sandbox": process.sandbox,
+                                          "sandboxed": process.sandboxed})
         elif message.get("want"):
-            parcel = dispatcher.next(process.name)
-            process.current = parcel.student if parcel is not None else None
-            process.send({"grade": parcel.to_json()} if parcel is not None else {"stop": True})
+            self._serve(process, dispatcher)
         elif "outcome" in message:
             student, process.current = process.current, None
             dispatcher.outcome(student, Outcome.from_json(message["outcome"]))

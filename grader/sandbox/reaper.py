@@ -37,11 +37,12 @@ def die_with_parent() -> None:
         pass
 
 
-def kill_strays(rounds: int = 5) -> list[int]:
+def kill_strays(rounds: int = 5, keep: set[int] = frozenset()) -> list[int]:
     """Kill adopted stragglers: our children outside our own process group; return their pids.
 
     The grader's own helpers (a multiprocessing resource tracker, for example) stay
-    in our process group; a detached student process does not.
+    in our process group; a detached student process does not. ``keep``: the grader's
+    own processes in groups of their own (grading processes kept for the next class).
     """
     me, my_group = os.getpid(), os.getpgrp()
     killed: list[int] = []
@@ -52,7 +53,7 @@ def kill_strays(rounds: int = 5) -> list[int]:
                 group = os.getpgid(pid)
             except OSError:
                 continue
-            if group != my_group:
+            if group != my_group and pid not in keep:
                 strays.append((pid, group))
         if not strays:
             break
@@ -65,10 +66,13 @@ def kill_strays(rounds: int = 5) -> list[int]:
             killed.append(pid)
         # Reap them, and give their own children time to be re-parented to us.
         deadline = time.monotonic() + 1.0
-        while time.monotonic() < deadline:
-            try:
-                if os.waitpid(-1, os.WNOHANG) == (0, 0):
-                    time.sleep(0.05)
-            except ChildProcessError:
-                break
+        while time.monotonic() < deadline and strays:
+            for pid, _ in list(strays):  # only these: a kept process is waited for by its owner
+                try:
+                    if os.waitpid(pid, os.WNOHANG) != (0, 0):
+                        strays.remove((pid, _))
+                except ChildProcessError:
+                    strays.remove((pid, _))
+            if strays:
+                time.sleep(0.05)
     return killed

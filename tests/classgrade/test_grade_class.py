@@ -259,3 +259,33 @@ def test_results_directory_is_locked_during_a_run(tmp_path):
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
         proc = run_class(course, submissions, out)
     assert proc.returncode == 2 and "another grading run is writing to" in proc.stderr
+
+
+def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, tmp_path):
+    """The sessions of one ``grader autograde`` of several assignments: started once, each record
+    current for exactly the functions it was graded on (a later run of those alone keeps it)."""
+    from grader.course import load_course
+    from grader.engine.dispatch import grade_class
+    from grader.engine.fingerprint import run_fingerprint
+    from grader.engine.local import LocalPool
+
+    course_root, submissions = toy_class
+    (submissions / "erin.py").unlink()
+    course = load_course(course_root)
+    students = {p.stem: p for p in submissions.iterdir() if not p.name.startswith(".") and p.suffix != ".txt"}
+    both = ["add", "double"]
+    pids = []
+    with LocalPool(course, jobs=2, mode="auto", course_hash=run_fingerprint(course, both), only=both,
+                   log_dir=tmp_path / "logs") as pool:
+        for only in (["add"], ["double"]):
+            run = grade_class(course, students, tmp_path / only[0], jobs=2, mode="auto", only=only, backend=pool)
+            assert sorted(run.graded) == sorted(students) and not run.failed
+            pids.append(pool.pids())
+        assert len(pids[0]) == 2 and pids[0] == pids[1]
+        alive = list(pool.processes)
+    assert all(p.process.poll() is not None for p in alive), "closing the pool ends its processes"
+    for only in (["add"], ["double"]):
+        assert set(grades(tmp_path / only[0])["alice"]["functions"]) == set(only)
+        assert grades(tmp_path / only[0])["carol"]["total"] == 0 < grades(tmp_path / only[0])["alice"]["total"]
+        again = grade_class(course, students, tmp_path / only[0], jobs=1, mode="auto", only=only)
+        assert sorted(again.up_to_date) == sorted(students) and not again.graded
