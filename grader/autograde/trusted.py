@@ -97,33 +97,34 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
         if on_event is not None:
             on_event(kind, data)
 
+    course_hash = run_fingerprint(course, only)
+    records = {}
+    for student, extraction in extractions.items():
+        if not extraction.readable:  # nothing to run: every exercise scores zero, the notes say why
+            record = GradeRecord(student, f"{student}/{assignment.id}", unreadable_result(course, assignment),
+                                 course=course.id, course_hash=course_hash)
+            records[student] = record.with_extraction(assignment.id, extraction, labs)
+            store.save(records[student])
+            advance(1)
     failed: dict[str, str] = {}
     if readable:
         become_subreaper()
         try:
             run = grade_class(course, readable, store.root, root=course_dir / EXTRACTED_DIR, jobs=jobs, mode=sandbox,
-                              scheduler=scheduler, only=only, on_event=follow)
+                              scheduler=scheduler, only=only, on_event=follow, partial=True, others=list(records))
         finally:
             # Nothing a submission started may outlive grading (and touch the gradebook later).
             kill_strays()
         if run.interrupted:
             raise KeyboardInterrupt
         failed = dict(run.failed)
-    course_hash = run_fingerprint(course, only)
-    records = {}
-    for student, extraction in extractions.items():
-        if extraction.readable:
-            record = store.load(student)
-            if record is None or not record.is_current(fingerprint_of(student, extraction), course_hash):
-                failed.setdefault(student, "no current grade was written")
-                continue
-        else:  # nothing to run: every exercise scores zero, the notes say why
-            record = GradeRecord(student, f"{student}/{assignment.id}", unreadable_result(course, assignment),
-                                 course=course.id, course_hash=course_hash)
-            advance(1)
-        record = record.with_extraction(assignment.id, extraction, labs)
-        store.save(record)
-        records[student] = record
+    for student in readable:
+        record = store.load(student)
+        if record is None or not record.is_current(fingerprint_of(student, extractions[student]), course_hash):
+            failed.setdefault(student, "no current grade was written")
+            continue
+        records[student] = record.with_extraction(assignment.id, extractions[student], labs)
+        store.save(records[student])
     if failed:
         raise GraderError(f"{len(failed)} submission(s) of {assignment.id} could not be graded (the other "
                           f"{len(records)} grades are saved in {store.root}; run again to grade only these):\n"

@@ -168,7 +168,8 @@ def make_backend(course: Course, *, scheduler: str | None, jobs: int, mode: str,
 def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: Path | None = None,
                 jobs: int = 1, mode: str = "auto", scheduler: str | None = None, force: bool = False,
                 only: list[str] | None = None, on_event: Notify | None = None,
-                skipped: dict[str, str] | None = None) -> ClassRun:
+                skipped: dict[str, str] | None = None, partial: bool = False,
+                others: list[str] = ()) -> ClassRun:
     """Grade every submission of ``students`` (``{student: path}``) that has no current record in ``out``.
 
     ``root`` is the folder the submissions came from: records name each submission relative
@@ -180,7 +181,10 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
     ``on_event(kind, data)`` follows the run: ``plan``, ``started`` (a session is ready),
     ``refused`` (a cluster worker with another course), ``began``, ``graded``, ``retry``,
     ``failed``, ``lost`` (a session died). ``skipped`` (entry -> reason) are entries of the
-    class that discovery left out: they count as failed, and are reported as such.
+    class that discovery left out: they count as failed, and are reported as such. ``partial``:
+    these are some students of the class (``grader autograde --student``): it keeps its others.
+    ``others`` are students of the class whose records are made elsewhere (a notebook that could
+    not be read): the class lists them too.
     """
     started = time.monotonic()
     notify = on_event or (lambda kind, data: None)
@@ -201,12 +205,15 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
         course_hash = run_fingerprint(course, only)
         todo, current = plan(students, labels, store, course_hash, force)
         run = ClassRun(students=dict(students), up_to_date=current, failed=dict(skipped or {}))
+        # The whole class, for the manifest and summary.csv: a partial run leaves the others in it.
+        everyone = sorted(set(students) | set(others)
+                          | set(previous.get("students", []) if partial and previous else []))
         for entry, reason in run.failed.items():
             notify("failed", {"student": entry, "reason": reason})
         manifest = {
             "format": 2, "course": course.id, "course_title": course.title, "module": course.module_number,
             "module_title": course.module_title, "course_hash": course_hash, "class": root.name,
-            "students": sorted(students), "jobs": jobs, "where": None, "started_at": now(), "finished_at": None,
+            "students": everyone, "jobs": jobs, "where": None, "started_at": now(), "finished_at": None,
             "wall_time": None, "graded_this_run": 0, "only": only,
             "assignments": [{"id": a.id, "title": a.title, "functions": [e.function for e in a.exercises]}
                             for a in course.assignments],
@@ -225,7 +232,7 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
             run.interrupted = True
         finally:
             run.wall_time = time.monotonic() - started
-            store.write_summary(course, store.all_records(sorted(students)))
+            store.write_summary(course, store.all_records(everyone))
             manifest.update(finished_at=None if run.interrupted else now(), wall_time=round(run.wall_time, 3),
                             graded_this_run=len(run.graded), sandbox=run.sandbox, where=run.where,
                             interrupted=run.interrupted, failed=run.failed)
