@@ -16,10 +16,9 @@ from grader.course import Assignment, Course
 from grader.engine.dispatch import grade_class
 from grader.engine.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel
-from grader.engine.record import GradeRecord
+from grader.engine.record import GradeRecord, ungraded_record
 from grader.engine.store import ResultStore
 from grader.errors import GraderError
-from grader.grade.results import SubmissionResult, score_function
 from grader.sandbox.reaper import become_subreaper, kill_strays
 
 EXTRACTED_DIR = "extracted"
@@ -101,8 +100,8 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
     records = {}
     for student, extraction in extractions.items():
         if not extraction.readable:  # nothing to run: every exercise scores zero, the notes say why
-            record = GradeRecord(student, f"{student}/{assignment.id}", unreadable_result(course, assignment),
-                                 course=course.id, course_hash=course_hash)
+            record = ungraded_record(course, student, f"{student}/{assignment.id}", only,
+                                     "the notebook could not be read", course_hash=course_hash)
             records[student] = record.with_extraction(assignment.id, extraction, labs)
             store.save(records[student])
             advance(1)
@@ -135,9 +134,3 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
 def fingerprint_of(student: str, extraction: Extraction) -> str:
     """The fingerprint of an extraction's modules, as a record of them holds it."""
     return Parcel.read(student, extraction.directory).fingerprint
-
-
-def unreadable_result(course: Course, assignment: Assignment) -> SubmissionResult:
-    functions = {e.function: score_function(course, e.function, [], "the notebook could not be read")
-                 for e in assignment.exercises}
-    return SubmissionResult(submission="", functions=functions)

@@ -21,8 +21,8 @@ from typing import Callable, Protocol
 from grader.course import Course
 from grader.engine.driver import Outcome, check_functions
 from grader.engine.fingerprint import run_fingerprint
-from grader.engine.parcel import Parcel, label_of
-from grader.engine.record import now
+from grader.engine.parcel import Parcel, SubmissionRefused, label_of
+from grader.engine.record import now, ungraded_record
 from grader.engine.store import ResultStore
 from grader.errors import GraderError
 
@@ -56,8 +56,10 @@ class Backend(Protocol):
 class Dispatcher:
     """The submissions still to grade, who is grading what, and every record saved as it comes."""
 
-    def __init__(self, students: dict[str, Path], labels: dict[str, str], store: ResultStore, run: ClassRun,
-                 notify: Notify, only: list[str] | None = None):
+    def __init__(self, course: Course, students: dict[str, Path], labels: dict[str, str], store: ResultStore,
+                 run: ClassRun, notify: Notify, only: list[str] | None = None, course_hash: str = ""):
+        self.course = course
+        self.course_hash = course_hash
         self.paths = students
         self.labels = labels
         self.store = store
@@ -83,6 +85,13 @@ class Dispatcher:
             student = self.queue.popleft()
             try:
                 parcel = Parcel.read(student, self.paths[student], self.labels[student], self.only)
+            except SubmissionRefused as exc:  # the student's doing: a grade of zero that says why
+                record = ungraded_record(self.course, student, self.labels[student],
+                                         self.only or self.course.functions, str(exc), course_hash=self.course_hash)
+                self.store.save(record)
+                self.run.graded.append(student)
+                self.notify("graded", {"student": student, "record": record, "session": "-"})
+                continue
             except GraderError as exc:
                 self._fail(student, f"could not stage the submission: {exc}")
                 continue
@@ -225,8 +234,8 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
                 backend = make_backend(course, scheduler=scheduler, jobs=max(1, min(jobs, len(todo))), mode=mode,
                                        course_hash=course_hash, only=only, store=store)
                 run.where = backend.where
-                dispatcher = Dispatcher({s: students[s] for s in todo}, labels, store, run, _sandbox_of(run, notify),
-                                        only)
+                dispatcher = Dispatcher(course, {s: students[s] for s in todo}, labels, store, run,
+                                        _sandbox_of(run, notify), only, course_hash)
                 backend.run(dispatcher)
         except KeyboardInterrupt:
             run.interrupted = True
