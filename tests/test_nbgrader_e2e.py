@@ -245,6 +245,11 @@ def test_rerun_and_plain_nbgrader_autograde_give_the_same_grades(graded):
     proc = run_grader("autograde", "ps4b", "--course-dir", str(course_dir), "--student", "partly_wrong",
                       "--student", "warns")
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    # Grading two students again leaves the class whole: its list and summary.csv keep everyone.
+    results = course_dir / "grader-results" / "ps4b"
+    assert json.loads((results / "class.json").read_text())["students"] == sorted(before)
+    with open(results / "summary.csv", newline="") as handle:
+        assert sorted(row["student"] for row in csv.DictReader(handle)) == sorted(before)
     # Plain `nbgrader autograde` (e.g. formgrader's button) without a trusted record: TrustedGrade
     # grades the notebook itself, outside nbgrader's process, with the same result.
     (course_dir / "grader-results/ps4b/results/renamed.json").unlink()

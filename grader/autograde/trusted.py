@@ -18,10 +18,9 @@ from grader.course import Assignment, Course
 from grader.engine.dispatch import grade_class
 from grader.engine.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel
-from grader.engine.record import GradeRecord
+from grader.engine.record import GradeRecord, ungraded_record
 from grader.engine.store import ResultStore
 from grader.errors import GraderError
-from grader.grade.results import SubmissionResult, score_function
 from grader.sandbox.reaper import become_subreaper, kill_strays
 
 EXTRACTED_DIR = "extracted"
@@ -100,12 +99,22 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
         if on_event is not None:
             on_event(kind, data)
 
+    course_hash = run_fingerprint(course, only)
+    records = {}
+    for student, extraction in extractions.items():
+        if not extraction.readable:  # nothing to run: every exercise scores zero, the notes say why
+            record = ungraded_record(course, student, f"{student}/{assignment.id}", only,
+                                     "the notebook could not be read", course_hash=course_hash)
+            records[student] = record.with_extraction(assignment.id, extraction, labs)
+            store.save(records[student])
+            advance(1)
     failed: dict[str, str] = {}
     if readable:
         become_subreaper()
         try:
             run = grade_class(course, readable, store.root, root=course_dir / EXTRACTED_DIR, jobs=jobs, mode=sandbox,
-                              scheduler=scheduler, only=only, on_event=follow, backend=pool)
+                              scheduler=scheduler, only=only, on_event=follow, partial=True, others=list(records),
+                              backend=pool)
         finally:
             # Nothing a submission started may outlive grading (and touch the gradebook later);
             # the kept grading processes are the grader's own.
@@ -113,21 +122,13 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
         if run.interrupted:
             raise KeyboardInterrupt
         failed = dict(run.failed)
-    course_hash = run_fingerprint(course, only)
-    records = {}
-    for student, extraction in extractions.items():
-        if extraction.readable:
-            record = store.load(student)
-            if record is None or not record.is_current(fingerprint_of(student, extraction), course_hash):
-                failed.setdefault(student, "no current grade was written")
-                continue
-        else:  # nothing to run: every exercise scores zero, the notes say why
-            record = GradeRecord(student, f"{student}/{assignment.id}", unreadable_result(course, assignment),
-                                 course=course.id, course_hash=course_hash)
-            advance(1)
-        record = record.with_extraction(assignment.id, extraction, labs)
-        store.save(record)
-        records[student] = record
+    for student in readable:
+        record = store.load(student)
+        if record is None or not record.is_current(fingerprint_of(student, extractions[student]), course_hash):
+            failed.setdefault(student, "no current grade was written")
+            continue
+        records[student] = record.with_extraction(assignment.id, extractions[student], labs)
+        store.save(records[student])
     if failed:
         raise GraderError(f"{len(failed)} submission(s) of {assignment.id} could not be graded (the other "
                           f"{len(records)} grades are saved in {store.root}; run again to grade only these):\n"
@@ -155,9 +156,3 @@ def grading_pool(course: Course, assignments: list[Assignment], *, jobs: int, sa
 def fingerprint_of(student: str, extraction: Extraction) -> str:
     """The fingerprint of an extraction's modules, as a record of them holds it."""
     return Parcel.read(student, extraction.directory).fingerprint
-
-
-def unreadable_result(course: Course, assignment: Assignment) -> SubmissionResult:
-    functions = {e.function: score_function(course, e.function, [], "the notebook could not be read")
-                 for e in assignment.exercises}
-    return SubmissionResult(submission="", functions=functions)

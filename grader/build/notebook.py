@@ -191,8 +191,9 @@ class Exercises:
         else:
             doc = C.docstring_context(text)
         if exercise.kind == "lab":
-            where = (f"Graded by running `{exercise.function}` from `{exercise.module}.py` with *your* modules; "
-                     "the check cell below calls it the same way.")
+            where = (f"The check cell below runs `{exercise.function}` from `{exercise.module}.py` with *your* "
+                     "modules. When graded, the course runs the same training loop itself and calls your "
+                     "functions (not your copy of the training code), then evaluates the trained policy.")
         elif exercise.kind == "answer":
             where = f"Set `{exercise.function}` in the cell below; the check cell reads its value."
         else:

@@ -21,8 +21,8 @@ from typing import Callable, Protocol
 from grader.course import Course
 from grader.engine.driver import Outcome, check_functions
 from grader.engine.fingerprint import run_fingerprint
-from grader.engine.parcel import Parcel, label_of
-from grader.engine.record import now
+from grader.engine.parcel import Parcel, SubmissionRefused, label_of
+from grader.engine.record import now, ungraded_record
 from grader.engine.store import ResultStore
 from grader.errors import GraderError
 
@@ -56,8 +56,10 @@ class Backend(Protocol):
 class Dispatcher:
     """The submissions still to grade, who is grading what, and every record saved as it comes."""
 
-    def __init__(self, students: dict[str, Path], labels: dict[str, str], store: ResultStore, run: ClassRun,
-                 notify: Notify, only: list[str] | None = None):
+    def __init__(self, course: Course, students: dict[str, Path], labels: dict[str, str], store: ResultStore,
+                 run: ClassRun, notify: Notify, only: list[str] | None = None, course_hash: str = ""):
+        self.course = course
+        self.course_hash = course_hash
         self.paths = students
         self.labels = labels
         self.store = store
@@ -83,6 +85,13 @@ class Dispatcher:
             student = self.queue.popleft()
             try:
                 parcel = Parcel.read(student, self.paths[student], self.labels[student], self.only)
+            except SubmissionRefused as exc:  # the student's doing: a grade of zero that says why
+                record = ungraded_record(self.course, student, self.labels[student],
+                                         self.only or self.course.functions, str(exc), course_hash=self.course_hash)
+                self.store.save(record)
+                self.run.graded.append(student)
+                self.notify("graded", {"student": student, "record": record, "session": "-"})
+                continue
             except GraderError as exc:
                 self._fail(student, f"could not stage the submission: {exc}")
                 continue
@@ -168,7 +177,8 @@ def make_backend(course: Course, *, scheduler: str | None, jobs: int, mode: str,
 def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: Path | None = None,
                 jobs: int = 1, mode: str = "auto", scheduler: str | None = None, force: bool = False,
                 only: list[str] | None = None, on_event: Notify | None = None,
-                skipped: dict[str, str] | None = None, backend: Backend | None = None) -> ClassRun:
+                skipped: dict[str, str] | None = None, partial: bool = False,
+                others: list[str] = (), backend: Backend | None = None) -> ClassRun:
     """Grade every submission of ``students`` (``{student: path}``) that has no current record in ``out``.
 
     ``root`` is the folder the submissions came from: records name each submission relative
@@ -180,7 +190,10 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
     ``on_event(kind, data)`` follows the run: ``plan``, ``started`` (a session is ready),
     ``refused`` (a cluster worker with another course), ``began``, ``graded``, ``retry``,
     ``failed``, ``lost`` (a session died). ``skipped`` (entry -> reason) are entries of the
-    class that discovery left out: they count as failed, and are reported as such. ``backend``:
+    class that discovery left out: they count as failed, and are reported as such. ``partial``:
+    these are some students of the class (``grader autograde --student``): it keeps its others.
+    ``others`` are students of the class whose records are made elsewhere (a notebook that could
+    not be read): the class lists them too. ``backend``:
     sessions kept by the caller for several classes (a :class:`~grader.engine.local.LocalPool`
     used as a context manager, whose ``only`` includes these functions), instead of new ones.
     """
@@ -203,12 +216,15 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
         course_hash = run_fingerprint(course, only)
         todo, current = plan(students, labels, store, course_hash, force)
         run = ClassRun(students=dict(students), up_to_date=current, failed=dict(skipped or {}))
+        # The whole class, for the manifest and summary.csv: a partial run leaves the others in it.
+        everyone = sorted(set(students) | set(others)
+                          | set(previous.get("students", []) if partial and previous else []))
         for entry, reason in run.failed.items():
             notify("failed", {"student": entry, "reason": reason})
         manifest = {
             "format": 2, "course": course.id, "course_title": course.title, "module": course.module_number,
             "module_title": course.module_title, "course_hash": course_hash, "class": root.name,
-            "students": sorted(students), "jobs": jobs, "where": None, "started_at": now(), "finished_at": None,
+            "students": everyone, "jobs": jobs, "where": None, "started_at": now(), "finished_at": None,
             "wall_time": None, "graded_this_run": 0, "only": only,
             "assignments": [{"id": a.id, "title": a.title, "functions": [e.function for e in a.exercises]}
                             for a in course.assignments],
@@ -220,14 +236,14 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
                 backend = backend or make_backend(course, scheduler=scheduler, jobs=max(1, min(jobs, len(todo))),
                                                   mode=mode, course_hash=course_hash, only=only, store=store)
                 run.where = backend.where
-                dispatcher = Dispatcher({s: students[s] for s in todo}, labels, store, run, _sandbox_of(run, notify),
-                                        only)
+                dispatcher = Dispatcher(course, {s: students[s] for s in todo}, labels, store, run,
+                                        _sandbox_of(run, notify), only, course_hash)
                 backend.run(dispatcher)
         except KeyboardInterrupt:
             run.interrupted = True
         finally:
             run.wall_time = time.monotonic() - started
-            store.write_summary(course, store.all_records(sorted(students)))
+            store.write_summary(course, store.all_records(everyone))
             manifest.update(finished_at=None if run.interrupted else now(), wall_time=round(run.wall_time, 3),
                             graded_this_run=len(run.graded), sandbox=run.sandbox, where=run.where,
                             interrupted=run.interrupted, failed=run.failed)

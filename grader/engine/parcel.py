@@ -19,6 +19,11 @@ from grader.errors import GraderError
 from grader.grade.staging import MAX_SUBMISSION_BYTES, submission_files
 
 
+class SubmissionRefused(GraderError):
+    """A submission the grader will not run, by the student's doing (more code than a submission may
+    hold): it earns zero, with this message, and the class goes on."""
+
+
 @dataclass
 class Parcel:
     """One submission to grade.
@@ -54,7 +59,7 @@ class Parcel:
             paths = submission_files(path)
             total = sum(p.stat().st_size for p in paths)  # before reading anything
             if total > MAX_SUBMISSION_BYTES:
-                raise GraderError(f"{label}: more than {MAX_SUBMISSION_BYTES >> 20} MB of Python files")
+                raise SubmissionRefused(f"{label}: more than {MAX_SUBMISSION_BYTES >> 20} MB of Python files")
             root = path.parent if path.is_file() else path
             files = {p.relative_to(root).as_posix(): p.read_bytes() for p in paths}
         except OSError as exc:

@@ -21,7 +21,7 @@ import signal
 from dataclasses import dataclass, field
 
 from grader.course import Course
-from grader.grade.results import SubmissionResult
+from grader.grade.results import SubmissionResult, score_function
 from grader.sandbox.launcher import WorkerExit
 from grader.sandbox.limits import Limits
 from grader.worker.client import describe_exit
@@ -151,6 +151,15 @@ def limit_events(result: SubmissionResult, exits: list[WorkerExit], limits: Limi
             events.append({"function": None, "kind": "output truncated",
                            "detail": f"printed {exit.output_bytes / 1024:.0f} KB, kept {limits.output_kb:g} KB"})
     return events
+
+
+def ungraded_record(course: Course, student: str, label: str, functions: list[str], reason: str, *,
+                    course_hash: str = "") -> GradeRecord:
+    """The record of a submission nothing could be run of (a notebook that cannot be read, more
+    code than a submission may hold): every function scores zero and ``reason`` says why. It has
+    no submission fingerprint, so it is never current: a rerun tries again."""
+    result = SubmissionResult(label, {f: score_function(course, f, [], reason) for f in functions})
+    return GradeRecord(student, label, result, course=course.id, course_hash=course_hash)
 
 
 def graded_record(course: Course, student: str, label: str, result: SubmissionResult, *, submission_hash: str,

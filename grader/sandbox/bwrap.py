@@ -38,6 +38,10 @@ SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # Third-party packages a worker may import. The course's code is numpy-only.
 WORKER_PACKAGES = ("numpy",)
 DISABLE_ENV = "GRADER_NO_BWRAP"
+# POSIX shared memory (/dev/shm) gets a small tmpfs of its own: bubblewrap's /dev is an
+# unbounded tmpfs, writable by the worker in a user namespace (memory filled through it),
+# and root's 0755 directory otherwise (multiprocessing's semaphores fail).
+SHM_BYTES = 16 * 1024 * 1024
 
 
 @dataclass
@@ -212,8 +216,7 @@ def probe() -> tuple[BwrapSetup | None, str]:
     for disable_userns in ((True, False) if not as_root else (False,)):
         mounts = Mounts()
         system_mounts(mounts)
-        argv = [path, *namespace_args(as_root, disable_userns), *mounts.args, "--proc", "/proc",
-                "--dev", "/dev", "--mqueue", "/dev/mqueue"]
+        argv = [path, *namespace_args(as_root, disable_userns), *mounts.args, "--proc", "/proc", *dev_args()]
         last = _try([*argv, "--", true])
         if last.startswith("could not run"):
             return None, f"bubblewrap at {path} {last}"
@@ -254,6 +257,12 @@ def pick_uid() -> int:
     return 65534
 
 
+def dev_args() -> list[str]:
+    """A minimal /dev, read-only but for its own small /dev/shm and the sandbox's /dev/mqueue."""
+    return ["--dev", "/dev", "--perms", "1777", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",
+            "--mqueue", "/dev/mqueue", "--remount-ro", "/dev"]
+
+
 def sandbox_command(setup: BwrapSetup, inner: list[str], *, scratch_bytes: int, grader_files: dict[str, Path],
                     packages: tuple[str, ...] = WORKER_PACKAGES, seccomp_fd: int | None = None) -> list[str]:
     """The full bubblewrap command line that runs ``inner`` confined.
@@ -264,8 +273,7 @@ def sandbox_command(setup: BwrapSetup, inner: list[str], *, scratch_bytes: int, 
     mounts = Mounts()
     system_mounts(mounts)
     mounts.raw("--proc", "/proc", made="/proc")
-    mounts.raw("--dev", "/dev", made="/dev")
-    mounts.raw("--mqueue", "/dev/mqueue", made="/dev/mqueue")
+    mounts.raw(*dev_args(), made="/dev")
     # The scratch space first: the Python installation may itself live under /tmp,
     # and its binds must land on top of the tmpfs, not under it.
     mounts.raw("--perms", "1777", "--size", str(int(scratch_bytes)), "--tmpfs", SANDBOX_SCRATCH,

@@ -13,6 +13,31 @@ SETUP, WHY_NOT = probe()
 needs_bwrap = pytest.mark.skipif(SETUP is None, reason=f"no working bubblewrap sandbox: {WHY_NOT}")
 
 
+# A worker module that measures what it can write outside its scratch /tmp.
+SPACE = '''
+import os
+
+def space():
+    seen = {}
+    try:
+        with open("/dev/planted", "wb") as f:
+            f.write(b"x")
+        seen["dev"] = True
+    except OSError:
+        seen["dev"] = False
+    written = 0
+    try:
+        for i in range(128):  # 1 MiB files, well under the file size limit
+            with open("/dev/shm/fill%d" % i, "wb") as f:
+                f.write(bytes(1 << 20))
+            written += 1 << 20
+    except OSError:
+        pass
+    seen["shm"] = written
+    return seen
+'''
+
+
 def call(worker, module: str, function: str, *args):
     """``module.function(*args)`` in a started worker; the decoded value."""
     reply = worker.request({"op": "call", "module": module, "function": function,

@@ -20,7 +20,8 @@ from grader.sandbox import SandboxLauncher, seccomp
 from grader.sandbox.limits import Limits
 from grader.worker.client import WorkerProcess
 from tests.helpers import ROOT
-from tests.sandbox.common import SETUP, call, needs_bwrap
+from grader.sandbox.bwrap import SHM_BYTES
+from tests.sandbox.common import SETUP, SPACE, call, needs_bwrap
 from tests.toy_course import make_toy_course
 
 LEAVES_SECRETS = ROOT / "tests" / "data" / "hostile" / "next_student" / "leaves_secrets.py"
@@ -240,7 +241,7 @@ report = {"as_root": setup.as_root, "uid": os.getuid()}
 with tempfile.TemporaryDirectory() as tmp, SandboxLauncher(Limits(memory_mb=512), sandbox="require") as launcher:
     report["describe"] = launcher.describe()
     for name, source, module in [("first", %(secrets)r, "leaves_secrets"), ("second", %(secrets)r, "leaves_secrets"),
-                                 ("probe", %(probe)r, "probe")]:
+                                 ("probe", %(probe)r, "probe"), ("space", %(space)r, "space")]:
         (Path(tmp) / name).mkdir()
         (Path(tmp) / name / (module + ".py")).write_text(source)
     worker = WorkerProcess(Path(tmp) / "first", launcher); worker.start()
@@ -250,6 +251,8 @@ with tempfile.TemporaryDirectory() as tmp, SandboxLauncher(Limits(memory_mb=512)
     worker = WorkerProcess(Path(tmp) / "probe", launcher); worker.start()
     report["denied"] = call(worker, "probe", "denied")
     report["allowed"] = call(worker, "probe", "allowed"); worker.kill()
+    worker = WorkerProcess(Path(tmp) / "space", launcher); worker.start()
+    report["space"] = call(worker, "space", "space"); worker.kill()
 print(json.dumps(report))
 '''
 
@@ -258,7 +261,7 @@ print(json.dumps(report))
                     reason="needs root (to become an ordinary user), unshare and setpriv; as an ordinary user "
                            "every other sandbox test already runs in this mode")
 def test_as_an_ordinary_user_the_sandbox_isolates_and_filters_too():
-    code = UNPRIVILEGED_RUN % {"secrets": LEAVES_SECRETS.read_text(), "probe": filter_probe()}
+    code = UNPRIVILEGED_RUN % {"secrets": LEAVES_SECRETS.read_text(), "probe": filter_probe(), "space": SPACE}
     proc = unprivileged(code)
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -269,3 +272,5 @@ def test_as_an_ordinary_user_the_sandbox_isolates_and_filters_too():
     assert [c for c, text in report["found"].items() if "the-secret" in text] == [], report["found"]
     assert {k: v for k, v in report["denied"].items() if v != (errno.ENOSYS if k == "clone3" else errno.EPERM)} == {}
     assert report["allowed"] == {"fork": 7, "thread": 1.5}
+    # bubblewrap's /dev belongs to the user here: it is remounted read-only, /dev/shm is bounded.
+    assert report["space"]["dev"] is False and 0 < report["space"]["shm"] <= SHM_BYTES, report["space"]

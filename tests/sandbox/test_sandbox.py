@@ -17,7 +17,8 @@ from grader.sandbox import SandboxLauncher
 from grader.sandbox.limits import Limits
 from grader.worker.client import WorkerProcess
 from tests.helpers import ROOT
-from tests.sandbox.common import call, leftover_processes, needs_bwrap
+from grader.sandbox.bwrap import SHM_BYTES
+from tests.sandbox.common import SPACE, call, leftover_processes, needs_bwrap
 from tests.toy_course import make_toy_course, solution_source
 
 LOOK = '''
@@ -93,6 +94,22 @@ def test_the_sandbox_shows_only_the_submission(toy, tmp_path):
     assert seen["limits"]["RLIMIT_FSIZE"] == limits.file_size_mb * 2**20
     assert seen["limits"]["RLIMIT_NOFILE"] == limits.open_files
     assert seen["limits"]["RLIMIT_NPROC"] == limits.processes + 1
+
+
+@needs_bwrap
+def test_dev_is_read_only_and_shared_memory_is_small(toy, tmp_path):
+    submission = tmp_path / "space"
+    submission.mkdir()
+    (submission / "space.py").write_text(SPACE)
+    with SandboxLauncher(Limits.from_course(toy), sandbox="require") as launcher:
+        worker = WorkerProcess(submission, launcher)
+        worker.start()
+        try:
+            seen = call(worker, "space", "space")
+        finally:
+            worker.kill()
+    assert seen["dev"] is False  # /dev is a tmpfs as large as memory: never writable
+    assert 0 < seen["shm"] <= SHM_BYTES  # multiprocessing works, within a bound
 
 
 def test_limits_apply_without_the_sandbox(toy, tmp_path):
