@@ -107,6 +107,14 @@ def test_the_cross_check_samples_calls_and_names_where_a_function_differs():
     assert checked.findings() == ["double differs from its definition on positive inputs"]
     checked.double(11)  # not sampled: nothing new is learnt, and nothing is hidden either
     assert checked.stats["double"].checked == 5
+    # A phrase found again, alone or among others, is said once.
+    several = CrossCheck(student, reference.__getitem__,
+                         {"double": lambda a, k, got, want: None if got == want else
+                          (["on large inputs"] if a[0] < 20 else ["on large inputs", "on very large inputs"])},
+                         first=10, every=1)
+    for x in (10, 11, 25, 26, 12):
+        several.double(x)
+    assert several.findings() == ["double differs from its definition on large inputs and on very large inputs"]
     try:
         checked.triple(1)
     except AttributeError:

@@ -54,13 +54,12 @@ def gae_judge(stretch):
                 kind = ("at the last record of a copy's stretch of the buffer (a trace cut without "
                         "termination: bootstrap from the next value, but no recursion past it)")
             elif cuts[t]:
-                kind = ("on rollouts containing a time-limit truncation (a trace cut without termination: "
-                        "bootstrap from the next value, but no recursion past it)")
+                kind = "at time-limit truncations (trace cuts too)"
             else:
                 kind = "inside episodes (delta_t + gamma * lambda * the next advantage)"
             if kind not in kinds:
                 kinds.append(kind)
-        return " and ".join(kinds)
+        return kinds
 
     return judge
 
@@ -78,15 +77,15 @@ def clipped_terms_judge(args, kwargs, got, want):
             return f"in its {name}"
     if not wrong[2].any():
         return None
-    kinds = []
+    kinds = ["in its pessimistic term min(r A, clip(r) A)"]
     for where, inside in (("above", ratio > 1 + eps), ("below", ratio < 1 - eps)):
         for sign, side in (("positive", advantage > 0), ("negative", advantage < 0)):
             if np.any(wrong[2] & inside & side):
-                kinds.append(f"ratios {where} the clip interval with {sign} advantages")
+                kinds.append(f"on rows with ratios {where} the clip interval and {sign} advantages")
     inside = (ratio >= 1 - eps) & (ratio <= 1 + eps)
     if np.any(wrong[2] & inside):
-        kinds.append("ratios inside the clip interval")
-    return "in its pessimistic term min(r A, clip(r) A), on minibatch rows with " + " and with ".join(kinds)
+        kinds.append("on rows with ratios inside the clip interval")
+    return kinds
 
 
 def diagnostics_judge(args, kwargs, got, want):

@@ -22,9 +22,12 @@ from typing import Any, Callable
 
 from threadpoolctl import threadpool_limits
 
-# judge(args, kwargs, student_result, reference_result) -> None when they agree, else the kind
-# of input on which they differ, completing "<function> differs from its definition ...".
-Judge = Callable[[tuple, dict, Any, Any], "str | None"]
+# judge(args, kwargs, student_result, reference_result) -> None when they agree, else where they
+# differ: one phrase, or several (one per kind of input), each completing
+# "<function> differs from its definition ...". Phrases are kept apart so that each is said once
+# however many calls found it, alone or with others.
+Judge = Callable[[tuple, dict, Any, Any], "str | list[str] | None"]
+MOST_KINDS = 3  # phrases per finding: enough to see a pattern, short enough to read
 
 
 @contextlib.contextmanager
@@ -91,8 +94,9 @@ class CrossCheck:
             kind = judge(args, kwargs, result, self._reference(name)(*args, **kwargs))
         except Exception:  # a malformed result: the training loop's own checks name it
             return
-        if kind and kind not in stats.kinds:
-            stats.kinds.append(kind)
+        for phrase in [kind] if isinstance(kind, str) else list(kind or ()):
+            if phrase and phrase not in stats.kinds:
+                stats.kinds.append(phrase)
 
     def agrees(self) -> bool:
         """No sampled call so far differed from the reference."""
@@ -100,5 +104,5 @@ class CrossCheck:
 
     def findings(self) -> list[str]:
         """One sentence per function that differed: ``"<function> differs from its definition <kind>"``."""
-        return [f"{name} differs from its definition {' and '.join(s.kinds[:2])}"
+        return [f"{name} differs from its definition {' and '.join(s.kinds[:MOST_KINDS])}"
                 for name, s in self.stats.items() if s.kinds]
