@@ -17,6 +17,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -24,7 +25,7 @@ import nbformat
 import pytest
 
 from grader.autograde.gradebook import course_gradebook, gradebook_scores
-from grader.autograde.trusted import results_store
+from grader.autograde.trusted import RESULTS_DIR, results_store
 from grader.build.nbgrader_run import nbgrader_env
 from grader.report.screenshot import find_chromium
 from tests import hostile_archives as H
@@ -267,3 +268,39 @@ def test_zip_cannot_submit_as_another_student_nor_plant_a_setuid_file(toy_build,
         mode = path.lstat().st_mode
         assert not path.is_symlink() and not mode & (stat.S_ISUID | stat.S_ISGID), path
         assert stat.S_IMODE(mode) == (0o755 if path.is_dir() else 0o644), (path, oct(mode))
+
+
+def test_several_assignments_in_one_command_share_their_grading_processes(toy_build, tmp_path):
+    """`grader autograde a1 a2`: one set of grading processes for both, none of a student's
+    processes outliving grading, and each assignment's grades as a run of it alone gives."""
+    course, course_dir = toy_build[0], tmp_path / "nb"
+    shutil.copytree(toy_build[1], course_dir)
+    built = run_grader("build", "--course", str(course), "--course-dir", str(course_dir), "--assignment", "a2",
+                       cwd=tmp_path)
+    assert built.returncode == 0, built.stdout + built.stderr
+    marker = tmp_path / "acted_later"
+    child = f"import time; time.sleep(3); open({str(marker)!r}, 'w').write('late')"
+    lingering = ("import subprocess, sys\n"
+                 f"subprocess.Popen([sys.executable, '-c', {child!r}], start_new_session=True)\n" + NOTEBOOK_CELLS["add"])
+    hand_in(course_dir, "alice", a1_notebook(course_dir))
+    hand_in(course_dir, "linger", a1_notebook(course_dir, dict(NOTEBOOK_CELLS, add=lingering)))
+    a2 = nbformat.read(course_dir / "release/a2/a2.ipynb", as_version=4)
+    for cell in a2.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == "scale" and cell.metadata["nbgrader"].get("solution"):
+            cell.source = "import numpy as np\n\n\ndef scale(x, factor):\n    return np.asarray(x, dtype=float) * factor\n"
+    for student in ("alice", "linger"):
+        (course_dir / "submitted" / student / "a2").mkdir(parents=True)
+        nbformat.write(a2, course_dir / "submitted" / student / "a2" / "a2.ipynb")
+    started = time.monotonic()
+    proc = run_grader("autograde", "a1", "a2", "--course", str(course), "--course-dir", str(course_dir),
+                      "--no-sandbox", "--jobs", "1", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "a1: 2 submission(s)" in proc.stdout and "a2: 2 submission(s)" in proc.stdout, proc.stdout
+    logs = sorted(p.name for p in (course_dir / RESULTS_DIR / "logs").glob("worker-*.log"))
+    assert logs == ["worker-0.log"], f"one grading process for both assignments, not {logs}"
+    assert totals(course_dir) == {"alice": FULL, "linger": FULL}
+    assert {r.student: r.total for r in results_store(course_dir, "a2").all_records()} == {"alice": 1.0,
+                                                                                           "linger": 1.0}
+    assert_gradebook_holds_the_trusted_grades(course_dir, ["alice", "linger"])
+    time.sleep(max(0.0, 4.5 - (time.monotonic() - started)))
+    assert not marker.exists(), "a student's detached process outlived grading"
