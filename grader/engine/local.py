@@ -169,6 +169,8 @@ class LocalPool:
         return process
 
     def run(self, dispatcher: Dispatcher) -> None:
+        if self.selector is None:  # closed by an earlier run that failed: start afresh
+            self.selector = selectors.DefaultSelector()
         processes = self.processes
         restarts = 0
         for process in processes:  # kept from an earlier run: ready, and waiting

@@ -282,6 +282,12 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
             pids.append(pool.pids())
         assert len(pids[0]) == 2 and pids[0] == pids[1]
         alive = list(pool.processes)
+        pool.close()  # as a run that fails does: the next run starts new processes
+        assert all(p.process.poll() is not None for p in alive), "closing the pool ends its processes"
+        again = grade_class(course, students, tmp_path / "again", jobs=2, mode="auto", only=["add"], backend=pool)
+        assert sorted(again.graded) == sorted(students) and not again.failed
+        assert pool.pids() and not pool.pids() & pids[0]
+        alive = list(pool.processes)
     assert all(p.process.poll() is not None for p in alive), "closing the pool ends its processes"
     for only in (["add"], ["double"]):
         assert set(grades(tmp_path / only[0])["alice"]["functions"]) == set(only)
