@@ -9,6 +9,7 @@ headless Chromium: no script of a student's may run.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -91,6 +92,7 @@ def test_a_class_of_hostile_notebooks_and_files_is_graded_and_recorded_whole(toy
     hand_in(course_dir, "huge_cell", huge)
     # A link to the instructor's notebook (reference solutions, hidden tests) and a pipe nbgrader would block on.
     hand_in(course_dir, "linked").joinpath("a1.ipynb").symlink_to(course_dir / "source/a1/a1.ipynb")
+    (course_dir / "submitted/linked/a1/answers.txt").symlink_to(course_dir / "source/a1/a1.ipynb")
     os.mkfifo(hand_in(course_dir, "pipe") / "a1.ipynb")
     proc = autograde(toy_build, course_dir)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -115,6 +117,20 @@ def test_a_class_of_hostile_notebooks_and_files_is_graded_and_recorded_whole(toy
                            cwd=course_dir, capture_output=True, text=True, env=nbgrader_env(), timeout=600)
     assert plain.returncode == 0, plain.stdout + plain.stderr
     assert set(gradebook_scores(course_gradebook(course_dir), "a1")["linked"].values()) == {0.0}
+    # ... and nothing it read through a link reaches autograded/, nor the feedback handed out.
+    assert not (course_dir / "autograded/linked/a1/answers.txt").exists()
+    linked = (course_dir / "autograded/linked/a1/a1.ipynb").read_text()
+    assert "BEGIN SOLUTION" not in linked and "BEGIN HIDDEN TESTS" not in linked and "symbolic link" in linked
+    feedback = subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", "a1", "--student", "linked",
+                               "--force"], cwd=course_dir, capture_output=True, text=True, env=nbgrader_env(),
+                              timeout=600)
+    assert feedback.returncode == 0, feedback.stdout + feedback.stderr
+    page = html.unescape(re.sub("<[^>]+>", "", (course_dir / "feedback/linked/a1/a1.html").read_text()))
+    assert "symbolic link" in page and "BEGIN SOLUTION" not in page
+    assert "return 2.0 * np.asarray(x, dtype=float)" not in page
+    check = run_grader("leak-check", "--course", str(toy_build[0]), "--course-dir", str(course_dir),
+                       cwd=course_dir.parent)
+    assert check.returncode == 0, check.stdout + check.stderr
 
 
 REHAND_IN = """\

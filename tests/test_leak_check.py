@@ -72,9 +72,31 @@ def test_feedback_may_show_the_students_own_code_but_no_hidden_test(tmp_path):
         nbformat.write(notebook(cells), tmp_path / "autograded" / student / "ps4b" / "ps4b.ipynb")
     leaks = feedback_leaks(tmp_path, SECRETS)
     found = {(leak.path.split("/")[1], leak.kind) for leak in leaks}
-    # A solution line is the student's own answer; a hidden-test line is a leak unless they wrote it.
+    # A solution or hidden-test line is the student's to see when they wrote it, a leak otherwise.
     assert found == {("alice", "hidden-test code"), ("alice", "hidden expected value"),
-                     ("bob", "hidden expected value")}, leaks
+                     ("bob", "solution line"), ("bob", "hidden expected value")}, leaks
+
+
+def test_feedback_made_from_what_nbgrader_read_through_a_link_leaks(tmp_path):
+    # Plain nbgrader follows a notebook that links to the instructor's source: its copy in
+    # autograded/ is not the student's code, and the feedback made from it is a leak.
+    solution = gae_solution_line().strip()
+    submitted = tmp_path / "submitted" / "mallory" / "ps4b"
+    submitted.mkdir(parents=True)
+    (submitted / "ps4b.ipynb").symlink_to(COURSE.solutions_dir / "gae.py")
+    graded = tmp_path / "autograded" / "mallory" / "ps4b"
+    graded.mkdir(parents=True)
+    (graded / "gae.py").write_text((COURSE.solutions_dir / "gae.py").read_text())
+    feedback = tmp_path / "feedback" / "mallory" / "ps4b"
+    feedback.mkdir(parents=True)
+    (feedback / "ps4b.html").write_text(f"<html><pre>{solution}</pre></html>")
+    kinds = {(leak.path, leak.kind) for leak in feedback_leaks(tmp_path, SECRETS)}
+    assert ("feedback/mallory/ps4b/ps4b.html", "solution line") in kinds
+    # The same line handed in as a regular file is the student's own answer.
+    (submitted / "ps4b.ipynb").unlink()
+    (submitted / "gae.py").write_text((COURSE.solutions_dir / "gae.py").read_text())
+    assert not {(leak.path, leak.kind) for leak in feedback_leaks(tmp_path, SECRETS)} & {
+        ("feedback/mallory/ps4b/ps4b.html", "solution line")}
 
 
 def test_a_student_file_that_is_a_link_is_reported_and_never_trusted(tmp_path):

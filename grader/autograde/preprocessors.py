@@ -20,6 +20,7 @@ and the feedback hold no HTML, output or metadata of a student's that could run 
 from __future__ import annotations
 
 import functools
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,15 +29,16 @@ from nbgrader import utils
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum, Unicode
 
-from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END, test_grade_id
+from grader.autograde.extract import GENERAL, check_notebook, linked_folder, read_notebook
 from grader.autograde.sanitize import sanitize_notebook
+from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END, test_grade_id
 from grader.build.coursedir import BuiltAssignment
 from grader.build.segments import ModuleParts, assignment_modules
 from grader.course import Assignment, Course, load_course
 from grader.engine.fingerprint import run_fingerprint
 from grader.engine.record import GradeRecord
 from grader.feedback import function_report
-from grader.untrusted import refused_entries
+from grader.untrusted import refused_entries, shown
 
 def exercise_of_grade(grade_id: str) -> str | None:
     """The exercise an autograded cell's grade id names (:func:`grader.build.cells.test_grade_id`), or None."""
@@ -80,6 +82,33 @@ def fill_outputs(nb: nbformat.NotebookNode, record: GradeRecord) -> nbformat.Not
                                 "metadata": {}, "execution_count": count}),
         ]
     return nb
+
+
+def placeholder_notebook(course_dir: Path, assignment: str, notebook: str, student: str,
+                         record: GradeRecord) -> nbformat.NotebookNode:
+    """What autograded/ holds for a submission whose notebook is not recorded as it is (quarantined,
+    or nbgrader's preprocessors failed on it): its checked cells, or the release's, with a note on
+    top. Nothing else of the submission is read, and nothing through a link."""
+    course_dir = Path(course_dir)
+    release = nbformat.read(course_dir / "release" / assignment / notebook, as_version=4)
+    folder = course_dir / "submitted" / student / assignment
+    problem = submitted = None
+    if not linked_folder(folder):
+        data, problem = read_notebook(folder / notebook)
+        submitted = check_notebook(data)[0] if data is not None else None
+    base = submitted if submitted is not None else release
+    present = {exercise_of(cell) for cell in base.cells}
+    for cell in release.cells:  # bring back any autograded cell the student deleted
+        function = exercise_of(cell)
+        if function and function not in present:
+            base.cells.append(cell)
+    why = " ".join(record.notes.get(GENERAL, []) or ([problem] if problem else [])) or \
+        "nbgrader could not process this notebook"
+    note = nbformat.v4.new_markdown_cell(f"**Grading note.** {why} The grades below come from the course "
+                                         "grader; exercises it could not find score zero.")
+    note.id = "grading-note"
+    base.cells.insert(0, note)
+    return base
 
 
 @dataclass(frozen=True)
@@ -155,7 +184,35 @@ class TrustedGrade(NbGraderPreprocessor):
             self.log.info("Grading %s/%s with the trusted grader", student, assignment_id)
             record = grade_extractions(course, course_dir, assignment, {student: extraction},
                                        sandbox=self.sandbox, out=out)[student]
+        if not trusted:
+            # nbgrader read this notebook, and copied the submission's other files, through links:
+            # none of it may reach autograded/ (nor, from there, the feedback a student is given).
+            self._drop_copies_of_untrusted(folder, student, assignment_id)
+            nb = placeholder_notebook(course_dir, assignment_id, f"{resources['nbgrader']['notebook']}.ipynb",
+                                      student, record)
         return fill_outputs(nb, record), resources
+
+    def _drop_copies_of_untrusted(self, folder: Path, student: str, assignment_id: str) -> None:
+        """Remove from autograded/ what nbgrader's converter copied there through a link (or from a
+        linked folder: everything but the course's own files, which it copied afterwards)."""
+        coursedir = self.parent.parent.coursedir
+        dest = Path(coursedir.format_path(coursedir.autograded_directory, student, assignment_id))
+        if not dest.is_dir():
+            return
+        if linked_folder(folder):
+            source = Path(coursedir.format_path(coursedir.source_directory, ".", assignment_id))
+            doomed = [p for p in dest.rglob("*") if not p.is_dir() and not (source / p.relative_to(dest)).is_file()]
+        else:
+            doomed = [dest / path.relative_to(folder) for path, _ in refused_entries(folder) if path != folder]
+        for path in doomed:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            elif path.exists() or path.is_symlink():
+                path.unlink()
+            else:
+                continue
+            self.log.warning("Left out of autograded/: %s (a link or special file in the submission)",
+                             shown(str(path.relative_to(dest))))
 
 
 def strip_hidden_tests(source: str) -> str:

@@ -43,10 +43,10 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Exec
                                     OverwriteKernelspec, SaveAutoGrades)
 from traitlets.utils.importstring import import_item
 
-from grader.autograde.extract import GENERAL, check_notebook, linked_folder, read_notebook
+from grader.autograde.extract import linked_folder
 from grader.autograde.gradebook import GradebookTarget, built_notebook, load_nbgrader_config
-from grader.autograde.preprocessors import (SanitizeStudentHTML, TrustedGrade, exercise_of, exercise_of_grade,
-                                            fill_outputs)
+from grader.autograde.preprocessors import (SanitizeStudentHTML, TrustedGrade, exercise_of_grade, fill_outputs,
+                                            placeholder_notebook)
 from grader.autograde.sanitize import sanitize_notebook
 from grader.engine.record import GradeRecord
 from grader.errors import GraderError
@@ -234,24 +234,7 @@ class Recorder:
         """An autograded notebook and the trusted grades for a submission whose notebook is not
         recorded as it is (quarantined, or nbgrader's preprocessors failed on it): its checked
         cells, or the release, with a note on top. Nothing else of the submission is read."""
-        release = nbformat.read(self.course_dir / "release" / self.assignment / self.notebook, as_version=4)
-        folder = self.course_dir / "submitted" / student / self.assignment
-        problem = submitted = None
-        if not linked_folder(folder):
-            data, problem = read_notebook(folder / self.notebook)
-            submitted = check_notebook(data)[0] if data is not None else None
-        base = submitted if submitted is not None else release
-        present = {exercise_of(cell) for cell in base.cells}
-        for cell in release.cells:  # bring back any autograded cell the student deleted
-            function = exercise_of(cell)
-            if function and function not in present:
-                base.cells.append(cell)
-        why = " ".join(record.notes.get(GENERAL, []) or ([problem] if problem else [])) or \
-            "nbgrader could not process this notebook"
-        note = nbformat.v4.new_markdown_cell(f"**Grading note.** {why} The grades below come from the course "
-                                             "grader; exercises it could not find score zero.")
-        note.id = "grading-note"
-        base.cells.insert(0, note)
+        base = placeholder_notebook(self.course_dir, self.assignment, self.notebook, student, record)
 
         def convert(nb):
             fill_outputs(nb, record)

@@ -17,8 +17,9 @@ def register(sub, common) -> None:
         description="Look through every file of <course-dir>/release/ and the student files of exercises/ for "
                     "lines of the solution regions, code of the hidden tests and expected values that only "
                     "hidden tests use (worked_examples.yaml), and through <course-dir>/feedback/ (after "
-                    "`nbgrader generate_feedback`) for hidden-test code and hidden values (a student's own "
-                    "code is theirs to see). Exit status 1 names each leak; 0 means none.")
+                    "`nbgrader generate_feedback`) for the same, except what the student handed in "
+                    "(submitted/, never through a link: a student's own code is theirs to see). Exit status 1 "
+                    "names each leak; 0 means none.")
     course_dir_option(parser)
     parser.set_defaults(func=run)
 

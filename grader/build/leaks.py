@@ -1,8 +1,8 @@
 """The leak check: nothing students receive may carry a solution, a hidden test or a hidden answer.
 
 What students receive: ``release/`` and ``exercises/`` (every kind of leak below), and the
-feedback of ``nbgrader generate_feedback`` (hidden tests and hidden values only: it shows
-each student their own code).
+feedback of ``nbgrader generate_feedback`` (every kind too, except the lines the student
+handed in: feedback shows each student their own code, which may well be the solution's).
 
 Three kinds of leak, each compared line by line with what is public anyway
 (the stubs of ``exercises/``, the visible tests):
@@ -285,11 +285,6 @@ def scan_tree(root: Path, secrets: Secrets, label_root: Path, kinds: tuple[str, 
     return leaks
 
 
-# Feedback shows each student their own code, which may well hold a solution line: only
-# hidden tests and hidden values must stay out of it.
-FEEDBACK_KINDS = ("hidden-test", "hidden-value")
-
-
 def student_lines(folder: Path, label_root: Path) -> tuple[list[str], list[Leak]]:
     """What a student wrote in a submission folder (the solution cells of its notebooks and its
     .py files), and a :class:`Leak` for every link in it: a link is never read as the student's
@@ -317,11 +312,13 @@ def student_lines(folder: Path, label_root: Path) -> tuple[list[str], list[Leak]
 
 
 def feedback_leaks(course_dir: Path, secrets: Secrets) -> list[Leak]:
-    """Hidden-test code and hidden values in ``<course_dir>/feedback/<student>/<assignment>/``.
+    """Solution lines, hidden-test code and hidden values in ``<course_dir>/feedback/<student>/<assignment>/``.
 
-    A line the student wrote themselves (in the notebook nbgrader graded, ``autograded/``,
-    or else in ``submitted/``) is theirs to see, even where it looks like a line of a hidden test.
-    A link in either folder is reported, and never counts as the student's own code.
+    A line the student handed in (``submitted/``, or the notebook nbgrader graded,
+    ``autograded/``, when the submission is gone) is theirs to see, even where it is a line of
+    the solution or looks like one of a hidden test. ``submitted/`` comes first: what nbgrader
+    copied into ``autograded/`` through a link a student planted is not the student's.
+    A link in ``autograded/`` or in the feedback is reported; no link counts as the student's code.
     """
     course_dir = Path(course_dir)
     root = course_dir / "feedback"
@@ -331,11 +328,13 @@ def feedback_leaks(course_dir: Path, secrets: Secrets) -> list[Leak]:
     for folder in sorted(p for p in root.glob("*/*") if p.is_dir()):
         student, assignment = folder.parent.name, folder.name
         graded = course_dir / "autograded" / student / assignment
-        lines, links = student_lines(graded if graded.is_dir() else course_dir / "submitted" / student / assignment,
-                                     course_dir)
+        submitted = course_dir / "submitted" / student / assignment
+        lines, links = student_lines(graded, course_dir)
+        if submitted.exists() or submitted.is_symlink():
+            lines, _ = student_lines(submitted, course_dir)  # a linked folder holds no line of theirs
         own = fingerprints(lines)
-        theirs = Secrets(solution=secrets.solution, hidden=secrets.hidden - own, values=secrets.values)
-        leaks += links + scan_tree(folder, theirs, course_dir, kinds=FEEDBACK_KINDS)
+        theirs = Secrets(solution=secrets.solution - own, hidden=secrets.hidden - own, values=secrets.values)
+        leaks += links + scan_tree(folder, theirs, course_dir)
     return leaks
 
 
