@@ -503,8 +503,8 @@ def main() -> None:
     print("inside (a), median grading time of one submission, by kind: "
           + ", ".join(f"{kind} {t:.2f} s" for kind, t in per_kind.items()))
     print(f"fixed cost per submission: (a) fork a sandboxed worker, ping, kill and wipe {fork * 1000:.1f} ms; "
-          f"(b) start a kernel and import numpy {kernel:.2f} s per notebook "
-          f"(x{len(assignments)} notebooks) = {kernel / fork:.0f}x")
+          f"(b) start a kernel and import numpy {kernel:.2f} s per notebook, {kernel / fork:.0f}x the fork "
+          f"({len(assignments)} notebooks a submission: {kernel * len(assignments) / fork:.0f}x)")
 
     def count(key, kind, test):
         group = [s for s, k in students.items() if k == kind]

@@ -4,27 +4,27 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.grade.diagnosis import read_header
+from grader.grade.diagnosis import HEADER, MISTAKES_DIR, read_header
 
 ROOT = Path(__file__).resolve().parents[1]
 # Wrong implementations: the course's known mistakes of the function exercises (also used to
 # diagnose students, so they live with the hidden tests) and the test data of labs and answers.
 MUTANT_DIRS = ("autograder-tests/mistakes", "tests/data/mutants")
-MISTAKES = ROOT / "autograder-tests" / "mistakes"
+MISTAKES = ROOT / "autograder-tests" / MISTAKES_DIR
 TRIVIAL = ROOT / "tests" / "data" / "trivial"
 CORRECT = ROOT / "tests" / "data" / "correct"
 
 
 def mistake_cell(function: str, name: str) -> str:
     """A known mistake of a function exercise (its code without the docstring), as a student's cell."""
-    return (MISTAKES / function / f"{name}.py").read_text(encoding="utf-8").split('"""', 2)[2].strip() + "\n"
+    text = (MISTAKES / function / f"{name}.py").read_text(encoding="utf-8")
+    return text[HEADER.match(text).end():].strip() + "\n"
 
 
 def run_grader(*args: str, cwd: Path = ROOT, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -109,10 +109,8 @@ def build_submission(dest: Path, replacements: list[Path] = (), course_root: Pat
     for replacement in replacements:
         function = Path(replacement).parent.name
         text = Path(replacement).read_text(encoding="utf-8")
-        doc = re.match(r'\s*"""(.*?)"""', text, re.S)
-        declared = re.search(r"^module:\s*(\w+)\s*$", doc.group(1), re.M) if doc else None
-        module = ((modules_of or {}).get(function) or (declared.group(1) if declared else None)
-                  or course.exercise(function).module)
+        declared = (read_header(text) or ("", {}))[1].get("module")
+        module = (modules_of or {}).get(function) or declared or course.exercise(function).module
         with open(dest / f"{module}.py", "a", encoding="utf-8") as out:
             out.write("\n\n# --- replaced for a test ---\n")
             out.write(text)

@@ -212,6 +212,10 @@ def test_correct_wrong_and_notebook_submissions_get_the_grades_of_grader_grade(g
         assert doc["score"] == pytest.approx(graded["expected"][name]["total"]), name
     wrong = next(t for t in graded["wrong"][0]["tests"] if t["name"].endswith("gae_advantages"))
     assert "ignores gae_lambda" in wrong["output"] and wrong["score"] < wrong["max_score"]
+    # The same diagnosis first, as `grader grade` gives it: the package carries the known mistakes.
+    diagnosis = graded["expected"]["wrong"]["functions"]["gae_advantages"]["diagnosis"]
+    first = next(line for line in wrong["output"].splitlines() if line.startswith("\u2717 "))
+    assert diagnosis and first == f"\u2717 {diagnosis}", (diagnosis, wrong["output"])
     stub = next(t for t in graded["notebook"][0]["tests"] if t["name"].endswith("ppo_clipped_terms"))
     assert "is not implemented yet" in stub["output"] and stub["score"] == 0
 
@@ -226,7 +230,7 @@ def test_a_hostile_submission_earns_what_its_honest_code_earns(graded, run):
     honest = expected_scores(graded["expected"]["honest"])
     assert {f: got[f] for f in FUNCTIONS[1:]} == pytest.approx({f: honest[f] for f in FUNCTIONS[1:]})
     assert 0 < doc["score"] < sum(e.points for e in PS4B.exercises)
-    assert "'gae.py' is a link" in doc["output"]
+    assert "gae.py is a link" in doc["output"]
     assert "999" not in json.dumps(doc)
     assert ("WITHOUT a sandbox" in log) == (run == "unsandboxed")
 
@@ -244,6 +248,8 @@ def test_the_package_holds_the_assignment_only(package):
     assert {n for n in course_files if "/hidden/" in n} == \
         {f"course/autograder-tests/hidden/test_{f}.py" for f in FUNCTIONS}
     assert not any("/visible/" in n for n in course_files)
+    mistakes = {n.split("/")[3] for n in course_files if n.startswith("course/autograder-tests/mistakes/")}
+    assert mistakes == set(FUNCTIONS)
     assert set(worked) <= set(FUNCTIONS)
     assert [a["id"] for a in reduced["assignments"]] == ["ps4b"]
     import numpy

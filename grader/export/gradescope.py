@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from pathlib import Path
 
 from grader.course import DEFAULT_GRADESCOPE
 from grader.engine.record import GradeRecord
+from grader.engine.store import atomic_write
 from grader.errors import GraderError
 from grader.feedback import GENERAL, format_points, function_report
 
@@ -67,16 +66,8 @@ def write_gradescope(record: GradeRecord, out: Path | str, **options) -> Path:
     out = Path(out)
     if out.is_dir():
         out = out / "results.json"
-    text = json.dumps(gradescope_results(record, **options), indent=1) + "\n"
-    tmp = None
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".json", dir=out.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, out)
+        atomic_write(out, json.dumps(gradescope_results(record, **options), indent=1) + "\n")
     except OSError as exc:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
         raise GraderError(f"cannot write {out}: {exc.strerror}") from None
     return out

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from grader.course import Course, load_course
 from grader.errors import GraderError
+from grader.untrusted import shown
 
 if TYPE_CHECKING:  # the engine is imported when grading, not to read the upload
     from grader.engine.record import GradeRecord
@@ -40,7 +41,6 @@ if TYPE_CHECKING:  # the engine is imported when grading, not to read the upload
 MAX_FILES = 2000  # entries of an upload looked at
 MAX_DEPTH = 6  # folders deep
 MAX_MODULE_BYTES = 2 * 1024 * 1024
-MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
 SKIP_FOLDERS = {"__pycache__", "__MACOSX", ".ipynb_checkpoints", ".git", "node_modules"}
 
 
@@ -54,13 +54,15 @@ class Upload:
 
 
 def _walk(folder: Path) -> tuple[list[tuple[int, Path]], list[Path]]:
-    """(depth, path) of the upload's regular files, and its links (never followed); bounded."""
+    """(depth, path) of the upload's regular files, and its links (never followed); at most
+    MAX_FILES entries (files and folders alike) are looked at."""
     found, links, seen = [], [], 0
     for here, dirs, files in os.walk(folder):  # os.walk does not enter linked folders
         depth = len(Path(here).relative_to(folder).parts)
         links += [Path(here) / d for d in dirs if (Path(here) / d).is_symlink()]
         dirs[:] = sorted(d for d in dirs if d not in SKIP_FOLDERS and not d.startswith(".")) \
             if depth < MAX_DEPTH else []
+        seen += len(dirs)
         for name in sorted(files):
             seen += 1
             if seen > MAX_FILES:
@@ -86,7 +88,7 @@ def find_upload(folder: Path, modules: list[str], notebook: str) -> Upload:
         if path.suffix == ".py" and path.stem in modules and path.stem not in upload.modules:
             upload.modules[path.stem] = path
     for link in sorted(links)[:5]:
-        upload.notes.append(f"{link.name!r} is a link, not a file: it was not graded (upload the file itself)")
+        upload.notes.append(f"{shown(link.name)} is a link, not a file: it was not graded (upload the file itself)")
     if upload.modules:
         missing = [m for m in modules if m not in upload.modules]
         if missing:
@@ -99,7 +101,7 @@ def find_upload(folder: Path, modules: list[str], notebook: str) -> Upload:
     if chosen:
         upload.notebook = chosen[0]
         if len(notebooks) > 1:
-            upload.notes.append(f"the upload has {len(notebooks)} notebooks: {chosen[0].name!r} was graded")
+            upload.notes.append(f"the upload has {len(notebooks)} notebooks: {shown(chosen[0].name)} was graded")
     else:
         upload.notes.append(f"the upload has neither the modules ({', '.join(m + '.py' for m in modules)}) "
                             f"nor the notebook {notebook}: nothing could be graded")
@@ -120,10 +122,7 @@ def stage(course: Course, assignment_id: str, upload: Upload, dest: Path):
     from grader.autograde.extract import extract_submission, read_notebook
 
     assignment = course.assignment(assignment_id)
-    if upload.notebook.stat().st_size > MAX_NOTEBOOK_BYTES:
-        notebook, problem = None, f"the notebook is larger than {MAX_NOTEBOOK_BYTES >> 20} MB"
-    else:
-        notebook, problem = read_notebook(upload.notebook)
+    notebook, problem = read_notebook(upload.notebook)  # bounded, and never through a link
     extraction = extract_submission(course, assignment, [notebook] if notebook is not None else [],
                                     [problem] if problem else [], None, dest)
     return extraction
@@ -132,7 +131,6 @@ def stage(course: Course, assignment_id: str, upload: Upload, dest: Path):
 def grade(course: Course, staged: Path, functions: list[str], log) -> GradeRecord:
     """The hidden tests on the staged modules; nothing the student's code started survives."""
     from grader.engine.driver import grade_here
-    from grader.engine.fingerprint import run_fingerprint
     from grader.engine.parcel import Parcel
     from grader.sandbox import sandbox_launcher
     from grader.sandbox.reaper import become_subreaper, kill_strays
@@ -142,8 +140,7 @@ def grade(course: Course, staged: Path, functions: list[str], log) -> GradeRecor
     try:
         with sandbox_launcher(course, mode="require" if course.sandbox.get("require") else "auto",
                               warn=log) as launcher:
-            return grade_here(course, [parcel], launcher=launcher, only=functions,
-                              course_hash=run_fingerprint(course, functions))["submission"]
+            return grade_here(course, [parcel], launcher=launcher, only=functions)["submission"]
     finally:
         kill_strays()
 

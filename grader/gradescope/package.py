@@ -37,6 +37,7 @@ from packaging.utils import canonicalize_name
 import grader
 from grader.course import Assignment, Course
 from grader.errors import GraderError
+from grader.grade.diagnosis import MISTAKES_DIR, mistake_files
 from grader.grade.staging import course_provided_files
 from grader.stubs import SKIP_PARTS, generate
 
@@ -153,7 +154,8 @@ def reduced_course_yaml(course: Course, assignment: Assignment) -> str:
 
 
 def _hidden_tests(course: Course, assignment: Assignment) -> dict[str, bytes]:
-    """autograder-tests/ for the assignment: the shared files, its hidden tests, their worked examples."""
+    """autograder-tests/ for the assignment: the shared files, its hidden tests, their worked examples,
+    and the known mistakes the grader diagnoses its functions' failures with."""
     tests = course.tests_dir
     files = {f"autograder-tests/{p.name}": p.read_bytes() for p in sorted(tests.iterdir())
              if p.is_file() and p.name != "worked_examples.yaml"}
@@ -166,6 +168,8 @@ def _hidden_tests(course: Course, assignment: Assignment) -> dict[str, bytes]:
         text = path.read_text(encoding="utf-8")
         files[f"autograder-tests/hidden/{path.name}"] = text.encode("utf-8")
         examples |= set(WORKED_EXAMPLES.findall(text)) | {e.function}
+        for mistake in mistake_files(course, e.function):
+            files[f"autograder-tests/{MISTAKES_DIR}/{e.function}/{mistake.name}"] = mistake.read_bytes()
     for helper in sorted(course.hidden_tests_dir.iterdir()):  # helpers the hidden tests share
         if helper.is_file() and not helper.name.startswith("test_") and helper.suffix == ".py":
             files[f"autograder-tests/hidden/{helper.name}"] = helper.read_bytes()
