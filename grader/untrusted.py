@@ -16,6 +16,7 @@ from pathlib import Path
 
 from grader.errors import GraderError
 
+MAX_SUBMISSION_BYTES = 256 << 20  # a submission folder's files, all together
 MAX_WALK_ENTRIES = 10_000  # files and folders of one submission that are looked at
 SHOWN_CHARS = 80
 
@@ -64,11 +65,14 @@ def linked_part(path: Path, root: Path) -> Path | None:
     return None
 
 
-def refused_entries(folder: Path, limit: int = MAX_WALK_ENTRIES) -> list[tuple[Path, str]]:
+def refused_entries(folder: Path, limit: int = MAX_WALK_ENTRIES,
+                    max_bytes: int | None = None) -> list[tuple[Path, str]]:
     """(path, what it is) of every entry at or under ``folder`` that is neither a regular
     file nor a folder: links (never followed, at any depth), pipes, sockets, devices.
 
-    A folder with more than ``limit`` entries is refused as a whole (its own path, with the reason).
+    A folder with more than ``limit`` entries, or whose files hold more than ``max_bytes``
+    (their apparent size: a sparse file is copied whole), is refused as a whole (its own
+    path, with the reason).
     """
     folder = Path(folder)
     try:
@@ -78,7 +82,7 @@ def refused_entries(folder: Path, limit: int = MAX_WALK_ENTRIES) -> list[tuple[P
     if not stat.S_ISDIR(mode):
         return [] if stat.S_ISREG(mode) else [(folder, kind_of(mode))]
     found: list[tuple[Path, str]] = []
-    seen = 0
+    seen = size = 0
     for parent, dirs, files in os.walk(folder):  # never enters a linked folder
         for name in sorted(dirs + files):
             seen += 1
@@ -86,13 +90,16 @@ def refused_entries(folder: Path, limit: int = MAX_WALK_ENTRIES) -> list[tuple[P
                 return found + [(folder, f"more than {limit} files and folders")]
             path = Path(parent) / name
             try:
-                mode = os.lstat(path).st_mode
+                info = os.lstat(path)
             except OSError as exc:
                 found.append((path, f"unreadable ({exc.strerror})"))
                 continue
-            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-                found.append((path, kind_of(mode)))
-        dirs[:] = [d for d in dirs if not (Path(parent) / d).is_symlink()]
+            if stat.S_ISREG(info.st_mode):
+                size += info.st_size
+            elif not stat.S_ISDIR(info.st_mode):
+                found.append((path, kind_of(info.st_mode)))
+    if max_bytes is not None and size > max_bytes:
+        found.append((folder, f"more than {max_bytes >> 20} MB of files"))
     return found
 
 

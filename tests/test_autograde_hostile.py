@@ -15,10 +15,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.autograde.extract import GENERAL, extract_submission, notebooks_of, read_notebook
+from grader.autograde.extract import GENERAL, MAX_JSON_CONTAINERS, MAX_NOTES, extract_submission, notebooks_of, read_notebook
 from grader.build.segments import assignment_modules
 from grader.classgrade.run import discover_submissions
 from grader.course import load_course
+from grader.untrusted import MAX_SUBMISSION_BYTES
 from grader.engine.parcel import Parcel
 from tests.toy_course import make_toy_course, solution_source
 
@@ -100,12 +101,34 @@ def test_a_lone_surrogate_in_a_cell_is_text_not_a_crash(toy, tmp_path):
     assert "# caf\ufffd" in module_text(ex) and "float(a) + float(b)" in module_text(ex)
 
 
+def test_a_lone_surrogate_in_the_metadata_is_text_where_the_notebook_is_written():
+    from grader.autograde.sanitize import sanitize_notebook
+
+    nb = nbformat.from_dict(json.loads((HOSTILE / "string_cell.ipynb").read_text()))
+    nb.metadata = {"kernelspec": {"name": "py\udce9", "display_name": "Python"},
+                   "language_info": {"name": "python\udce9"}, "other": {"x": 1}}
+    clean = sanitize_notebook(nb)
+    assert set(clean.metadata) == {"kernelspec", "language_info"}
+    assert clean.metadata.kernelspec.name.startswith("py\ufffd") and "\udce9" not in json.dumps(clean.metadata)
+    nbformat.writes(clean).encode("utf-8")  # what the recorder writes: no UnicodeEncodeError
+
+
 def test_deeply_nested_json_is_unreadable_not_a_crash(toy, tmp_path):
     nb = json.loads((HOSTILE / "string_cell.ipynb").read_text())
     nb["metadata"]["deep"] = "@@DEEP@@"
     text = json.dumps(nb).replace('"@@DEEP@@"', "[" * 200_000 + "]" * 200_000)
     ex = extract_file(toy, submitted(tmp_path, text), tmp_path / "out")
     assert not ex.readable and "nested" in all_notes(ex)
+
+
+def test_big_outputs_are_read_and_a_flood_of_containers_is_refused_before_parsing(toy, tmp_path):
+    nb = json.loads((HOSTILE / "string_cell.ipynb").read_text())
+    nb["metadata"]["plot"] = "@@PLOT@@"
+    plot = json.dumps(nb).replace('"@@PLOT@@"', "[" + ",".join(["[1, 2]"] * 300_000) + "]")
+    assert extract_file(toy, submitted(tmp_path / "plot", plot), tmp_path / "out_plot").readable
+    flood = json.dumps(nb).replace('"@@PLOT@@"', "[" + ",".join(["[]"] * (MAX_JSON_CONTAINERS + 1)) + "]")
+    ex = extract_file(toy, submitted(tmp_path / "flood", flood), tmp_path / "out_flood")
+    assert not ex.readable and "clear the outputs" in all_notes(ex)
 
 
 def test_a_notebook_that_is_a_named_pipe_is_refused_without_blocking(toy, tmp_path):
@@ -208,6 +231,31 @@ def test_a_notebook_that_is_a_link_is_not_read(toy, tmp_path):
     ex = extract_file(toy, folder / "a1.ipynb", tmp_path / "out")
     assert not ex.readable and "a1.ipynb is a symbolic link" in all_notes(ex)
     assert "SECRET" not in "".join(p.read_text() for p in ex.directory.glob("*.py"))
+
+
+def test_thousands_of_links_are_counted_not_listed(toy, tmp_path):
+    # Every exercise's report repeats the general notes: they must stay short.
+    folder = tmp_path / "submitted" / "mallory" / "a1"
+    folder.mkdir(parents=True)
+    (folder / "a1.ipynb").write_text((HOSTILE / "log_injection.ipynb").read_text())
+    for number in range(500):
+        (folder / f"link{number:03}").symlink_to("/etc/hostname")
+    ex = extract_file(toy, folder / "a1.ipynb", tmp_path / "out")
+    general = ex.notes[GENERAL]
+    assert ex.quarantined and len(general) == MAX_NOTES + 1
+    assert general[-1] == f"... and {500 - MAX_NOTES + 1} more like these", general[-3:]
+
+
+def test_a_submission_too_large_to_copy_is_quarantined_and_still_graded(toy, tmp_path):
+    # A sparse file costs nothing to hand in, and its whole apparent size to copy into autograded/.
+    folder = tmp_path / "submitted" / "mallory" / "a1"
+    folder.mkdir(parents=True)
+    (folder / "a1.ipynb").write_text((HOSTILE / "log_injection.ipynb").read_text())
+    with open(folder / "data.bin", "wb") as handle:
+        handle.truncate(MAX_SUBMISSION_BYTES + 1)
+    ex = extract_file(toy, folder / "a1.ipynb", tmp_path / "out")
+    assert ex.quarantined and ex.readable
+    assert f"the submission holds more than {MAX_SUBMISSION_BYTES >> 20} MB of files" in all_notes(ex)
 
 
 def test_a_submission_folder_that_is_a_link_is_not_read(toy, tmp_path):

@@ -233,23 +233,29 @@ def test_feedback_and_the_autograded_notebook_run_no_student_script(toy_build, c
             cell.source = NOTEBOOK_CELLS[meta["grade_id"]]
     xss.cells += [nbformat.from_dict(c) for c in hostile["cells"][3:]]  # a notebook nbgrader reads as usual
     hand_in(course_dir, "mallory", nbformat.writes(xss))
+    # trudy hands in the same notebook and a link named like markup: quarantined, her notebook is
+    # written by the grader's rescue, which none of nbgrader's steps (the sanitiser's) touches.
+    hand_in(course_dir, "trudy", nbformat.writes(xss)).joinpath("<img src=x onerror=alert(3)>").symlink_to("/etc")
     proc = autograde(toy_build, course_dir)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "mallory (rescued)" not in proc.stdout  # nbgrader processed it: the sanitising is nbgrader's step
+    assert "trudy (rescued)" in proc.stdout, proc.stdout
     feedback = subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", "a1", "--force"], cwd=course_dir,
                               capture_output=True, text=True, env=nbgrader_env(), timeout=600)
     assert feedback.returncode == 0, feedback.stdout + feedback.stderr
-    page = course_dir / "feedback/mallory/a1/a1.html"
-    assert "Here is my work." in page.read_text()  # the student's prose is still there
-    assert_no_student_script(chromium_dom(page), "feedback")
     # What formgrader shows: the autograded notebook as nbconvert renders it (both HTML templates).
     from nbconvert import HTMLExporter
 
-    graded = nbformat.read(course_dir / "autograded/mallory/a1/a1.ipynb", as_version=4)
-    for template in ("classic", "lab"):
-        body, _ = HTMLExporter(template_name=template).from_notebook_node(graded)
-        (tmp_path / f"{template}.html").write_text(body)
-        assert_no_student_script(chromium_dom(tmp_path / f"{template}.html"), f"autograded notebook ({template})")
+    for student in ("mallory", "trudy"):
+        page = course_dir / f"feedback/{student}/a1/a1.html"
+        assert "Here is my work." in page.read_text()  # the student's prose is still there
+        assert_no_student_script(chromium_dom(page), f"{student}'s feedback")
+        graded = nbformat.read(course_dir / f"autograded/{student}/a1/a1.ipynb", as_version=4)
+        for template in ("classic", "lab"):
+            body, _ = HTMLExporter(template_name=template).from_notebook_node(graded)
+            (tmp_path / f"{template}.html").write_text(body)
+            assert_no_student_script(chromium_dom(tmp_path / f"{template}.html"),
+                                     f"{student}'s autograded notebook ({template})")
 
 
 def test_the_payloads_do_run_when_nothing_sanitises_them(chromium, tmp_path):

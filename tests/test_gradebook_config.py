@@ -91,3 +91,15 @@ def test_a_gradebook_the_assignment_was_not_built_in_is_named(tmp_path):
         gb.update_or_create_notebook("ps4b", "ps4b")
     with target.open() as gb:
         assert built_notebook(gb, target, "ps4b", "ps4b").name == "ps4b"
+
+
+def test_a_configuration_that_drops_the_feedback_sanitiser_is_noticed(tmp_path):
+    from grader.autograde.pipeline import feedback_is_sanitised
+
+    write_config(tmp_path)
+    assert feedback_is_sanitised(tmp_path)
+    # A setting of the instructor's, below the kept line: the generated comment still names the step.
+    write_config(tmp_path, own_settings(tmp_path) + "c.GenerateFeedback.preprocessors = "
+                                                    "['nbgrader.preprocessors.GetGrades']\n")
+    assert "SanitizeStudentHTML" in (tmp_path / CONFIG).read_text()
+    assert not feedback_is_sanitised(tmp_path)

@@ -29,11 +29,14 @@ import nbformat
 from grader.feedback import GENERAL
 from grader.build.segments import ModuleParts, assignment_modules
 from grader.course import Assignment, Course
-from grader.untrusted import UntrustedFile, linked_part, read_regular, refused_entries, shown, valid_text
+from grader.untrusted import MAX_SUBMISSION_BYTES, UntrustedFile, linked_part, read_regular, refused_entries, shown, valid_text
 
 MAGIC = re.compile(r"^\s*(%|!)")
 MAX_NOTEBOOK_BYTES = 64 * 2**20  # a notebook file; one with its plots is a few MB
-MAX_JSON_CONTAINERS = 200_000  # JSON objects and arrays in one notebook (a real one has a few thousand)
+# JSON objects and arrays in one notebook, counted as brackets before parsing (strings included):
+# a real one has a few thousand, a big interactive plot some tens of thousands; a million empty
+# lists would take the grader about 100 MB to parse.
+MAX_JSON_CONTAINERS = 1_000_000
 MAX_CELLS = 5_000
 MAX_CELL_CHARS = 2**20  # one cell, and one lab module: far beyond any answer, far below the 20 MB staging cap
 MAX_NOTE_CHARS = 300
@@ -54,6 +57,9 @@ class CellSpan:
     last: int
 
 
+MAX_NOTES = 20  # notes per exercise (and for the whole submission) listed
+
+
 @dataclass
 class Extraction:
     """Modules written for one submission, with what the student should know about them."""
@@ -66,9 +72,18 @@ class Extraction:
     # that had to be repaired): its grades are recorded by the course grader alone.
     quarantined: bool = False
     cells: dict[str, str] = field(default_factory=dict)  # the solution cells graded (grade id -> source)
+    left_out: dict[str, int] = field(default_factory=dict, repr=False)  # notes past MAX_NOTES, counted
 
     def note(self, function: str, text: str) -> None:
-        self.notes.setdefault(function, []).append(text)
+        """Tell the student ``text`` about ``function`` (GENERAL: the whole submission). Past
+        MAX_NOTES a submission's thousands of links or bad cells are counted, not listed: every
+        exercise's report repeats the general notes."""
+        notes = self.notes.setdefault(function, [])
+        if len(notes) < MAX_NOTES:
+            notes.append(text)
+            return
+        self.left_out[function] = self.left_out.get(function, 0) + 1
+        notes[MAX_NOTES:] = [f"... and {self.left_out[function]} more like these"]
 
 
 def read_notebook(path: Path) -> tuple[dict | None, str | None]:
@@ -86,7 +101,8 @@ def read_notebook(path: Path) -> tuple[dict | None, str | None]:
     except OSError as exc:
         return None, f"{name} could not be read ({exc.strerror})"
     if raw.count(b"[") + raw.count(b"{") > MAX_JSON_CONTAINERS:
-        return None, f"{name} holds too many nested values to be a notebook; it was not read"
+        return None, (f"{name} holds more than {MAX_JSON_CONTAINERS:,} JSON arrays and objects; it was not read "
+                      "(clear the outputs, Kernel > Restart & Clear Output, and hand it in again)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -214,12 +230,23 @@ def check_notebook(data, name: str = "the notebook") -> tuple[nbformat.NotebookN
         kept.append(new_cell(cell_type, source, cell_id, {"nbgrader": dict(meta)} if meta is not None else {}))
     nb = nbformat.from_dict({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
     nb.cells = kept
-    metadata = data.get("metadata")
-    kernelspec = metadata.get("kernelspec") if isinstance(metadata, dict) else None
-    if isinstance(kernelspec, dict):
-        nb.metadata["kernelspec"] = {key: valid_text(kernelspec[key]) for key in ("name", "display_name", "language")
-                                     if isinstance(kernelspec.get(key), str) and len(kernelspec[key]) < 100}
+    nb.metadata = kept_metadata(data.get("metadata"))
     return nb, notes
+
+
+def kept_metadata(metadata) -> dict:
+    """What a notebook's metadata may keep from a student's: the kernel's and language's names,
+    short and valid text. Nothing else of it is ever read or shown."""
+    kept: dict = {}
+    old = metadata if isinstance(metadata, dict) else {}
+    kernelspec, language = old.get("kernelspec"), old.get("language_info")
+    if isinstance(kernelspec, dict):
+        kept["kernelspec"] = {key: valid_text(value) for key, value in kernelspec.items()
+                              if key in ("name", "display_name", "language") and isinstance(value, str)
+                              and len(value) < 100}
+    if isinstance(language, dict) and isinstance(language.get("name"), str) and len(language["name"]) < 100:
+        kept["language_info"] = {"name": valid_text(language["name"])}
+    return kept
 
 
 def solution_cells(data) -> dict[str, str]:
@@ -371,9 +398,10 @@ def notebooks_of(submission_dir: Path, names: list[str]) -> tuple[list[dict | No
     submission_dir = Path(submission_dir)
     if linked_folder(submission_dir):
         return [], ["the submission folder is a symbolic link; links are never followed"]
-    refused = dict(refused_entries(submission_dir))
-    problems = [f"{shown(path.relative_to(submission_dir)) if path != submission_dir else 'the submission'} is "
-                f"{what}; it was not read (links are never followed: hand in the file itself)"
+    refused = dict(refused_entries(submission_dir, max_bytes=MAX_SUBMISSION_BYTES))
+    problems = [f"{shown(path.relative_to(submission_dir))} is {what}; it was not read (links are never followed: "
+                "hand in the file itself)" if path != submission_dir else
+                f"the submission holds {what}; none of its other files was copied"
                 for path, what in refused.items()]
     notebooks = []
     for name in names:

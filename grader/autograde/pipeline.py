@@ -41,11 +41,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from grader.autograde.extract import Extraction, notebooks_of, solution_cells
 from grader.autograde.gradebook import (GradebookTarget, built_notebook, course_gradebook, enrol, gradebook_scores,
-                                        manual_state, restore_manual)
+                                        load_nbgrader_config, manual_state, restore_manual)
 from grader.autograde.recorder import Recorder, notebook_node, remove
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
 from grader.engine.record import GradeRecord
-from grader.build.coursedir import CONFIG, BuiltAssignment, stale_inputs
+from grader.build.coursedir import BuiltAssignment, stale_inputs
 from grader.build.segments import assignment_modules
 from grader.engine.store import SAFE_ID
 from grader.course import Assignment, Course
@@ -104,6 +104,12 @@ class CollectZip:
         state.warnings += [f"{state.archive.name}: {problem}" for problem in collected.problems]
 
 
+def feedback_is_sanitised(course_dir: Path) -> bool:
+    """Does nbgrader's configuration, as nbgrader merges it, sanitise student HTML in feedback?"""
+    steps = load_nbgrader_config(course_dir).GenerateFeedback.get("preprocessors", [])
+    return any(getattr(step, "__name__", str(step)).rsplit(".", 1)[-1] == "SanitizeStudentHTML" for step in steps)
+
+
 class FindSubmissions:
     name = "find"
 
@@ -113,9 +119,10 @@ class FindSubmissions:
         if stale:
             state.warnings.append("the course changed since `grader build` (" + ", ".join(stale[:4])
                                   + (" ..." if len(stale) > 4 else "") + "); rebuild before releasing again")
-        if "SanitizeStudentHTML" not in (state.course_dir / CONFIG).read_text(encoding="utf-8"):
-            state.warnings.append("nbgrader_config.py was written by an older `grader build`: feedback and "
-                                  "formgrader would show students' HTML unsanitized; run `grader build` again")
+        if not feedback_is_sanitised(state.course_dir):
+            state.warnings.append("nbgrader's configuration leaves SanitizeStudentHTML out of "
+                                  "GenerateFeedback.preprocessors (an older `grader build`, or a setting of yours): "
+                                  "feedback would show students' HTML unsanitized; run `grader build` again")
         root = state.course_dir / "submitted"
         found = []
         for entry in sorted(root.iterdir()) if root.is_dir() and not root.is_symlink() else []:

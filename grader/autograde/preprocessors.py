@@ -171,7 +171,9 @@ class TrustedGrade(NbGraderPreprocessor):
         # exactly what this notebook holds; unless nbgrader read it through a link (plain
         # `nbgrader autograde` follows them): then from the folder, which refuses links.
         folder = submission_dir(course_dir, student, assignment_id)
-        trusted = not (folder.is_symlink() or folder.parent.is_symlink() or refused_entries(folder))
+        linked = linked_folder(folder)
+        refused = [] if linked else refused_entries(folder)
+        trusted = not (linked or refused)
         extraction = extract(course, course_dir, assignment, ctx.info, student, notebooks=[nb] if trusted else None,
                              modules=ctx.modules)
         out = Path(self.results_dir) if self.results_dir else None
@@ -187,23 +189,23 @@ class TrustedGrade(NbGraderPreprocessor):
         if not trusted:
             # nbgrader read this notebook, and copied the submission's other files, through links:
             # none of it may reach autograded/ (nor, from there, the feedback a student is given).
-            self._drop_copies_of_untrusted(folder, student, assignment_id)
+            self._drop_copies_of_untrusted(folder, refused, student, assignment_id)
             nb = placeholder_notebook(course_dir, assignment_id, f"{resources['nbgrader']['notebook']}.ipynb",
                                       student, record)
         return fill_outputs(nb, record), resources
 
-    def _drop_copies_of_untrusted(self, folder: Path, student: str, assignment_id: str) -> None:
+    def _drop_copies_of_untrusted(self, folder: Path, refused: list, student: str, assignment_id: str) -> None:
         """Remove from autograded/ what nbgrader's converter copied there through a link (or from a
         linked folder: everything but the course's own files, which it copied afterwards)."""
         coursedir = self.parent.parent.coursedir
         dest = Path(coursedir.format_path(coursedir.autograded_directory, student, assignment_id))
         if not dest.is_dir():
             return
-        if linked_folder(folder):
+        if not refused:  # the folder itself is a link: all nbgrader copied came through it
             source = Path(coursedir.format_path(coursedir.source_directory, ".", assignment_id))
             doomed = [p for p in dest.rglob("*") if not p.is_dir() and not (source / p.relative_to(dest)).is_file()]
         else:
-            doomed = [dest / path.relative_to(folder) for path, _ in refused_entries(folder) if path != folder]
+            doomed = [dest / path.relative_to(folder) for path, _ in refused if path != folder]
         for path in doomed:
             if path.is_dir() and not path.is_symlink():
                 shutil.rmtree(path, ignore_errors=True)

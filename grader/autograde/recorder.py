@@ -185,7 +185,7 @@ class Recorder:
             raise GraderError("nbgrader_config.py does not replace nbgrader's Execute with TrustedGrade in "
                               "Autograde.autograde_preprocessors (it would run students' notebooks in a kernel): "
                               "run `grader build` again")
-        self.sanitizes = any(isinstance(step, SanitizeStudentHTML) for step in steps)
+        self.sanitizes = any(isinstance(step, SanitizeStudentHTML) and step.enabled for step in steps)
         self.validator = _Validator()
         source = self.course_dir / "source" / assignment
         kept = {source / name for name in self.converter.exclude_overwriting.get(assignment, [])}
@@ -237,6 +237,9 @@ class Recorder:
         base = placeholder_notebook(self.course_dir, self.assignment, self.notebook, student, record)
 
         def convert(nb):
+            # None of nbgrader's steps runs on a placeholder, the sanitiser included: it holds the
+            # student's markdown and the names of their files.
+            sanitize_notebook(nb)
             fill_outputs(nb, record)
             points = record.scores()
             for grade in self.rows.grades.values():

@@ -32,7 +32,7 @@ import nh3
 import nbformat
 from nbconvert.filters import markdown2html_mistune
 
-from grader.autograde.extract import CELL_ID, nbgrader_problem, new_cell
+from grader.autograde.extract import CELL_ID, kept_metadata, nbgrader_problem, new_cell
 from grader.untrusted import valid_text
 
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif")
@@ -193,15 +193,7 @@ def sanitize_notebook(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         if not cell.id or cell.id in seen:
             cell.id = f"cell-{number}"
         seen.add(cell.id)
-    old = nb.get("metadata") if isinstance(nb.get("metadata"), dict) else {}
-    kernelspec, language = old.get("kernelspec"), old.get("language_info")
-    metadata = {}
-    if isinstance(kernelspec, dict):
-        metadata["kernelspec"] = {k: v for k, v in kernelspec.items()
-                                  if k in ("name", "display_name", "language") and isinstance(v, str) and len(v) < 100}
-    if isinstance(language, dict) and isinstance(language.get("name"), str) and len(language["name"]) < 100:
-        metadata["language_info"] = {"name": language["name"]}
-    nb.metadata = nbformat.NotebookNode(metadata)
+    nb.metadata = nbformat.from_dict(kept_metadata(nb.get("metadata")))
     nb.nbformat, nb.nbformat_minor = 4, 5
     return nb
 

@@ -285,10 +285,10 @@ def scan_tree(root: Path, secrets: Secrets, label_root: Path, kinds: tuple[str, 
     return leaks
 
 
-def student_lines(folder: Path, label_root: Path) -> tuple[list[str], list[Leak]]:
+def student_lines(folder: Path, label_root: Path, read: bool = True) -> tuple[list[str], list[Leak]]:
     """What a student wrote in a submission folder (the solution cells of its notebooks and its
-    .py files), and a :class:`Leak` for every link in it: a link is never read as the student's
-    own code (a link to the hidden tests would make them look like it)."""
+    .py files; none unless ``read``), and a :class:`Leak` for every link in it: a link is never
+    read as the student's own code (a link to the hidden tests would make them look like it)."""
     from grader.autograde.extract import MAX_NOTEBOOK_BYTES, read_notebook, solution_cells
 
     lines: list[str] = []
@@ -299,6 +299,8 @@ def student_lines(folder: Path, label_root: Path) -> tuple[list[str], list[Leak]
         if what is not None:
             links.append(Leak(shown(path.relative_to(label_root).as_posix(), 200), "",
                               "link" if what == "a symbolic link" else "not a file", f"a student file that is {what}"))
+        elif not read:
+            continue
         elif path.suffix == ".py":
             try:
                 lines += read_regular(path, MAX_NOTEBOOK_BYTES).decode("utf-8").splitlines()
@@ -329,8 +331,9 @@ def feedback_leaks(course_dir: Path, secrets: Secrets) -> list[Leak]:
         student, assignment = folder.parent.name, folder.name
         graded = course_dir / "autograded" / student / assignment
         submitted = course_dir / "submitted" / student / assignment
-        lines, links = student_lines(graded, course_dir)
-        if submitted.exists() or submitted.is_symlink():
+        handed_in = submitted.exists() or submitted.is_symlink()
+        lines, links = student_lines(graded, course_dir, read=not handed_in)
+        if handed_in:
             lines, _ = student_lines(submitted, course_dir)  # a linked folder holds no line of theirs
         own = fingerprints(lines)
         theirs = Secrets(solution=secrets.solution - own, hidden=secrets.hidden - own, values=secrets.values)
