@@ -61,11 +61,11 @@ class ClassProgress:
         self.task = None
         self.done = self.todo = self.failed = 0
         self.sessions: dict[str, int] = {}
-        self.in_flight: dict[str, list[str]] = {}
+        self.in_flight: set[str] = set()  # students being graded
         self.sandboxes: set[bool] = set()
 
     def status(self, last: str = "") -> str:
-        flight = sum(len(v) for v in self.in_flight.values())
+        flight = len(self.in_flight)
         workers = " ".join(f"{markup(s.rsplit('/', 1)[-1])}:{n}" for s, n in sorted(self.sessions.items()))
         failed = f" [red]{self.failed} failed[/red]" if self.failed else ""
         return f"{flight} in flight{failed} | done per worker {workers} | {markup(last)}"
@@ -88,35 +88,30 @@ class ClassProgress:
         elif kind == "refused":
             self.console.print(f"[bold red]refused {markup(data['session'])}: {markup(data['reason'])}[/bold red]")
         elif kind == "began":
-            self.in_flight = data["in_flight"]
+            self.in_flight.add(data["student"])
         elif kind == "graded":
             self.done += 1
             record = data["record"]
             session = data.get("session") or "?"
             self.sessions[session] = self.sessions.get(session, 0) + 1
-            self._leave(data["student"])
+            self.in_flight.discard(data["student"])
             line = f"{record.student} {format_points(record.total)}/{format_points(record.max)}"
             self.progress.update(self.task, advance=1, status=self.status(line))
             if not self.interactive:
                 self.console.print(f"[{self.done}/{self.todo}] graded {markup(line)} ({record.elapsed:.1f} s, "
                                    f"{markup(session)})")
         elif kind == "retry":
-            self._leave(data["student"])
+            self.in_flight.discard(data["student"])
             self.console.print(f"[yellow]{markup(data['session'])} lost {markup(data['student'])} "
                                f"({markup(data['reason'])}); grading it again elsewhere[/yellow]")
         elif kind == "failed":
             self.failed += 1
-            self._leave(data["student"])
+            self.in_flight.discard(data["student"])
             if self.task is not None:
                 self.progress.update(self.task, advance=1, status=self.status())
             self.console.print(f"[red]could not grade {markup(data['student'])}: {markup(data['reason'])}[/red]")
         elif kind == "lost":
             self.console.print(f"[yellow]lost the grading session {markup(data['session'])}[/yellow]")
-
-    def _leave(self, student: str) -> None:
-        for students in self.in_flight.values():
-            if student in students:
-                students.remove(student)
 
 
 def stderr_console() -> Console:

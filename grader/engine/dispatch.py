@@ -69,7 +69,6 @@ class Dispatcher:
         self.queue: deque[str] = deque(students)
         self.attempts: dict[str, int] = {}
         self.in_flight: dict[str, str] = {}  # student -> the session grading it
-        self.lost_by: dict[str, list[str]] = {}
 
     @property
     def finished(self) -> bool:
@@ -96,15 +95,9 @@ class Dispatcher:
                 self._fail(student, f"could not stage the submission: {exc}")
                 continue
             self.in_flight[student] = session
-            self.notify("began", {"student": student, "session": session, "in_flight": self.per_session()})
+            self.notify("began", {"student": student, "session": session})
             return parcel
         return None
-
-    def per_session(self) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for student, session in self.in_flight.items():
-            out.setdefault(session, []).append(student)
-        return out
 
     def outcome(self, student: str, outcome: Outcome) -> None:
         """What the session grading ``student`` said."""
@@ -124,10 +117,9 @@ class Dispatcher:
             self._fail(student, outcome.failure)
 
     def lost(self, student: str, session: str, reason: str) -> None:
-        """``session`` could not finish ``student`` (it died, or its sandbox failed): retry once elsewhere."""
+        """``session`` could not finish ``student`` (it died, or its sandbox failed): retry once."""
         self.in_flight.pop(student, None)
         self.attempts[student] = self.attempts.get(student, 0) + 1
-        self.lost_by.setdefault(student, []).append(session)
         if self.attempts[student] < MAX_ATTEMPTS:
             self.queue.appendleft(student)
             self.notify("retry", {"student": student, "session": session, "reason": reason})
@@ -138,10 +130,6 @@ class Dispatcher:
     def session_lost(self, session: str, reason: str) -> None:
         for student in [s for s, where in self.in_flight.items() if where == session]:
             self.lost(student, session, reason)
-
-    def avoid(self, student: str) -> list[str]:
-        """Sessions that already lost ``student`` (a retry goes elsewhere when it can)."""
-        return self.lost_by.get(student, [])
 
     def _fail(self, student: str, reason: str, infrastructure: bool = False) -> None:
         self.run.failed[student] = reason

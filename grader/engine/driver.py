@@ -110,13 +110,7 @@ class StreamCollector(Collector):
         super().__init__(course, {PLACEHOLDER: Path("/nonexistent")}, launcher=launcher, only=only)
 
     def bind(self, staged: Path, only: list[str] | None) -> None:
-        self.submissions[PLACEHOLDER] = Path(staged)
-        self.only_for = {PLACEHOLDER: set(only)} if only else {}
-        self.outcomes[PLACEHOLDER] = {}
-        self.results.pop(PLACEHOLDER, None)
-        self.open.pop(PLACEHOLDER, None)
-        self.started.pop(PLACEHOLDER, None)
-        self.infrastructure_errors.pop(PLACEHOLDER, None)
+        self.reset(PLACEHOLDER, staged, only)
 
 
 class Session:
@@ -140,7 +134,6 @@ class Session:
         self.grader = grader or socket.gethostname()
         self.limits = getattr(launcher, "limits", None) or Limits.from_course(course)
         self.sandbox = launcher.describe() if hasattr(launcher, "describe") else "no sandbox (trusted code only)"
-        self.graded = 0
         self._hashes: dict[tuple[str, ...], str] = {}
 
     def run(self, feed: Feed, on_record: OnRecord, on_failure: OnFailure) -> None:
@@ -228,7 +221,6 @@ class _Loop:
             if result is None:  # no test item for these functions (e.g. no hidden tests yet)
                 result = self.collector.result_without_tests(PLACEHOLDER)
             self.on_record(parcel, self.session.record(parcel, result))
-            self.session.graded += 1
         return True
 
 
@@ -313,8 +305,6 @@ class HostedSession:
         self.sandboxed = False
         self._inbox: queue.Queue | None = None
         self._thread: threading.Thread | None = None
-        self._error: str | None = None
-        self._fatal: str | None = None
         self._lock = threading.Lock()
 
     def start(self) -> None:
@@ -336,7 +326,6 @@ class HostedSession:
                 raise
             self.sandbox, self.sandboxed = launcher.describe(), launcher.sandboxed
             self._inbox = queue.Queue()
-            self._error = None
             self._thread = threading.Thread(target=self._serve, args=(launcher, self._inbox), daemon=True,
                                             name="grader-session")
             self._thread.start()
@@ -360,16 +349,17 @@ class HostedSession:
 
         session = Session(self.course, launcher=launcher, course_hash=self.course_hash, only=self.only,
                           grader=self.grader)
+        fatal = error = None
         try:
             session.run(feed, on_record, on_failure)
         except GraderError as exc:  # no session can grade (the tests do not collect): say so to all
-            self._fatal = str(exc)
+            fatal = str(exc)
         except Exception as exc:  # this session cannot go on: whoever waits must hear why
-            self._error = f"the grading session stopped: {type(exc).__name__}: {exc}"
+            error = f"the grading session stopped: {type(exc).__name__}: {exc}"
         finally:
             launcher.close()
-            ended = Outcome(failure=self._fatal or self._error or "the grading session stopped",
-                            infrastructure=True, fatal=bool(self._fatal))
+            ended = Outcome(failure=fatal or error or "the grading session stopped", infrastructure=True,
+                            fatal=bool(fatal))
             if current:
                 current.pop().put(ended)
             # Nobody else may wait on this inbox: the next grade() starts a new session.

@@ -25,6 +25,7 @@ import socket
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 
 from grader.course import Course, load_course
@@ -44,7 +45,6 @@ class _Process:
 
     def __init__(self, index: int, course: Course, course_hash: str, mode: str, log_dir: Path,
                  only: list[str] | None = None):
-        self.index = index
         self.name = f"{socket.gethostname()}/local-{index}"
         read_fd, write_fd = os.pipe()
         request_r, request_w = os.pipe()
@@ -263,6 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator decides when to stop
     replies = os.fdopen(args.reply_fd, "w", buffering=1, encoding="utf-8")
     requests = os.fdopen(args.request_fd, "r", encoding="utf-8")
+    # The session's pytest thread redirects sys.stdout and sys.stderr (for the whole process) to a
+    # sink for as long as it runs: this process's log is the file behind the real ones.
+    log = sys.__stdout__
 
     def tell(message: dict) -> None:
         replies.write(json.dumps(message) + "\n")
@@ -272,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         course = load_course(args.course)
         check_course(course, args.only, args.course_hash, where=args.name)
         session = HostedSession(course, mode=args.sandbox, course_hash=args.course_hash, only=args.only,
-                                grader=args.name, warn=lambda text: print(text, file=sys.stderr, flush=True))
+                                grader=args.name, warn=lambda text: print(text, file=log, flush=True))
         session.start()
     except GraderError as exc:
         tell({"error": str(exc)})
@@ -288,8 +291,11 @@ def main(argv: list[str] | None = None) -> int:
             if message.get("stop"):
                 break
             parcel = Parcel.from_json(message["grade"])
-            print(f"{time.strftime('%H:%M:%S')} grading {parcel.student}", flush=True)
+            print(f"{time.strftime('%H:%M:%S')} grading {parcel.student}", file=log, flush=True)
             tell({"outcome": session.grade(parcel).to_json()})
+    except BaseException:
+        traceback.print_exc(file=log)
+        raise
     finally:
         session.close()
     tell({"done": True})

@@ -17,6 +17,7 @@ from pathlib import Path
 from grader.engine.fingerprint import files_fingerprint
 from grader.errors import GraderError
 from grader.grade.staging import MAX_SUBMISSION_BYTES, submission_files
+from grader.untrusted import shown
 
 
 class SubmissionRefused(GraderError):
@@ -63,7 +64,7 @@ class Parcel:
             root = path.parent if path.is_file() else path
             files = {p.relative_to(root).as_posix(): p.read_bytes() for p in paths}
         except OSError as exc:
-            what = os.path.basename(exc.filename) if exc.filename else "the submission"
+            what = shown(os.path.basename(exc.filename)) if exc.filename else "the submission"
             raise GraderError(f"{label}: cannot read {what} ({exc.strerror or exc})") from None
         return cls(student, label, files, single_file=path.is_file(), only=list(only) if only else None)
 
@@ -81,10 +82,6 @@ class Parcel:
             (name,) = self.files
             return directory / name
         return directory
-
-    @property
-    def size(self) -> int:
-        return sum(len(data) for data in self.files.values())
 
     # Plain data for the local pool's pipes (a Dask cluster moves the object itself).
     def to_json(self) -> dict:

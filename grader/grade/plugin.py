@@ -61,6 +61,16 @@ class Collector:
         # would not start): they get no result, never a grade of zero.
         self.infrastructure_errors: dict[str, str] = {}
 
+    def reset(self, sid: str, path: Path, only: list[str] | None = None) -> None:
+        """Grade ``path`` as submission ``sid`` from now on, forgetting everything of the last one."""
+        self.submissions[sid] = Path(path)
+        self.only_for.pop(sid, None)
+        if only:
+            self.only_for[sid] = set(only)
+        self.outcomes[sid], self.calls[sid] = {}, {}
+        for per_submission in (self.results, self.open, self.started, self.infrastructure_errors):
+            per_submission.pop(sid, None)
+
     @property
     def functions(self) -> list[str]:
         return [f for f in self.course.functions if self.only is None or f in self.only]

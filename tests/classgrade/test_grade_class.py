@@ -281,6 +281,9 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
             assert sorted(run.graded) == sorted(students) and not run.failed
             pids.append(pool.pids())
         assert len(pids[0]) == 2 and pids[0] == pids[1]
+        # Each process's log says what it graded (its pytest thread holds sys.stdout meanwhile).
+        logs = "".join(p.read_text() for p in (tmp_path / "logs").glob("worker-*.log"))
+        assert all(logs.count(f"grading {student}") == 2 for student in students), logs
         alive = list(pool.processes)
         pool.close()  # as a run that fails does: the next run starts new processes
         assert all(p.process.poll() is not None for p in alive), "closing the pool ends its processes"
