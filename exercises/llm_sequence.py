@@ -675,12 +675,13 @@ def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_siz
         # the final policy can be sharp.
         entropy_weight = entropy_coef * max(0.0, 1.0 - progress / entropy_decay) if entropy_decay > 0 else 0.0
         objective = clip_fraction = np.nan
+        recorded = iteration % max(int(evaluation_every), 1) == 0 or iteration == iterations
         for epoch in range(int(ppo_epochs)):
             new_lp, cache = token_log_probs(model, batch.input_ids, keep_cache=True)
             ratio, unclipped, clipped, pessimistic = _ppo_terms(
                 functions.masked_token_ppo_terms, new_lp, batch.old_log_probs, batch.advantages,
                 batch.response_mask, clip_epsilon)
-            if epoch == int(ppo_epochs) - 1:  # the history records the last epoch's objective
+            if recorded and epoch == int(ppo_epochs) - 1:  # the history records the last epoch's objective
                 objective = _objective(functions.masked_token_ppo_objective, new_lp, batch, clip_epsilon, reduction)
                 active = batch.response_mask != 0
                 clip_fraction = float(np.mean(~np.isclose(pessimistic[active], unclipped[active]))) if active.any() else 0.0
@@ -691,7 +692,7 @@ def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_siz
                 if norm > max_grad_norm:
                     grads = {k: g * (max_grad_norm / norm) for k, g in grads.items()}
             optimizer.ascend(model.weights, grads)
-        if iteration % max(int(evaluation_every), 1) == 0 or iteration == iterations:
+        if recorded:
             evaluation = record(iteration, objective, clip_fraction, np.mean(batch.rewards))
     return {
         "history": history,

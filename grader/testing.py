@@ -187,8 +187,11 @@ def expect_inputs_unchanged(function, *args, message: str | None = None, **kwarg
 MASKED_LEAK = ("a -inf or nan log-prob at a masked position leaks through multiplication by the mask (0 * -inf "
                "is nan, and so is -inf - -inf): masked positions must be ignored entirely, e.g. with np.where")
 
-MASK_INVERTED = ("the mask is used inverted: 1 marks a response token, which counts, and 0 a prompt or padding "
-                 "position, which is ignored (with every position at 1, every position counts)")
+# With every position at 1, a result that counts nothing is all a probe sees: an inverted mask
+# gives it, and so does a body that computes nothing yet. Both are named.
+MASK_INVERTED = ("with every position of the mask at 1, the result counts no position: either the mask is used "
+                 "inverted (1 marks a response token, which counts, and 0 a prompt or padding position, which is "
+                 "ignored) or nothing is computed yet")
 MASK_IGNORED = "the mask is ignored: positions where it is 0 (prompt, padding) must not count"
 
 # (new, old) log-prob pairs for masked positions, used in turn: both -inf; a nan; a -inf

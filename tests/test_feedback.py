@@ -5,6 +5,7 @@ diagnosis (grader.grade.results, grader.grade.diagnosis, grader.grade.plugin).""
 from __future__ import annotations
 
 import ast
+import re
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from grader.grade.diagnosis import Call, Raised, diagnose, known_mistakes, mista
 from grader.grade.results import CONTRACT_SHARE, FunctionResult, SubmissionResult, messages_of, score_function
 from grader.grade.results import TestOutcome as Outcome
 from grader.grade.submission import Record
-from tests.helpers import ROOT, build_submission
+from tests.helpers import MISTAKES, ROOT, build_submission, grade_json
 
 COURSE = load_course(ROOT, check_tests=False)
 FUNCTIONS = [e.function for e in COURSE.exercises if e.kind == "function"]
@@ -61,9 +62,10 @@ def test_tests_are_kept_in_diagnostic_order_and_the_diagnosis_comes_first():
     assert [t.kind for t in result.tests] == ["probe", "example", "property", "contract"]
     assert result.messages == ["in common", "the recursion ignores gae_lambda", "does not reproduce",
                                "differs on random inputs", "must raise ValueError"]
-    # A known mistake that explains every failure is all there is to read.
+    # A known mistake that explains every wrong result is all there is to read of them; a failed
+    # input check is no part of any mistake and follows it.
     result = score_function(COURSE, "gae_advantages", tests, None, diagnosis=("ignores_lambda", "named"))
-    assert result.messages == ["named"] and result.mistake == "ignores_lambda"
+    assert result.messages == ["named", "must raise ValueError"] and result.mistake == "ignores_lambda"
 
 
 def test_results_json_round_trips_and_old_json_still_reads():
@@ -217,3 +219,21 @@ def test_what_unexplained_failures_have_in_common():
                                                                "common: only approx_kl_nonnegative and mean_log_ratio "
                                                                "are ever wrong")
     assert common_ground(COURSE, "gae_advantages", [gae_call(0.9, 0.5)]) is None
+
+
+@pytest.mark.parametrize("function, mistake", [("reward_to_go", "discounts_current_reward"),
+                                               ("gae_advantages", "ignores_lambda")])
+def test_a_known_mistake_without_input_checks_is_still_named_first(function, mistake, tmp_path):
+    # Students often write no validation at all: the contract tests fail too, and must not hide
+    # the misconception (every known mistake keeps the reference's checks).
+    path = MISTAKES / function / f"{mistake}.py"
+    text = re.sub(r"^( +)if .*:\n\1    raise ValueError\(.*\)\n", "", path.read_text(encoding="utf-8"), flags=re.M)
+    assert "raise ValueError" not in text
+    variant = tmp_path / function / f"{mistake}.py"
+    variant.parent.mkdir(parents=True)
+    variant.write_text(text, encoding="utf-8")
+    result = grade_json(build_submission(tmp_path / "s", [variant]), only=[function])[0]["functions"][function]
+    assert result["mistake"] == mistake, result["diagnosis"]
+    contract = [t for t in result["tests"] if t["kind"] == "contract" and not t["passed"]]
+    assert contract, "the variant should fail the input checks"
+    assert messages_of(result)[0] == result["diagnosis"] and contract[0]["message"] in messages_of(result)

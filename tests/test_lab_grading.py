@@ -105,6 +105,7 @@ def test_the_cross_check_samples_calls_and_names_where_a_function_differs():
     checked.double(10)  # call 10: sampled, and wrong
     assert not checked.agrees()
     assert checked.findings() == ["double differs from its definition on positive inputs"]
+    assert not checked.agrees("double") and checked.agrees("triple")  # agreement of some functions only
     checked.double(11)  # not sampled: nothing new is learnt, and nothing is hidden either
     assert checked.stats["double"].checked == 5
     # A phrase found again, alone or among others, is said once.

@@ -113,6 +113,7 @@ def test_matches_reference_on_random_inputs(impl, reference, case):
                  "differs from the definition on random inputs (masks, gamma and lambda at 0, 1 and between)")
 
 
+@pytest.mark.property  # its message names inputs, not a mistake: read after the probes and examples
 def test_all_cuts_and_no_cuts(impl, reference):
     rng = np.random.default_rng(4)
     for cuts in (np.ones(6, bool), np.zeros(6, bool)):

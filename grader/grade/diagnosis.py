@@ -257,7 +257,7 @@ def diagnose(course: Course, function: str, failed: list[Call], passed: list[Cal
         if all(answers.agrees(c, run(reference, c)) for c in failed):
             return None  # the student's answers are right: the failures lie elsewhere
     found = candidates[0]
-    return found.name, f"{found.diagnosis} (this known mistake explains every failed check of {function})"
+    return found.name, f"{found.diagnosis} (this known mistake explains every wrong result of {function})"
 
 
 # -- what the failures have in common, when no known mistake explains them ----------------------

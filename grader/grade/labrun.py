@@ -98,9 +98,9 @@ class CrossCheck:
             if phrase and phrase not in stats.kinds:
                 stats.kinds.append(phrase)
 
-    def agrees(self) -> bool:
-        """No sampled call so far differed from the reference."""
-        return not any(s.kinds for s in self.stats.values())
+    def agrees(self, *names: str) -> bool:
+        """No sampled call so far (of ``names``, else of any function) differed from the reference."""
+        return not any(s.kinds for name, s in self.stats.items() if not names or name in names)
 
     def findings(self) -> list[str]:
         """One sentence per function that differed: ``"<function> differs from its definition <kind>"``."""

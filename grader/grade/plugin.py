@@ -99,11 +99,13 @@ class Collector:
 
     def record(self, sid: str, function: str, outcome: TestOutcome, calls: list[Call] = ()) -> None:
         self.outcomes[sid].setdefault(function, []).append(outcome)
-        evidence = self.calls[sid].setdefault(function, {"failed": [], "passed": []})
+        evidence = self.calls[sid].setdefault(function, {"failed": [], "passed": [], "checks": []})
         if outcome.passed:
             evidence["passed"].extend(calls[:PASSED_PER_TEST])
         else:
             evidence["failed"].extend(calls)
+            if outcome.kind == "contract":
+                evidence["checks"].extend(calls)
 
     def _result(self, sid: str, submission: Submission) -> SubmissionResult:
         functions = {}
@@ -115,19 +117,25 @@ class Collector:
                 error, error_kind = state.unavailable.reason, state.unavailable.kind
             elif state is not None and state.not_implemented and tests and not any(t.passed for t in tests):
                 error = "not implemented"
-            evidence = self.calls[sid].pop(function, {"failed": [], "passed": []})
+            evidence = self.calls[sid].pop(function, {"failed": [], "passed": [], "checks": []})
             found = None if error is not None else self._diagnosis(function, tests, evidence)
             functions[function] = score_function(self.course, function, tests, error, error_kind, found)
         return SubmissionResult(submission=str(self.submissions[sid]), functions=functions,
                                 elapsed=time.monotonic() - self.started.get(sid, time.monotonic()))
 
     def _diagnosis(self, function: str, tests: list[TestOutcome], evidence: dict) -> tuple | None:
-        """(mistake, message) to read first: the known mistake that explains every failed check; else,
+        """(mistake, message) to read first: the known mistake that explains every wrong result; else,
         when no misconception probe failed (its message would name a mistake), what the failed
         checks have in common, with no mistake named."""
         if not evidence["failed"]:
             return None
         found = diagnose(self.course, function, evidence["failed"], evidence["passed"])
+        checks = {id(call) for call in evidence["checks"]}  # the same objects (equality would compare arrays)
+        values = [call for call in evidence["failed"] if id(call) not in checks]
+        if found is None and evidence["checks"] and values:
+            # Every known mistake keeps the reference's input checks: a student who wrote none
+            # (most do not) is still told which misconception their values show.
+            found = diagnose(self.course, function, values, evidence["passed"])
         if found is None and not any(t.kind == "probe" and not t.passed for t in tests):
             common = common_ground(self.course, function, evidence["failed"])
             found = (None, common) if common else None

@@ -64,16 +64,17 @@ class FunctionResult:
 def messages_of(function_json: dict) -> list[str]:
     """The messages of a function's JSON result (:meth:`FunctionResult.to_json`), the first one first.
 
-    A known mistake that explains every failed check is all there is to read (the failed
-    tests' own messages are its consequences, and each guesses at a mistake of its own).
+    A known mistake that explains every wrong result is all there is to read of them (the
+    failed tests' own messages are its consequences, and each guesses at a mistake of its
+    own); failed input checks (contract tests, no evidence of a mistake) follow it.
     Otherwise the diagnosis, when there is one (what the failures have in common), then the
     failed tests' messages: tests are stored in diagnostic order (:data:`KINDS`).
     """
     diagnosis = function_json.get("diagnosis")
+    failed = [t for t in function_json.get("tests", []) if not t["passed"] and t["message"]]
     if diagnosis and function_json.get("mistake"):
-        return [diagnosis]
-    failed = [t["message"] for t in function_json.get("tests", []) if not t["passed"] and t["message"]]
-    return list(dict.fromkeys(([diagnosis] if diagnosis else []) + failed))
+        failed = [t for t in failed if t.get("kind") == "contract"]
+    return list(dict.fromkeys(([diagnosis] if diagnosis else []) + [t["message"] for t in failed]))
 
 
 @dataclass
