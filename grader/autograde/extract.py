@@ -249,10 +249,10 @@ def kept_metadata(metadata) -> dict:
     return kept
 
 
-def solution_cells(data) -> dict[str, str]:
-    """grade id -> source of the solution cells of a notebook (as :func:`check_notebook` keeps them);
-    a duplicated id keeps the last cell, as nbgrader does."""
-    nb, _ = check_notebook(data)
+def solution_cells(data, checked: bool = False) -> dict[str, str]:
+    """grade id -> source of the solution cells of a notebook (as :func:`check_notebook` keeps them;
+    ``checked``: ``data`` is already its result); a duplicated id keeps the last cell, as nbgrader does."""
+    nb = data if checked else check_notebook(data)[0]
     found: dict[str, str] = {}
     for cell in nb.cells if nb is not None else []:
         meta = cell.metadata.get("nbgrader") or {}
@@ -329,7 +329,7 @@ def extract_submission(course: Course, assignment: Assignment, notebooks: list[n
         ex.quarantined = ex.quarantined or bool(notes)
         if nb is not None:
             checked.append(nb)
-            cells.update(solution_cells(nb))
+            cells.update(solution_cells(nb, checked=True))
     if not notebooks and not problems:
         ex.note(GENERAL, "the submission has no notebook")
     if (problems or notebooks) and not checked:
