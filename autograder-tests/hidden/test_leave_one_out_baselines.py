@@ -64,9 +64,13 @@ def reward_groups(draw):
 @pytest.mark.weight(2)
 @given(reward_groups())
 def test_matches_reference_on_random_groups(impl, reference, rewards):
+    # sum - R_i cancels: on rewards of 1e9 with a baseline near 0 the reference itself is only
+    # right to about G * eps * sum|R|, so a more accurate correct answer (a mean of the others)
+    # must not be failed for that; every wrong formula misses by far more than this.
+    conditioning = 1e-13 * float(np.sum(np.abs(rewards)))
     expect_close(impl.leave_one_out_baselines(rewards), reference.leave_one_out_baselines(rewards),
                  "differs from b_i = (sum of rewards - R_i) / (G - 1) on random groups (G from 2 up, constant, "
-                 "0/1 and very large or very small rewards)")
+                 "0/1 and very large or very small rewards)", atol=max(1e-9, conditioning))
 
 
 @pytest.mark.contract
