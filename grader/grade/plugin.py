@@ -22,7 +22,7 @@ import pytest
 
 from grader import testing
 from grader.course import Course, find_course_root, load_course
-from grader.grade.diagnosis import PASSED_PER_TEST, Call, Raised, common_ground, diagnose, remembered
+from grader.grade.diagnosis import EVIDENCE_BYTES, PASSED_PER_TEST, Call, call_bytes, Raised, common_ground, diagnose, remembered
 from grader.grade.results import KINDS, SubmissionResult, TestOutcome, score_function
 from grader.worker.client import WorkerStartError
 from grader.grade.submission import (
@@ -99,13 +99,20 @@ class Collector:
 
     def record(self, sid: str, function: str, outcome: TestOutcome, calls: list[Call] = ()) -> None:
         self.outcomes[sid].setdefault(function, []).append(outcome)
-        evidence = self.calls[sid].setdefault(function, {"failed": [], "passed": [], "checks": []})
+        evidence = self.calls[sid].setdefault(function, {"failed": [], "passed": [], "checks": [], "bytes": 0})
+        kept = []
+        for call in (calls[:PASSED_PER_TEST] if outcome.passed else calls):
+            size = call_bytes(call)
+            if evidence["bytes"] + size > EVIDENCE_BYTES:
+                break  # the diagnosis works from the calls kept so far
+            evidence["bytes"] += size
+            kept.append(call)
         if outcome.passed:
-            evidence["passed"].extend(calls[:PASSED_PER_TEST])
+            evidence["passed"].extend(kept)
         else:
-            evidence["failed"].extend(calls)
+            evidence["failed"].extend(kept)
             if outcome.kind == "contract":
-                evidence["checks"].extend(calls)
+                evidence["checks"].extend(kept)
 
     def _result(self, sid: str, submission: Submission) -> SubmissionResult:
         functions = {}
