@@ -214,7 +214,7 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     try:
         return np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # a student's int beyond float's range too
         return repr(value)
 
 

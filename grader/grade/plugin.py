@@ -125,7 +125,14 @@ class Collector:
             elif state is not None and state.not_implemented and tests and not any(t.passed for t in tests):
                 error = "not implemented"
             evidence = self.calls[sid].pop(function, {"failed": [], "passed": [], "checks": []})
-            found = None if error is not None else self._diagnosis(function, tests, evidence)
+            found = None
+            if error is None:
+                try:
+                    found = self._diagnosis(function, tests, evidence)
+                except Exception:  # noqa: BLE001 - advice about the student's values, never the grade
+                    # The diagnosis reads the student's values (an int of 400 digits overflowed
+                    # float); it must not take the tests' outcomes and limit events with it.
+                    found = None
             functions[function] = score_function(self.course, function, tests, error, error_kind, found)
         return SubmissionResult(submission=str(self.submissions[sid]), functions=functions,
                                 elapsed=time.monotonic() - self.started.get(sid, time.monotonic()))

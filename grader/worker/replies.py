@@ -52,6 +52,27 @@ _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _OPENING = frozenset(b"[{")
 
 
+# JSON's only way to a lone surrogate (raw UTF-8 cannot encode one; json.loads refuses such
+# bytes): a \\uD800-\\uDFFF escape. Fixed length, so the search is linear; a match (also an
+# escaped backslash followed by "ud8..", or a valid pair) only costs a walk of the reply.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _valid_unicode(value):
+    """``value`` with every string (keys too) valid Unicode: lone surrogates as ``\\udxxx`` text.
+
+    A student's string is made valid here, once, at the boundary: everything after it
+    (records, reports, feedback, the console) may write it strictly as UTF-8.
+    """
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, list):
+        return [_valid_unicode(v) for v in value]
+    if isinstance(value, dict):
+        return {_valid_unicode(k): _valid_unicode(v) for k, v in value.items()}
+    return value
+
+
 class ReplyRejected(Exception):
     """A reply that breaks a bound or the protocol; ``str()`` says what, for the student."""
 
@@ -128,6 +149,8 @@ def parse_reply(data: bytes) -> dict:
         reply = json.loads(data)
     except (ValueError, RecursionError):
         raise ReplyRejected("a reply that is not valid JSON") from None
+    if _SURROGATE_ESCAPE.search(data):
+        reply = _valid_unicode(reply)
     if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
         raise ReplyRejected("a reply that is not a protocol message")
     clean: dict = {"ok": reply["ok"]}
