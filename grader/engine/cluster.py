@@ -170,7 +170,8 @@ def check_address(address: str, insecure: bool = False) -> str:
     raise GraderError(f"refusing to grade on {address}: a scheduler reached over plain {scheme}:// off this machine "
                       "lets anyone who reaches it join as a worker, receive every submission and return chosen "
                       "grades; use tls:// with the credentials of `grader cluster-credentials` "
-                      f"(${CREDENTIALS_ENV}), or pass --insecure on a network you trust entirely")
+                      f"(${CREDENTIALS_ENV}), or, on a network you trust entirely, set ${INSECURE_ENV}=1 "
+                      "(what the insecure option of grade-class and autograde does)")
 
 
 def cluster_security(address: str):
