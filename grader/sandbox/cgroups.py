@@ -217,12 +217,16 @@ class SubmissionCgroup:
             except (OSError, ValueError):
                 return False
             return any(int(events.get(k, 0)) for k in ("max", "oom", "oom_kill"))
-        failed = _read_int(directory / "memory.failcnt") or 0
+        # Kernel memory (inodes, dentries) charged at the limit counts in kmem.failcnt, not failcnt;
+        # and a peak at the limit is the kernel's own account of having refused, whatever counted it.
+        failed = (_read_int(directory / "memory.failcnt") or 0) + (_read_int(directory / "memory.kmem.failcnt") or 0)
         try:
             oom = dict(line.split() for line in (directory / "memory.oom_control").read_text().splitlines())
         except (OSError, ValueError):
             oom = {}
-        return failed > 0 or int(oom.get("oom_kill", 0)) > 0
+        peak, limit = _read_int(directory / "memory.max_usage_in_bytes"), _read_int(directory / "memory.limit_in_bytes")
+        at_limit = peak is not None and limit is not None and peak >= limit - 4 * MB
+        return failed > 0 or int(oom.get("oom_kill", 0)) > 0 or at_limit
 
     def remove(self, move_to: "SubmissionCgroup | None" = None, keep: list[int] = ()) -> bool:
         """Move ``keep`` (the zygote) to ``move_to``, kill anything else left, remove the directories.
