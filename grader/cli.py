@@ -19,6 +19,7 @@ COMMANDS = [
     "grader.build.leak_command",
     "grader.autograde.command",
     "grader.classgrade.command",
+    "grader.engine.credentials",
     "grader.report.command",
     "grader.gradescope.command",
 ]

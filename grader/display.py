@@ -5,7 +5,8 @@ console through rich, which reads ``[...]`` as markup (``[/bold]`` with nothing
 open is an error that stops the command) and passes escape sequences through to
 the terminal. Whatever a student controls goes through one of these:
 
-- :func:`visible`: control characters shown as escapes (``\\x1b``), text cut to a limit;
+- :func:`visible`: control characters and lone surrogates shown as escapes (``\\x1b``,
+  ``\\udcff``), text cut to a limit: the result is always valid UTF-8;
 - :func:`markup`: the same, with rich markup escaped, for an f-string printed with markup on;
 - :func:`text`: the same as a rich ``Text``, which is never parsed as markup (table cells).
 """
@@ -16,6 +17,10 @@ from __future__ import annotations
 # terminal's cursor, rewrite lines, set its title, or reorder what people read.
 _INVISIBLE = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)]}
 _INVISIBLE.update({c: f"\\u{c:04x}" for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]})
+# Lone surrogates: no UTF-8 encoding exists for them, so a strict write or a console print
+# of one stops the command (a JSON "\\ud800" from a worker, a non-UTF-8 file name
+# decoded by os.fsdecode).
+_INVISIBLE.update({c: f"\\u{c:04x}" for c in range(0xD800, 0xE000)})
 # Multi-line text (messages) keeps its line breaks and tabs.
 _INVISIBLE_KEEPING_LINES = {c: e for c, e in _INVISIBLE.items() if c not in (0x09, 0x0A)}
 

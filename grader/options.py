@@ -28,9 +28,20 @@ def engine_options(parser: argparse.ArgumentParser, *, jobs_help: str) -> None:
     """``-j/--jobs`` and ``--scheduler``: where grading happens (grade-class, autograde)."""
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N", help=jobs_help)
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                        help=f"grade on the Dask cluster of this scheduler (e.g. tcp://host:8786; default: "
+                        help=f"grade on the Dask cluster of this scheduler (e.g. tls://host:8786; default: "
                              f"${SCHEDULER_ENV}, else on this machine). Its workers need the grader installed "
                              "(pip install 'rl-llm-m4-grader[cluster]') and bubblewrap; see docs/cluster.md")
+    parser.add_argument("--insecure", nargs=0, action=_Insecure,
+                        help="accept a plain tcp:// scheduler off this machine (anyone who reaches it can join "
+                             "as a worker): on a network you trust entirely only; otherwise use tls://")
+
+
+class _Insecure(argparse.Action):
+    """``--insecure``: recorded where the cluster backend reads it ($GRADER_CLUSTER_INSECURE)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        os.environ["GRADER_CLUSTER_INSECURE"] = "1"
+        setattr(namespace, self.dest, True)
 
 
 def scheduler_address(value: str | None) -> str | None:

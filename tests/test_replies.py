@@ -103,3 +103,41 @@ def test_course_yaml_sets_the_reply_limit_and_an_honest_big_value_costs_its_call
             assert submission.worker._forked.pid == pid
         finally:
             submission.close()
+
+
+MiB = 1 << 20
+HOSTILE_TEXTS = {
+    "escaped quotes": b'{"ok":true,"value":"' + b'\\"' * (MiB // 2),
+    "escaped backslashes": b'{"ok":true,"value":"' + b"\\\\" * (MiB // 2),
+    "escaped quotes, closed": b'{"ok":true,"value":"' + b'\\"' * (MiB // 2) + b'"}',
+    "unterminated escapes": b'{"ok":true,"value":"' + b'\\"a' * (MiB // 3),
+    "bare quotes": b'{"ok":true,"value":[' + b'"' * MiB,
+    "empty strings": b'{"ok":true,"value":[' + b'"",' * (MiB // 3) + b'""]}',
+    "400-digit numbers": b'{"ok":true,"value":[' + (b"9" * 400 + b",") * (MiB // 401) + b"0]}",
+    "brackets in a string": b'{"ok":true,"value":"' + b"[" * MiB + b'"}',
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE_TEXTS)
+def test_reading_a_reply_costs_time_linear_in_its_size(name):
+    # A reply of the default limit (1 MiB), shaped against a scanner's worst case. The old
+    # backtracking scan took 7.8 s of CPU on 64 KB of escaped quotes (quadratic: ~30 min
+    # on 1 MiB), so the test stops it at 2 s of CPU rather than wait.
+    import signal
+    import time
+
+    def too_slow(*_):
+        raise TimeoutError(f"reading 1 MiB of {name} took more than 2 s of CPU")
+
+    previous = signal.signal(signal.SIGPROF, too_slow)
+    signal.setitimer(signal.ITIMER_PROF, 2.0)
+    started = time.process_time()
+    try:
+        try:
+            parse_reply(HOSTILE_TEXTS[name])
+        except ReplyRejected:
+            pass
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+    assert time.process_time() - started < 0.5

@@ -51,6 +51,17 @@ MAX_TEXT = 2**20
 # beyond these, a notebook's markdown is shown as plain text.
 MAX_MARKDOWN_CELL = 64 * 1024
 MAX_MARKDOWN_NOTEBOOK = 256 * 1024
+# Bytes of data URLs inlined into a notebook's markdown, all references together: one
+# attachment referenced 4,000 times turned 187 KB of notebook into a 410 MB autograded
+# notebook (2.9 GB of grader memory, 134 s). Every derived size is counted before it is built.
+MAX_INLINED = 8 * 2**20
+
+
+class Budget:
+    """What is left of a notebook's allowance for derived text (inlined attachments)."""
+
+    def __init__(self, inlined: int = MAX_INLINED):
+        self.inlined = inlined
 
 
 def _only_image_data(tag: str, attribute: str, value: str) -> str | None:
@@ -73,8 +84,12 @@ def as_one_block(html: str) -> str:
     return "<div>\n" + "\n".join(lines) + "\n</div>"
 
 
-def _inline_attachments(source: str, attachments) -> str:
-    """``attachment:name`` -> a data URL, for the image attachments of a markdown cell."""
+def _inline_attachments(source: str, attachments, budget: Budget | None = None) -> str:
+    """``attachment:name`` -> a data URL, for the image attachments of a markdown cell.
+
+    The text this makes is sized first (references x data URLs, a linear count): what would
+    take more than ``budget`` has left is not inlined, every reference becoming ``#``.
+    """
     images = {}
     for name, bundle in (attachments or {}).items() if isinstance(attachments, dict) else ():
         for mime in IMAGE_TYPES:
@@ -82,15 +97,22 @@ def _inline_attachments(source: str, attachments) -> str:
             if isinstance(data, str) and BASE64.match(data):
                 images[name] = f"data:{mime};base64,{''.join(data.split())}"
                 break
+    budget = budget if budget is not None else Budget()
+    derived = sum(len(images.get(m.group(1), "#")) for m in ATTACHMENT.finditer(source))
+    if derived > budget.inlined:
+        images = {}  # too much text derived from too little: the images are left out
+    else:
+        budget.inlined -= derived
     return ATTACHMENT.sub(lambda m: images.get(m.group(1), "#"), source)
 
 
-def sanitize_markdown(source: str, attachments=None, render: bool = True) -> str:
+def sanitize_markdown(source: str, attachments=None, render: bool = True, budget: Budget | None = None) -> str:
     """What nbconvert would render for a markdown cell, cleaned, as markdown that renders to exactly that;
-    with ``render=False`` (a cell too long to render), the text itself, escaped."""
+    with ``render=False`` (a cell too long to render), the text itself, escaped. ``budget``: the
+    notebook's allowance for inlined attachments (see :data:`MAX_INLINED`)."""
     if not render:
         return as_one_block("<pre>" + html.escape(valid_text(source[:MAX_TEXT])) + "</pre>")
-    text = _inline_attachments(source, attachments)
+    text = _inline_attachments(source, attachments, budget)
     return rendered_markdown(text) if len(text) <= MAX_MARKDOWN_CELL else render_markdown(text)
 
 
@@ -151,7 +173,7 @@ def _nbgrader_metadata(meta) -> dict | None:
     return {key: meta[key] for key in NBGRADER_KEYS if key in meta}
 
 
-def sanitize_cell(cell, render: bool = True) -> nbformat.NotebookNode:
+def sanitize_cell(cell, render: bool = True, budget: Budget | None = None) -> nbformat.NotebookNode:
     """A copy of ``cell`` (a notebook cell as nbformat reads it, valid or not) that cannot run script
     when rendered; what is not a cell becomes a raw cell of its text. ``render=False``: markdown
     is shown as text."""
@@ -172,7 +194,7 @@ def sanitize_cell(cell, render: bool = True) -> nbformat.NotebookNode:
         outputs = cell.get("outputs")
         new.outputs = [o for o in map(sanitize_output, outputs if isinstance(outputs, list) else []) if o is not None]
     elif cell_type == "markdown":
-        text = sanitize_markdown(source, cell.get("attachments"), render and len(source) <= MAX_MARKDOWN_CELL)
+        text = sanitize_markdown(source, cell.get("attachments"), render and len(source) <= MAX_MARKDOWN_CELL, budget)
         new = new_cell("markdown", text, cell_id, metadata)
     else:
         new = new_cell("raw", clean_html(source), cell_id, metadata)
@@ -182,9 +204,10 @@ def sanitize_cell(cell, render: bool = True) -> nbformat.NotebookNode:
 def sanitize_notebook(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Sanitize ``nb`` in place (see the module's docstring) and return it."""
     budget = MAX_MARKDOWN_NOTEBOOK
+    inlined = Budget()
     sanitized = []
     for cell in nb.get("cells") if isinstance(nb.get("cells"), list) else []:
-        sanitized.append(sanitize_cell(cell, render=budget > 0))
+        sanitized.append(sanitize_cell(cell, render=budget > 0, budget=inlined))
         if sanitized[-1].cell_type == "markdown":
             budget -= len(str(cell.get("source", "")))
     nb.cells = sanitized

@@ -20,6 +20,7 @@ Workers run with ``--nthreads 1``: one submission at a time, each in its own san
 from __future__ import annotations
 
 import io
+import os
 import tarfile
 import threading
 import time
@@ -135,10 +136,69 @@ def plugin_status(plugin_name: str, dask_worker=None) -> dict | None:
     return plugin.status() if plugin is not None else None
 
 
+INSECURE_ENV = "GRADER_CLUSTER_INSECURE"
+CREDENTIALS_ENV = "GRADER_CLUSTER_CREDENTIALS"
+
+
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    if host in ("localhost", ""):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_address(address: str, insecure: bool = False) -> str:
+    """``address`` if connecting to it is safe; else GraderError saying why and what to do.
+
+    Anyone who reaches a plain ``tcp://`` scheduler can join it as a worker: receive every
+    submission, return chosen grades, and send the client what it then deserializes. Off
+    this machine only ``tls://`` is used (mutual TLS: :func:`cluster_security`), unless
+    ``insecure`` (``--insecure``, ``$GRADER_CLUSTER_INSECURE``) says otherwise.
+    """
+    scheme, _, rest = address.partition("://")
+    if not rest:
+        scheme, rest = "tcp", address
+    host = rest.rsplit(":", 1)[0] if rest.count(":") == 1 or rest.startswith("[") else rest
+    if scheme in ("tls", "wss", "gateway"):  # TLS (Dask Gateway's own, per cluster, for gateway://)
+        return address
+    if scheme in ("tcp", "ws") and (_loopback(host) or insecure or os.environ.get(INSECURE_ENV)):
+        return address
+    raise GraderError(f"refusing to grade on {address}: a scheduler reached over plain {scheme}:// off this machine "
+                      "lets anyone who reaches it join as a worker, receive every submission and return chosen "
+                      "grades; use tls:// with the credentials of `grader cluster-credentials` "
+                      f"(${CREDENTIALS_ENV}), or, on a network you trust entirely, set ${INSECURE_ENV}=1 "
+                      "(what the insecure option of grade-class and autograde does)")
+
+
+def cluster_security(address: str):
+    """distributed's ``Security`` for ``address``: mutual TLS with the course's credentials for
+    ``tls://`` (``$GRADER_CLUSTER_CREDENTIALS``: a folder with ca.pem, member.pem, member-key.pem),
+    else None."""
+    if not address.startswith("tls://"):
+        return None
+    from distributed.security import Security
+
+    folder = os.environ.get(CREDENTIALS_ENV)
+    if not folder:
+        raise GraderError(f"{address} needs the cluster's credentials: set ${CREDENTIALS_ENV} to their folder")
+    files = {name: Path(folder) / name for name in ("ca.pem", "member.pem", "member-key.pem")}
+    missing = [str(p) for p in files.values() if not p.is_file()]
+    if missing:
+        raise GraderError(f"missing cluster credentials: {', '.join(missing)}")
+    return Security(tls_ca_file=str(files["ca.pem"]), tls_client_cert=str(files["member.pem"]),
+                    tls_client_key=str(files["member-key.pem"]), require_encryption=True)
+
+
 class DaskCluster:
     """The workers of the Dask cluster whose scheduler is at ``address``."""
 
-    def __init__(self, address: str, course: Course, *, mode: str, course_hash: str, only: list[str] | None):
+    def __init__(self, address: str, course: Course, *, mode: str, course_hash: str, only: list[str] | None,
+                 insecure: bool = False):
+        address = check_address(address, insecure)
         if Client is None:
             raise GraderError("grading on a Dask cluster needs the distributed package: "
                               "pip install 'rl-llm-m4-grader[cluster]'")
@@ -151,7 +211,10 @@ class DaskCluster:
 
     def connect(self):
         try:
-            return Client(self.address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+            # What comes back (records, statuses) is plain data: msgpack only, never unpickled
+            # (a member's pickle would run code in the instructor's client).
+            return Client(self.address, timeout=CONNECT_TIMEOUT, set_as_default=False,
+                          security=cluster_security(self.address), deserializers=["msgpack", "error"])
         except (OSError, TimeoutError) as exc:
             raise GraderError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
 

@@ -138,16 +138,23 @@ class Dispatcher:
 
 def plan(students: dict[str, Path], labels: dict[str, str], store: ResultStore, course_hash: str,
          force: bool = False) -> tuple[list[str], list[str]]:
-    """(students to grade, students whose stored record is current)."""
+    """(students to grade, students whose stored record is current).
+
+    A stored record that is not current (other files, another course) is removed here,
+    before anything is graded: it is no grade of what the student handed in, and a regrade
+    that fails or is interrupted must leave "not graded", never the old score.
+    """
     todo, current = [], []
     for student, path in students.items():
+        record = store.load(student)
         try:
             fingerprint = Parcel.read(student, path, labels[student]).fingerprint
         except GraderError:  # unreadable now: grading will say so for this student alone
-            todo.append(student)
-            continue
-        record = None if force else store.load(student)
-        (current if record is not None and record.is_current(fingerprint, course_hash) else todo).append(student)
+            fingerprint = None
+        is_current = record is not None and fingerprint is not None and record.is_current(fingerprint, course_hash)
+        if record is not None and not is_current:
+            store.discard(student)
+        (current if is_current and not force else todo).append(student)
     return todo, current
 
 
@@ -231,7 +238,7 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
             run.interrupted = True
         finally:
             run.wall_time = time.monotonic() - started
-            store.write_summary(course, store.all_records(everyone))
+            store.write_summary(course, store.all_records(everyone), run.failed)
             manifest.update(finished_at=None if run.interrupted else now(), wall_time=round(run.wall_time, 3),
                             graded_this_run=len(run.graded), sandbox=run.sandbox, where=run.where,
                             interrupted=run.interrupted, failed=run.failed)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
+import struct
 from pathlib import Path
 from typing import Iterable
 
@@ -32,11 +33,23 @@ GRADING_CODE = ("grade/", "worker/", "sandbox/", "stubs/", "testing.py", "answer
 
 
 def digest_named(digest, items: Iterable[tuple[str, bytes]]) -> None:
-    """Feed ``(relative name, bytes)`` pairs to ``digest`` in name order."""
-    for rel, data in sorted(items):
-        digest.update(os.fsencode(rel) + b"\0")  # a student's file name may not be UTF-8: its bytes
+    """Feed ``(relative name, bytes)`` pairs to ``digest`` in name order, each length-prefixed.
+
+    A student chooses both names and bytes: with separators alone, ``{"a.py": b"x\\0b.py\\0y"}``
+    and ``{"a.py": b"x", "b.py": b"y"}`` fed the same bytes, and the second folder kept the
+    first's grade. With the count and every length in front, the digested bytes decode back
+    to exactly one set of pairs.
+    """
+    items = sorted(items)
+    digest.update(_LENGTH.pack(len(items)))
+    for rel, data in items:
+        name = os.fsencode(rel)  # a student's file name may not be UTF-8: its bytes
+        digest.update(_LENGTH.pack(len(name)) + name)
+        digest.update(_LENGTH.pack(len(data)))
         digest.update(data)
-        digest.update(b"\0")
+
+
+_LENGTH = struct.Struct(">Q")
 
 
 def _files(root: Path, paths) -> list[tuple[str, bytes]]:
@@ -52,7 +65,7 @@ def _tree(root: Path, pattern: str = "*") -> list[Path]:
 
 def files_fingerprint(files: dict[str, bytes]) -> str:
     """The fingerprint of a submission given as ``{relative name: bytes}``."""
-    digest = hashlib.sha256(b"submission v1\0")
+    digest = hashlib.sha256(b"submission v2\0")
     digest_named(digest, files.items())
     return digest.hexdigest()
 
@@ -65,7 +78,7 @@ def course_files(course: Course) -> list[Path]:
 
 
 def course_fingerprint(course: Course) -> str:
-    digest = hashlib.sha256(b"course v1\0")
+    digest = hashlib.sha256(b"course v2\0")
     digest.update(f"python {platform.python_version()} numpy {np.__version__}\0".encode())
     digest_named(digest, _files(course.root, course_files(course)))
     package = Path(grader.__file__).resolve().parent

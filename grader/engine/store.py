@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 
 from grader.course import Course
+from grader.display import visible
 from grader.engine.record import GradeRecord
 from grader.errors import GraderError
 
@@ -87,6 +88,13 @@ class ResultStore:
         atomic_write(path, json.dumps(record.to_json(), indent=1) + "\n")
         return path
 
+    def discard(self, student: str) -> None:
+        """Remove the stored record of ``student`` (one that no longer grades what was handed in)."""
+        try:
+            self.result_path(student).unlink()
+        except FileNotFoundError:
+            pass
+
     def all_records(self, students: list[str] | None = None) -> list[GradeRecord]:
         """Stored records (of ``students`` when given, else every file), sorted by student."""
         if students is None:
@@ -124,8 +132,13 @@ class ResultStore:
         atomic_write(self.root / MANIFEST, json.dumps(data, indent=1) + "\n")
 
     # -- the summary ------------------------------------------------------------------
-    def write_summary(self, course: Course, records: list[GradeRecord]) -> Path:
-        """summary.csv: one row per student with totals per assignment and per function."""
+    def write_summary(self, course: Course, records: list[GradeRecord],
+                      not_graded: dict[str, str] | None = None) -> Path:
+        """summary.csv: one row per student with totals per assignment and per function.
+
+        ``not_graded`` (student -> reason): students of the run without a record; their row
+        has no score and says "not graded: reason" in the limits column.
+        """
         functions = course.functions
         assignments = [a.id for a in course.assignments]
         buffer = io.StringIO()
@@ -141,6 +154,13 @@ class ResultStore:
                 "; ".join(f"{x['function'] or 'submission'}: {x['kind']}" for x in r.limits),
                 f"{r.elapsed:.2f}", r.graded_at, r.grader,
             ])
+        graded = {r.student for r in records}
+        for student, reason in sorted((not_graded or {}).items()):
+            if student not in graded and SAFE_ID.match(student):
+                reason = visible(reason, 300, one_line=True)
+                reason = reason if reason.startswith("not graded") else f"not graded: {reason}"
+                writer.writerow([student, "", "", "", *[""] * (len(assignments) + len(functions)), reason,
+                                 "", "", ""])
         path = self.root / SUMMARY
         atomic_write(path, buffer.getvalue())
         return path

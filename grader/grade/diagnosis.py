@@ -43,6 +43,10 @@ MISTAKES_DIR = "mistakes"  # under the course's autograder-tests/
 # Calls of each passed test kept as evidence: every test probes something else, and a property
 # test's hundred cases add little to its first ones.
 PASSED_PER_TEST = 2
+# Bytes of values kept as evidence per function of a submission: each call's values crossed the
+# boundary under the reply limit, but a property test makes a hundred calls, and a student's
+# replies must not decide how much of the grader's memory stays held until the diagnosis.
+EVIDENCE_BYTES = 16 * 2**20
 HEADER = re.compile(r'\s*"""(.*?)"""', re.S)
 
 
@@ -60,6 +64,28 @@ class Call:
     args: tuple
     kwargs: dict
     outcome: Any  # the returned value (as decoded in the trusted process), or Raised
+
+
+def value_bytes(value: Any, depth: int = 0) -> int:
+    """About how many bytes ``value`` (a decoded reply or arguments) holds; linear in its size."""
+    if isinstance(value, np.ndarray):
+        return value.nbytes + 100
+    if isinstance(value, (str, bytes)):
+        return len(value) + 50
+    if depth > 40:
+        return 100
+    fields = getattr(value, "fields", None)
+    if isinstance(fields, dict):
+        value = fields
+    if isinstance(value, dict):
+        return 100 + sum(value_bytes(k, depth + 1) + value_bytes(v, depth + 1) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return 60 + sum(value_bytes(v, depth + 1) for v in value)
+    return 32
+
+
+def call_bytes(call: "Call") -> int:
+    return value_bytes(call.args) + value_bytes(call.kwargs) + value_bytes(call.outcome)
 
 
 @dataclass(frozen=True)
@@ -188,7 +214,7 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     try:
         return np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # a student's int beyond float's range too
         return repr(value)
 
 

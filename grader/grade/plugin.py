@@ -22,7 +22,7 @@ import pytest
 
 from grader import testing
 from grader.course import Course, find_course_root, load_course
-from grader.grade.diagnosis import PASSED_PER_TEST, Call, Raised, common_ground, diagnose, remembered
+from grader.grade.diagnosis import EVIDENCE_BYTES, PASSED_PER_TEST, Call, call_bytes, Raised, common_ground, diagnose, remembered
 from grader.grade.results import KINDS, SubmissionResult, TestOutcome, score_function
 from grader.worker.client import WorkerStartError
 from grader.grade.submission import (
@@ -99,13 +99,20 @@ class Collector:
 
     def record(self, sid: str, function: str, outcome: TestOutcome, calls: list[Call] = ()) -> None:
         self.outcomes[sid].setdefault(function, []).append(outcome)
-        evidence = self.calls[sid].setdefault(function, {"failed": [], "passed": [], "checks": []})
+        evidence = self.calls[sid].setdefault(function, {"failed": [], "passed": [], "checks": [], "bytes": 0})
+        kept = []
+        for call in (calls[:PASSED_PER_TEST] if outcome.passed else calls):
+            size = call_bytes(call)
+            if evidence["bytes"] + size > EVIDENCE_BYTES:
+                break  # the diagnosis works from the calls kept so far
+            evidence["bytes"] += size
+            kept.append(call)
         if outcome.passed:
-            evidence["passed"].extend(calls[:PASSED_PER_TEST])
+            evidence["passed"].extend(kept)
         else:
-            evidence["failed"].extend(calls)
+            evidence["failed"].extend(kept)
             if outcome.kind == "contract":
-                evidence["checks"].extend(calls)
+                evidence["checks"].extend(kept)
 
     def _result(self, sid: str, submission: Submission) -> SubmissionResult:
         functions = {}
@@ -118,7 +125,14 @@ class Collector:
             elif state is not None and state.not_implemented and tests and not any(t.passed for t in tests):
                 error = "not implemented"
             evidence = self.calls[sid].pop(function, {"failed": [], "passed": [], "checks": []})
-            found = None if error is not None else self._diagnosis(function, tests, evidence)
+            found = None
+            if error is None:
+                try:
+                    found = self._diagnosis(function, tests, evidence)
+                except Exception:  # noqa: BLE001 - advice about the student's values, never the grade
+                    # The diagnosis reads the student's values (an int of 400 digits overflowed
+                    # float); it must not take the tests' outcomes and limit events with it.
+                    found = None
             functions[function] = score_function(self.course, function, tests, error, error_kind, found)
         return SubmissionResult(submission=str(self.submissions[sid]), functions=functions,
                                 elapsed=time.monotonic() - self.started.get(sid, time.monotonic()))

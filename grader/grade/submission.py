@@ -259,7 +259,13 @@ class Submission:
             raise UnsupportedReturn(f"{name} returned {exc}") from None
         finally:
             state.spent += time.monotonic() - started
-        return self._interpret(name, reply, exercise)
+        # Reading the reply is charged to the exercise too: the time limit bounds what a call
+        # costs the grader, not only the worker, and every exercise's limit bounds a submission.
+        started = time.monotonic()
+        try:
+            return self._interpret(name, reply, exercise)
+        finally:
+            state.spent += time.monotonic() - started
 
     def _interpret(self, function: str, reply: dict, exercise: str | None = None) -> dict:
         state = self.state(exercise or function)

@@ -152,6 +152,13 @@ def run(root: Path) -> int:
 
     started = time.monotonic()
     source, submission, results = root / "source", root / "submission", root / "results"
+    if os.geteuid() == 0:
+        # Gradescope runs this as root. Student code never does (a sandbox user, or without
+        # bubblewrap a user id of its own): the course (hidden tests, solutions) must not be
+        # readable by it, nor results/ writable.
+        os.chmod(source, 0o700)
+        results.mkdir(exist_ok=True)
+        os.chmod(results, 0o755)
     manifest = json.loads((source / PACKAGE_FILE).read_text(encoding="utf-8"))
     course = load_course(source / COURSE_DIR, check_tests=False)
     assignment = course.assignment(manifest["assignment"])

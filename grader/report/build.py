@@ -17,6 +17,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.display import visible
 from grader.engine.record import GradeRecord
 from grader.engine.store import ResultStore, atomic_write
 from grader.errors import GraderError
@@ -353,7 +354,10 @@ def render(data: ClassData) -> str:
     parts.append(f"<details><summary>{len(records)} students</summary><table><tr><th>student</th>{head}"
                  f"<th class='num'>total</th><th class='num'>grading</th></tr>{body}</table></details>")
     if data.missing:
-        parts.append(f"<p class='note'>Not graded yet: {_e(', '.join(data.missing))}.</p>")
+        failed = data.manifest.get("failed") if isinstance(data.manifest.get("failed"), dict) else {}
+        why = [f"{s} ({visible(failed[s], 300, one_line=True)})" if isinstance(failed.get(s), str) else s
+               for s in data.missing]
+        parts.append(f"<p class='note'>Not graded: {_e('; '.join(why))}.</p>")
     parts.append("</main></body></html>")
     return "\n".join(parts)
 

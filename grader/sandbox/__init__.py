@@ -34,7 +34,8 @@ def sandbox_launcher(course, *, mode: str = "auto", warn=None) -> SandboxLaunche
         if warn is not None:
             warn(NO_SANDBOX_WARNING.format(reason=reason))
 
-    return SandboxLauncher(Limits.from_course(course), sandbox=mode, warn=loud)
+    private = tuple(p for p in (getattr(course, "tests_dir", None), getattr(course, "solutions_dir", None)) if p)
+    return SandboxLauncher(Limits.from_course(course), sandbox=mode, warn=loud, private=private)
 
 
 def add_sandbox_options(parser) -> None:

@@ -173,7 +173,7 @@ class BwrapSetup:
     no_seccomp: str = ""
 
 
-def filter_pipe() -> int:
+def filter_pipe(extra: tuple[str, ...] = ()) -> int:
     """A pipe's read end holding the seccomp filter of this machine (for ``--seccomp FD``).
 
     The caller passes it to bubblewrap and closes it. The program is far smaller
@@ -184,7 +184,7 @@ def filter_pipe() -> int:
         raise OSError(f"no seccomp filter for the {os.uname().machine} architecture")
     read, write = os.pipe()
     try:
-        os.write(write, seccomp.program(arch))
+        os.write(write, seccomp.program(arch, extra))
     finally:
         os.close(write)
     return read

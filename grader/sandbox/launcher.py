@@ -21,13 +21,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.errors import GraderError
-from grader.sandbox import bwrap
+from grader.sandbox import bwrap, cgroups, seccomp
+from grader.sandbox.zygote import children
 from grader.sandbox.limits import Limits
 from grader.worker import runtime
 from grader.worker.client import RUNTIME_PATH, STARTUP_TIMEOUT, base_environment, interpreter_flags
 
 ZYGOTE_PATH = Path(__file__).with_name("zygote.py").resolve()
 CONTROL_TIMEOUT = 15.0
+# Processes of a sandboxed submission where no cgroup accounts for memory: each may use the
+# whole address space limit, so this many times it bounds the submission.
+FALLBACK_PROCESSES = 4
 CONTROL_REPLY_LIMIT = 64 * 1024  # the zygote's replies are a few fields
 
 
@@ -164,7 +168,8 @@ class SandboxLauncher:
     """
 
     def __init__(self, limits: Limits | None = None, *, sandbox: str = "auto", warn=None,
-                 packages: tuple[str, ...] = bwrap.WORKER_PACKAGES, seccomp: bool = True):
+                 packages: tuple[str, ...] = bwrap.WORKER_PACKAGES, seccomp: bool = True,
+                 private: tuple[Path, ...] = ()):
         if sandbox not in ("auto", "require", "off"):
             raise ValueError("sandbox must be auto, require or off")
         self.limits = limits or Limits()
@@ -179,6 +184,17 @@ class SandboxLauncher:
             warn(self.reason)
         self.filtered = seccomp and self.setup is not None and self.setup.seccomp
         self.uid = bwrap.pick_uid() if self.setup is not None and self.setup.as_root else None
+        # Without bubblewrap, as root (Gradescope's containers, CI): student code must still
+        # not run as root. The zygote gives root up for a user id of its own and installs the
+        # seccomp filter itself; where that cannot hold, nothing is graded.
+        self.unprivileged = self.setup is None and sandbox != "off" and bwrap.running_as_root()
+        if self.unprivileged:
+            self.uid = bwrap.pick_uid()
+            problem = unprivileged_problem(self.uid, private)
+            if problem:
+                raise GraderError(f"refusing to grade: bubblewrap is not available ({self.reason}) and this "
+                                  f"runs as root, so student code would run as root or {problem}")
+            self.filtered = True
         # On the zygote's command line (and so on every worker forked from it): lets
         # a test, or an instructor with ps, find anything this launcher started.
         self.tag = f"grader-{os.getpid()}-{id(self):x}"
@@ -187,28 +203,84 @@ class SandboxLauncher:
         self.spawned = 0
         self.zygotes_started = 0
         self.history: dict[str, list[WorkerExit]] = {}
+        # Memory and processes as the kernel accounts them, per submission (grader.sandbox.cgroups).
+        self.hierarchy, self.no_cgroups = cgroups.detect()
+        if self.hierarchy is None and (sandbox == "require" or self.limits.require) and cgroups.required():
+            raise GraderError(f"per-submission cgroups are required but not available: {self.no_cgroups}")
+        self._cgroup: cgroups.SubmissionCgroup | None = None
+        self._cgroups_made = 0
 
     name = "sandbox"
+
+    @property
+    def accounting(self) -> str:
+        """How a submission's memory and processes are bounded (printed with the sandbox line)."""
+        if self.hierarchy is not None:
+            return f"memory and processes per submission by {self.hierarchy.kind}"
+        if self.setup is not None:
+            denied = ", memfd and System V shared memory denied" if self.filtered else ""
+            return (f"no cgroup ({self.no_cgroups}): per-process limits, at most "
+                    f"{min(self.limits.processes, FALLBACK_PROCESSES)} processes{denied}")
+        return f"per-process limits only ({self.no_cgroups})"
+
+    def _zygote_tree(self, zygote: "_Zygote") -> list[int]:
+        """Host pids of the zygote's processes (bubblewrap and the zygote; no worker is alive)."""
+        found, todo = [], [zygote.process.pid]
+        while todo and len(found) < 64:
+            pid = todo.pop()
+            found.append(pid)
+            try:
+                todo.extend(children(pid))
+            except OSError:
+                pass
+        return found
+
+    def _fresh_cgroup(self, zygote: "_Zygote") -> "cgroups.SubmissionCgroup | None":
+        """A new cgroup for the next submission, the zygote moved into it (its fork inherits it);
+        the last submission's cgroup removed, with anything of it still alive."""
+        if self.hierarchy is None:
+            return None
+        self._cgroups_made += 1
+        # The sandbox's own processes (bubblewrap, the zygote) count in the cgroup too.
+        group = cgroups.SubmissionCgroup(self.hierarchy, f"{self.tag}/s{self._cgroups_made}",
+                                         cgroups.memory_bound(self.limits.memory_mb), self.limits.processes + 2)
+        tree = self._zygote_tree(zygote)
+        group.add(tree)
+        self._drop_cgroup(keep=tree)
+        self._cgroup = group
+        return group
+
+    def _drop_cgroup(self, keep: list[int] = ()) -> None:
+        if self._cgroup is not None:
+            self._cgroup.remove(keep=list(keep))
+            self._cgroup = None
 
     @property
     def sandboxed(self) -> bool:
         return self.setup is not None
 
     def describe(self) -> str:
+        if self.setup is None and self.unprivileged:
+            return (f"no bubblewrap ({self.reason}): uid {self.uid}, seccomp filter, limits; {self.accounting}")
         if self.setup is None:
-            return f"limits only, no sandbox ({self.reason})"
+            return f"limits only, no sandbox ({self.reason}; {self.accounting})"
         who = f"uid {self.uid}" if self.uid is not None else "user namespace"
         if self.filtered:
             filtered = "seccomp filter"
         else:
             filtered = f"no seccomp filter: {self.setup.no_seccomp or 'turned off'}"
-        return f"bubblewrap sandbox ({who}, no network, private /tmp, PID namespace, {filtered})"
+        return f"bubblewrap sandbox ({who}, no network, private /tmp, PID namespace, {filtered}; {self.accounting})"
 
     # -- the zygote ----------------------------------------------------------------
     def _command(self, fd: int, seccomp_fd: int | None = None) -> list[str]:
         python = [sys.executable, *interpreter_flags()]
         if self.setup is None:
-            return [*python, str(ZYGOTE_PATH), str(RUNTIME_PATH), str(fd), "--tag", self.tag]
+            command = [*python, str(ZYGOTE_PATH), str(RUNTIME_PATH), str(fd), "--tag", self.tag]
+            if self.unprivileged:
+                command += ["--uid", str(self.uid), "--gid", str(self.uid)]
+                if seccomp_fd is not None:
+                    command += ["--seccomp-fd", str(seccomp_fd)]
+            return command
         inner = [*python, f"{bwrap.SANDBOX_GRADER_DIR}/zygote.py", f"{bwrap.SANDBOX_GRADER_DIR}/runtime.py",
                  str(fd), "--root", bwrap.SANDBOX_SCRATCH, "--tag", self.tag]
         if self.uid is not None:
@@ -224,7 +296,9 @@ class SandboxLauncher:
         env["HOME"] = env["TMPDIR"] = bwrap.SANDBOX_SCRATCH if self.setup else tempfile.gettempdir()
         program = None
         try:
-            program = bwrap.filter_pipe() if self.filtered else None
+            # Without a cgroup, nothing would count a memfd or a System V segment: denied instead.
+            program = bwrap.filter_pipe(() if self.hierarchy is not None else seccomp.UNACCOUNTED) \
+                if self.filtered else None
             fds = (program,) if program is not None else ()
             zygote = _Zygote(self._command(theirs.fileno(), program), env, ours, theirs, log, fds)
         except (ZygoteError, OSError) as exc:
@@ -259,6 +333,9 @@ class SandboxLauncher:
 
     def close(self) -> None:
         self._discard_zygote()
+        self._drop_cgroup()
+        if self.hierarchy is not None:
+            cgroups.remove_parent(self.hierarchy, self.tag)
 
     def __enter__(self) -> "SandboxLauncher":
         return self
@@ -284,21 +361,38 @@ class SandboxLauncher:
 
     def spawn(self, submission: Path) -> "ForkedWorker":
         """A fresh worker for ``submission`` (a staged directory), forked by the zygote."""
-        files = self._files(submission)
-        message = {"op": "spawn", "files": files, "env": base_environment(),
-                   "limits": self.limits.rlimits(processes=self.sandboxed), "reply_bytes": self.limits.reply_bytes}
-        if self.sandboxed:
+        # The files travel in a file only the forked worker reads: the zygote never holds them.
+        files = tempfile.TemporaryFile(prefix="grader-files-")
+        files.write(json.dumps(self._files(submission)).encode("utf-8"))
+        files.flush()
+        try:
+            return self._spawn(submission, files)
+        finally:
+            files.close()
+
+    def _spawn(self, submission: Path, files) -> "ForkedWorker":
+        own_uid = self.sandboxed or self.unprivileged  # RLIMIT_NPROC counts only the worker's own uid
+        message = {"op": "spawn", "env": base_environment(),
+                   "limits": self.limits.rlimits(processes=own_uid), "reply_bytes": self.limits.reply_bytes}
+        if own_uid:
             # The zygote shares the worker's user id and counts as one of its processes.
             soft, hard = message["limits"]["RLIMIT_NPROC"]
+            if self.hierarchy is None:
+                # No cgroup sums the processes' memory: few processes, each under RLIMIT_AS.
+                soft, hard = min(soft, FALLBACK_PROCESSES), min(hard, FALLBACK_PROCESSES)
             message["limits"]["RLIMIT_NPROC"] = (soft + 1, hard + 1)
         last_error = None
         for _attempt in range(2):  # a broken zygote is replaced once, transparently
             zygote = self._ready_zygote()
+            try:
+                group = self._fresh_cgroup(zygote)
+            except OSError as exc:
+                raise GraderError(f"could not make the submission's cgroup: {exc}") from None
             request_r, request_w = os.pipe()
             response_r, response_w = os.pipe()
             output = tempfile.TemporaryFile(prefix="grader-output-")
             try:
-                reply = zygote.call(message, (request_r, response_w, output.fileno()))
+                reply = zygote.call(message, (request_r, response_w, output.fileno(), files.fileno()))
             except ZygoteError as exc:
                 last_error = exc
                 for fd in (request_w, response_r):
@@ -315,7 +409,8 @@ class SandboxLauncher:
                 output.close()
                 raise GraderError(f"the zygote could not start a worker: {reply.get('message')}")
             self.spawned += 1
-            return ForkedWorker(self, zygote, int(reply["pid"]), request_w, response_r, output, Path(submission))
+            return ForkedWorker(self, zygote, int(reply["pid"]), request_w, response_r, output, Path(submission),
+                                group)
         raise GraderError(f"the grading worker could not be started: {last_error}")
 
     def _record(self, submission: Path, exit: WorkerExit) -> None:
@@ -326,12 +421,77 @@ class SandboxLauncher:
         return self.history.pop(str(submission), [])
 
 
+def unprivileged_problem(uid: int, private: tuple[Path, ...], sample: int = 200) -> str:
+    """"" if user id ``uid`` can give up root here and read none of ``private``; else what is wrong.
+
+    Tried for real, in a forked child that becomes ``uid``: up to ``sample`` files under each
+    private folder (the hidden tests, the solutions) must fail to open.
+    """
+    if seccomp.native_arch() is None:
+        return f"no seccomp filter exists for {os.uname().machine}"
+    # What the worker must read as that user: this Python's standard library (a module a student
+    # imports is loaded then) and numpy. A Python under /root (0700) cannot serve.
+    import numpy
+
+    needed = [os.path.realpath(sys.executable), os.path.dirname(os.__file__) + "/tempfile.py",
+              os.path.dirname(numpy.__file__) + "/__init__.py"]
+    files = []
+    for folder in private:
+        folder = Path(folder)
+        found = [folder] + sorted(p for p in folder.rglob("*") if p.is_file())[:sample] if folder.exists() else []
+        files += [str(p) for p in found]
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        answer = b""
+        try:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            for path in needed:
+                try:
+                    os.close(os.open(path, os.O_RDONLY))
+                except OSError:
+                    answer = b"\1" + path.encode("utf-8", "replace")
+                    raise StopIteration from None
+            for path in files:
+                try:
+                    if os.path.isdir(path):
+                        os.listdir(path)
+                    else:
+                        os.close(os.open(path, os.O_RDONLY))
+                    answer = path.encode("utf-8", "replace")
+                    break
+                except OSError:
+                    continue
+        except StopIteration:
+            pass
+        except OSError as exc:
+            answer = b"\0" + str(exc).encode("utf-8", "replace")
+        os.write(write, answer[:4000])
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        answer = pipe.read()
+    os.waitpid(pid, 0)
+    if answer.startswith(b"\0"):
+        return f"could not become user id {uid} ({answer[1:].decode()})"
+    if answer.startswith(b"\1"):
+        return (f"user id {uid} cannot read {answer[1:].decode()}, which the worker needs: install bubblewrap, "
+                "or a Python readable by every user")
+    if answer:
+        return (f"user id {uid} could read {answer.decode()} (the hidden tests or solutions): make the "
+                "course readable by its owner only (chmod -R go-rwx), or install bubblewrap")
+    return ""
+
+
 class ForkedWorker:
     """One worker forked by the zygote: its pipes, its output file, and how to end it."""
 
     def __init__(self, launcher: SandboxLauncher, zygote: _Zygote, pid: int, request_w: int, response_r: int,
-                 output, submission: Path):
+                 output, submission: Path, cgroup: "cgroups.SubmissionCgroup | None" = None):
         self.launcher = launcher
+        self.cgroup = cgroup
         self.zygote = zygote
         self.pid = pid
         self.request_w = request_w
@@ -362,6 +522,10 @@ class ForkedWorker:
 
     def _note_peak(self, reply: dict) -> int | None:
         peak = reply.get("peak_memory")
+        if self.cgroup is not None and self.cgroup.hit_limit():
+            # The kernel refused the submission memory (or killed for it): at its limit,
+            # whatever one process's address space shows (memfd, shm, many processes).
+            peak = max(peak if isinstance(peak, int) else 0, int(self.launcher.limits.memory_mb * cgroups.MB))
         if isinstance(peak, int) and peak >= 0:
             self.peak_memory = max(peak, self.peak_memory or 0)
             return peak
@@ -397,6 +561,10 @@ class ForkedWorker:
                         self.launcher._dirty = True
                 except ZygoteError:
                     self.launcher._discard_zygote()
+            if self.cgroup is not None and self.cgroup.hit_limit():
+                # The kernel's own account of the submission (its OOM kill may have taken the
+                # zygote, which then could not answer): at the memory limit.
+                self.peak_memory = max(self.peak_memory or 0, int(self.launcher.limits.memory_mb * cgroups.MB))
         size = 0
         text = ""
         try:

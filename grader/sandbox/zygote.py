@@ -10,7 +10,10 @@ zygote kills every other process it can see and wipes the scratch filesystem.
 This file is standalone (standard library, numpy and ``runtime.py``): inside the
 sandbox nothing else of the grader is visible.
 
-usage: python zygote.py RUNTIME_PY CONTROL_FD [--uid UID --gid GID] [--root DIR] [--tag TEXT]
+usage: python zygote.py RUNTIME_PY CONTROL_FD [--uid UID --gid GID] [--seccomp-fd FD] [--root DIR] [--tag TEXT]
+
+(``--seccomp-fd``: where bubblewrap is not there to do it, the zygote installs the
+seccomp filter read from FD itself, after giving up root, before it imports anything.)
 
 (``--tag`` is only there to be seen in ``ps``: every worker inherits it.)
 
@@ -18,12 +21,17 @@ Control protocol (an AF_UNIX stream socket, ``runtime``'s framing; file
 descriptors travel as SCM_RIGHTS with the message header)::
 
     <- {"ready": true, "pid": ..., "pid1": ...}
-    -> {"op": "spawn", "files": {relpath: base64}, "limits": {...}, "env": {...}}
-       + fds [request_read, response_write, output]
+    -> {"op": "spawn", "limits": {...}, "env": {...}}
+       + fds [request_read, response_write, output, files]
     <- {"ok": true, "pid": ...}
     -> {"op": "status", "wait": seconds}        <- {"ok": true, "exited": bool, "code": int|null}
     -> {"op": "usage"}                          <- {"ok": true, "peak_memory": bytes|null}
     -> {"op": "kill"}                           <- {"ok": true, "code": ..., "clean": bool, "peak_memory": ...}
+
+``files`` is a file holding ``{relpath: base64}`` as JSON: only the forked worker reads
+it, so the zygote, whose heap every later worker inherits, never holds a student's bytes
+(decoded in the zygote, one student's file was found by the next student's worker in
+its own memory).
 
 ``peak_memory`` is what the kernel says of the worker, never what the worker says:
 the peak of its address space (``VmPeak``, which ``RLIMIT_AS`` bounds) while it
@@ -57,6 +65,28 @@ def prctl(option, value):
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(option, value, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(%d) failed" % option)
+
+
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
+
+
+def install_filter(fd):
+    """Install the classic BPF program read from ``fd`` on this process (and all it forks)."""
+    with os.fdopen(fd, "rb") as source:
+        program = source.read()
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
+
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_char_p))
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "PR_SET_NO_NEW_PRIVS failed")
+    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "installing the seccomp filter failed")
 
 
 def _load_runtime(path):
@@ -141,10 +171,10 @@ class Zygote:
 
     # -- one worker -------------------------------------------------------------
     def spawn(self, message, fds):
-        if len(fds) != 3:
+        if len(fds) != 4:
             for fd in fds:
                 os.close(fd)
-            return {"ok": False, "message": "spawn needs 3 descriptors, got %d" % len(fds)}
+            return {"ok": False, "message": "spawn needs 4 descriptors, got %d" % len(fds)}
         try:
             return self._spawn(message, fds)
         finally:
@@ -156,35 +186,29 @@ class Zygote:
 
     def _spawn(self, message, fds):
         self.cleanup()
-        request_r, response_w, output = fds
+        request_r, response_w, output, files = fds
         base = os.path.join(self.root, "grader")
         submission = os.path.join(base, "submission")
         work = os.path.join(base, "work")
         for path in (base, submission, work):
             os.makedirs(path, mode=0o700, exist_ok=True)
-        for rel, data in message.get("files", {}).items():
-            parts = rel.split("/")
-            if rel.startswith("/") or any(p in ("", ".", "..") for p in parts):
-                raise OSError("bad file name %r" % rel)
-            path = os.path.join(submission, *parts)
-            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-            with open(path, "wb") as out:
-                out.write(base64.b64decode(data))
         env = dict(message.get("env", {}))
         env["HOME"] = env["TMPDIR"] = work
         reply_limit = int(message.get("reply_bytes", self.runtime.MAX_MESSAGE_BYTES))
         pid = os.fork()
         if pid == 0:
-            self._child(request_r, response_w, output, submission, work, message.get("limits", {}), env,
+            self._child(request_r, response_w, output, files, submission, work, message.get("limits", {}), env,
                         reply_limit)
         self.child, self.child_code, self.child_rss = pid, None, None
         return {"ok": True, "pid": pid}
 
-    def _child(self, request_r, response_w, output, submission, work, limits, env, reply_limit):
+    def _child(self, request_r, response_w, output, files, submission, work, limits, env, reply_limit):
         """Runs in the forked worker; never returns."""
         code = 1
         try:
             os.setsid()
+            _write_files(files, submission)  # here, not in the zygote: see the module's docstring
+            os.close(files)
             # The control socket must not reach the student; detach so a later GC
             # cannot close whatever descriptor reuses its number.
             os.close(self.sock.detach())
@@ -323,6 +347,23 @@ class Zygote:
                 except (ProcessLookupError, PermissionError):
                     pass
         return bool(victims)
+
+
+def _write_files(fd, submission):
+    """Write the submission's files, read as JSON ``{relpath: base64}`` from ``fd``."""
+    import json
+
+    with os.fdopen(os.dup(fd), "rb") as source:
+        source.seek(0)
+        files = json.loads(source.read().decode("utf-8"))
+    for rel, data in files.items():
+        parts = rel.split("/")
+        if rel.startswith("/") or any(p in ("", ".", "..") for p in parts):
+            raise OSError("bad file name %r" % rel)
+        path = os.path.join(submission, *parts)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        with open(path, "wb") as out:
+            out.write(base64.b64decode(data))
 
 
 def _clear_keyrings():
@@ -469,13 +510,18 @@ def main(argv):
     runtime_path, control_fd = args[0], int(args[1])
     options = dict(zip(args[2::2], args[3::2]))
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # numpy first: the interpreter's files may be readable by root only (no student code has
+    # run yet, and none runs before root is given up below).
+    runtime = _load_runtime(runtime_path)
     if "--uid" in options:
-        # Inside the sandbox, started as root: give up root for a user id of our own,
-        # so RLIMIT_NPROC counts only this sandbox's processes.
+        # Started as root (inside the sandbox, or without one): give up root for a user id of
+        # our own, so RLIMIT_NPROC counts only these processes and nothing of root's is ours.
         gid, uid = int(options.get("--gid", options["--uid"])), int(options["--uid"])
         os.setgroups([])
         os.setresgid(gid, gid, gid)
         os.setresuid(uid, uid, uid)
+    if "--seccomp-fd" in options:
+        install_filter(int(options["--seccomp-fd"]))
     parent = os.getppid()
     prctl(PR_SET_DUMPABLE, 0)  # no ptrace or /proc/<pid>/mem from the workers
     if os.getpid() != 1:
@@ -488,7 +534,6 @@ def main(argv):
         import tempfile
 
         root = tempfile.mkdtemp(prefix="grader-zygote-")
-    runtime = _load_runtime(runtime_path)
     zygote = Zygote(runtime, control_fd, root, own_uid="--uid" in options)
     try:
         zygote.serve()

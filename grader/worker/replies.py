@@ -8,9 +8,9 @@ process, in an order where each step costs little whatever the bytes are:
 1. its length, from the 8-byte header, against the reply limit (course.yaml
    ``sandbox.reply_kb``), before a byte of it is read (:class:`ReplyTooLarge`,
    raised by the client);
-2. its structure, by a scan that builds no object (:func:`check_structure`):
+2. its structure, by a linear scan that builds no object (:func:`check_structure`):
    nesting depth, number of lists and objects, number of values, digits of a number;
-3. ``json.loads``, then only the protocol's fields, of the right types, with every
+3. ``json.loads`` (CPython's C parser: one pass, linear in the text), then only the protocol's fields, of the right types, with every
    text truncated and its control characters made visible (:func:`parse_reply`).
 
 Values (``value``, ``args_after``, ``kwargs_after``) are decoded afterwards by
@@ -41,10 +41,36 @@ MAX_BASES = 20
 KINDS = ("import", "missing", "raised", "unsupported", "too large", "protocol")
 VALUE_FIELDS = ("value", "args_after", "kwargs_after")
 
-_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
-_LONG_NUMBER = re.compile(rb"[0-9]{%d}" % (MAX_DIGITS + 1))
+# Run on text without escapes only (see check_structure): no alternation, no nested
+# repetition, so each byte is looked at a bounded number of times whatever the text.
+_PLAIN_STRING = re.compile(rb'"[^"]*"')
+# Digits to "0", everything else to " ": a long number is then a substring search
+# (linear; a regex for a run of N digits retries up to N bytes from every digit).
+_DIGITS_ONLY = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_NUMBER = b"0" * (MAX_DIGITS + 1)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _OPENING = frozenset(b"[{")
+
+
+# JSON's only way to a lone surrogate (raw UTF-8 cannot encode one; json.loads refuses such
+# bytes): a \\uD800-\\uDFFF escape. Fixed length, so the search is linear; a match (also an
+# escaped backslash followed by "ud8..", or a valid pair) only costs a walk of the reply.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _valid_unicode(value):
+    """``value`` with every string (keys too) valid Unicode: lone surrogates as ``\\udxxx`` text.
+
+    A student's string is made valid here, once, at the boundary: everything after it
+    (records, reports, feedback, the console) may write it strictly as UTF-8.
+    """
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, list):
+        return [_valid_unicode(v) for v in value]
+    if isinstance(value, dict):
+        return {_valid_unicode(k): _valid_unicode(v) for k, v in value.items()}
+    return value
 
 
 class ReplyRejected(Exception):
@@ -68,16 +94,24 @@ def _size(n: int) -> str:
 def check_structure(data: bytes) -> None:
     """Refuse JSON text that would cost far more to decode than its size.
 
-    Builds no object: strings are blanked by one regular expression, then only
-    counts and the bracket sequence are looked at.
+    Builds no object and runs in time linear in ``len(data)`` whatever the bytes
+    (a scan for escaped strings by backtracking was quadratic on a run of ``\\"``).
+    In JSON a backslash only occurs inside a string, where it escapes the next
+    character; removing the escaped backslashes, then the escaped quotes, left to
+    right, leaves quotes that are exactly the strings' delimiters. The strings are
+    then blanked and only counts and the bracket sequence are looked at. Text that
+    is not JSON may be judged wrongly after its first stray backslash, but
+    ``json.loads`` stops at that backslash and builds nothing past it.
     """
-    skeleton = _STRING.sub(b'""', data)
+    unescaped = data.replace(b"\\\\", b"__").replace(b'\\"', b"__")
+    skeleton = _PLAIN_STRING.sub(b'""', unescaped)
+    del unescaped
     containers = skeleton.count(b"[") + skeleton.count(b"{")
     if containers > MAX_CONTAINERS:
         raise ReplyRejected(f"a value with more than {MAX_CONTAINERS:,} lists, tuples and dicts")
     if skeleton.count(b",") + containers > MAX_VALUES:
         raise ReplyRejected(f"a value with more than {MAX_VALUES:,} elements")
-    if _LONG_NUMBER.search(skeleton):
+    if _LONG_NUMBER in skeleton.translate(_DIGITS_ONLY):
         raise ReplyRejected(f"a number with more than {MAX_DIGITS} digits")
     depth = 0
     for byte in skeleton.translate(None, _NOT_BRACKETS):  # at most 2 * MAX_CONTAINERS
@@ -115,6 +149,8 @@ def parse_reply(data: bytes) -> dict:
         reply = json.loads(data)
     except (ValueError, RecursionError):
         raise ReplyRejected("a reply that is not valid JSON") from None
+    if _SURROGATE_ESCAPE.search(data):
+        reply = _valid_unicode(reply)
     if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
         raise ReplyRejected("a reply that is not a protocol message")
     clean: dict = {"ok": reply["ok"]}

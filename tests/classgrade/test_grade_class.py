@@ -297,3 +297,40 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
         assert grades(tmp_path / only[0])["carol"]["total"] == 0 < grades(tmp_path / only[0])["alice"]["total"]
         again = grade_class(course, students, tmp_path / only[0], jobs=1, mode="auto", only=only)
         assert sorted(again.up_to_date) == sorted(students) and not again.graded
+
+
+class _FailingBackend:
+    """Sessions that lose every submission they are given (a worker that keeps dying)."""
+
+    where = "nowhere"
+
+    def run(self, dispatcher) -> None:
+        while (parcel := dispatcher.next("s1")) is not None:
+            dispatcher.lost(parcel.student, "s1", "the session died")
+
+
+def test_a_failed_regrade_leaves_not_graded_never_the_old_grade(tmp_path):
+    # A stored 4/4 was kept in summary.csv and the report after the student's code changed
+    # and could not be graded again: a record is only ever the grade of what is handed in now.
+    from grader.course import load_course
+    from grader.engine.dispatch import grade_class
+    from grader.report.build import load_class
+
+    course = make_toy_course(tmp_path / "course")
+    submissions = tmp_path / "class"
+    submissions.mkdir()
+    (submissions / "alice.py").write_text(solution_source())
+    (submissions / "bob.py").write_text(solution_source())
+    out = tmp_path / "results"
+    assert run_class(course, submissions, out).returncode == 0
+    assert grades(out)["alice"]["total"] == 4
+    (submissions / "alice.py").write_text(wrong_source())  # changed: the stored 4/4 is no grade of it
+    run = grade_class(load_course(course), discover_submissions(submissions), out, root=submissions,
+                      backend=_FailingBackend())
+    assert "alice" in run.failed and "bob" not in run.failed
+    assert "alice" not in grades(out)
+    assert grades(out)["bob"]["total"] == 4  # current: kept, not graded again
+    rows = {row["student"]: row for row in csv.DictReader((out / "summary.csv").open())}
+    assert rows["alice"]["total"] == "" and rows["alice"]["limits"].startswith("not graded"), rows["alice"]
+    assert rows["bob"]["total"] == "4"
+    assert [r.student for r in load_class(out).records] == ["bob"]

@@ -165,3 +165,67 @@ def test_a_worker_with_another_course_version_is_refused_naming_both_fingerprint
     theirs = refusal.split("grades with course fingerprint ", 1)[1][:16]
     assert len(theirs) == 16 and theirs != ours
     assert {r["grader"] for r in records(tmp_path / "out").values()} <= set(cluster.workers)
+
+
+@pytest.mark.parametrize("address", ["tcp://10.1.2.3:8786", "10.1.2.3:8786", "tcp://scheduler.example.org:8786",
+                                     "tcp://0.0.0.0:8786", "ws://192.168.1.5:8786"])
+def test_plain_tcp_off_this_machine_is_refused_before_connecting(address, monkeypatch):
+    # A rogue machine that reaches a plain tcp:// scheduler joins as a worker and gets every
+    # submission; the docs' recipe listened on 0.0.0.0 without TLS.
+    from grader.engine.cluster import INSECURE_ENV, check_address
+    from grader.errors import GraderError
+
+    monkeypatch.delenv(INSECURE_ENV, raising=False)
+    with pytest.raises(GraderError, match="tls://"):
+        check_address(address)
+    assert check_address(address, insecure=True) == address
+    for fine in ("tcp://127.0.0.1:8786", "tcp://localhost:8786", "tcp://[::1]:8786", "tls://10.1.2.3:8786",
+                 "gateway://traefik.example.org:80/abc"):
+        assert check_address(fine) == fine
+
+
+@needs_bwrap
+def test_only_members_with_the_courses_credentials_join_and_get_anything(tmp_path, monkeypatch):
+    # Anyone who reached the scheduler could join as a worker, receive every submission and
+    # return chosen grades. With mutual TLS a worker without the course's credentials, or with
+    # another course's, never joins; the class is graded by the members alone.
+    from grader.engine.credentials import make_credentials
+
+    course = make_toy_course(tmp_path / "course")
+    ours = make_credentials(tmp_path / "ours", "toy")
+    theirs = make_credentials(tmp_path / "theirs", "toy")  # another authority: another course's cluster
+    found = Cluster(tmp_path / "dask", credentials=ours)
+    try:
+        member = found.add_worker("member")
+        for name, credentials in (("stranger", None), ("other-course", theirs)):
+            with pytest.raises(AssertionError, match="did not join"):
+                found.add_worker(name, credentials=credentials, wait=8)
+        assert set(found.client.nthreads()) == {member}
+        submissions = tmp_path / "class"
+        submissions.mkdir()
+        (submissions / "alice.py").write_text(solution_source())
+        out = tmp_path / "results"
+        proc = subprocess.run([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
+                               "--course", str(course), "--scheduler", found.address], capture_output=True,
+                              text=True, timeout=300, cwd=tmp_path,
+                              env=dict(__import__("os").environ, GRADER_CLUSTER_CREDENTIALS=str(ours)))
+        assert proc.returncode == 0, proc.stderr
+        assert records(out)["alice"]["result"]["total"] == 4
+        assert records(out)["alice"]["grader"] == member
+        for name in ("stranger", "other-course"):
+            log = (tmp_path / "dask" / name / "log").read_text()
+            assert "grade-" not in log and "alice" not in log
+        # The grader's client deserializes msgpack only: what a member sends back that needs
+        # pickle (which would run code in the instructor's process) is refused, not loaded.
+        from grader.engine.cluster import DaskCluster
+
+        monkeypatch.setenv("GRADER_CLUSTER_CREDENTIALS", str(ours))
+        client = DaskCluster(found.address, load_course(course), mode="auto", course_hash="x", only=None).connect()
+        try:
+            assert client.submit(lambda: {"score": 1.0}, pure=False).result(timeout=60) == {"score": 1.0}
+            with pytest.raises(Exception):
+                client.submit(lambda: __import__("fractions").Fraction(1, 3), pure=False).result(timeout=60)
+        finally:
+            client.close()
+    finally:
+        found.close()

@@ -85,6 +85,8 @@ def run_filter(program: bytes, arch: int, nr: int, arg0: int = 0) -> int:
         op, jt, jf, k = code[pc]
         if op == 0x20:
             acc, pc = struct.unpack_from("=I", data, k)[0], pc + 1
+        elif op == 0x05:  # jump always
+            pc += 1 + k
         elif op in (0x15, 0x35, 0x45):
             taken = acc == k if op == 0x15 else acc >= k if op == 0x35 else bool(acc & k)
             pc += 1 + (jt if taken else jf)
@@ -99,9 +101,9 @@ SIGCHLD = 17
 
 
 @pytest.mark.parametrize("arch", [seccomp.X86_64, seccomp.AARCH64], ids=lambda a: a.name)
-def test_the_filter_program_denies_exactly_its_list(arch):
+def test_the_filter_program_allows_exactly_its_list(arch):
     program = seccomp.program(arch)
-    assert len(program) % 8 == 0 and len(program) // 8 < 255
+    assert len(program) % 8 == 0 and len(program) // 8 < 4096  # the kernel's limit
 
     def verdict(name_or_nr, arg0=0, audit=arch.audit):
         nr = arch.numbers.get(name_or_nr, name_or_nr) if isinstance(name_or_nr, str) else name_or_nr
@@ -110,9 +112,15 @@ def test_the_filter_program_denies_exactly_its_list(arch):
     for name in seccomp.DENIED:
         if name in arch.numbers:
             assert verdict(name) == EPERM, name
-    everything_else = set(range(460)) - {arch.numbers[n] for n in (*seccomp.DENIED, "clone", "clone3")
-                                         if n in arch.numbers}
-    assert {verdict(nr) for nr in everything_else} == {seccomp.RET_ALLOW}
+    named = {arch.numbers[n] for n in (*seccomp.DENIED, "clone", "clone3") if n in arch.numbers}
+    allowed = set(arch.allowed.values()) - named
+    assert {verdict(nr) for nr in allowed} == {seccomp.RET_ALLOW}
+    # Deny by default: every other number, known or not (yet), answers ENOSYS.
+    assert {verdict(nr) for nr in set(range(1024)) - allowed - named} == {ENOSYS}
+    assert verdict(arch.allowed["memfd_create"]) == seccomp.RET_ALLOW
+    unaccounted = seccomp.program(arch, seccomp.UNACCOUNTED)
+    for name in seccomp.UNACCOUNTED:
+        assert run_filter(unaccounted, arch.audit, arch.allowed[name], 0) == EPERM, name
     # fork and threads clone without namespace flags; any CLONE_NEW* flag is refused.
     assert verdict("clone", SIGCHLD) == seccomp.RET_ALLOW
     assert verdict("clone", 0x3D0F00) == seccomp.RET_ALLOW  # pthread_create's flags

@@ -1,0 +1,264 @@
+"""Each submission in a cgroup of its own: memory and processes as the kernel accounts them.
+
+Per-process limits (``RLIMIT_AS``, ``RLIMIT_NPROC``) and tmpfs sizes do not add up to
+a bound on what one submission takes from the machine: fourteen forked children
+each get their own address space, a memfd or a System V segment is shared memory no
+process's ``VmPeak`` shows, empty files cost kernel memory and no bytes. A memory
+cgroup charges all of it (anonymous pages, page cache and shmem, so memfd, SysV shm
+and tmpfs files, and kernel memory: inodes, dentries, page tables) to the cgroup of the
+task that allocated it; a pids cgroup counts every process and thread.
+
+Two kinds, chosen by :func:`detect` where the grader runs:
+
+- ``cgroup v2``: one directory with ``memory.max``, ``memory.swap.max`` and ``pids.max``,
+  usable where this process's v2 cgroup delegates the memory and pids controllers;
+- ``cgroup v1``: a directory in the ``memory`` hierarchy (``memory.limit_in_bytes``, and
+  ``memory.memsw.limit_in_bytes`` where swap is accounted) and one in ``pids``.
+
+Cgroups are made *below this process's own* cgroup (``grader-<pid>/s<n>``), so whatever
+limits the grader itself lives under still count the workers too. The launcher moves
+the sandbox's processes (bubblewrap and the zygote, which then forks the worker) into a
+fresh cgroup before every submission, reads the kernel's figures after it, and removes it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path("/sys/fs/cgroup")
+MB = 1024 * 1024
+
+
+def memory_bound(memory_mb: float) -> int:
+    """The cgroup's memory limit for a submission whose processes each have ``memory_mb``.
+
+    Above ``RLIMIT_AS`` by a quarter (at least 128 MiB): one process that asks for too much
+    still gets its ``MemoryError`` from its own limit, as documented, rather than the page
+    cache (numpy's own code pages) reclaimed under it until its time limit runs out; the
+    cgroup bounds the sum (children, memfd, shared memory, files, kernel memory).
+    """
+    memory = int(memory_mb * MB)
+    return memory + max(memory // 4, 128 * MB)
+
+
+def required() -> bool:
+    """Must grading stop without cgroups? Only where ``$GRADER_REQUIRE_CGROUPS`` says so: a
+    machine without usable controllers still has the fallback bounds (see the threat model)."""
+    return bool(os.environ.get("GRADER_REQUIRE_CGROUPS"))
+
+
+def _own_paths() -> dict[str, str]:
+    """{controller or "": path} of this process, from /proc/self/cgroup ("" is the v2 entry)."""
+    found = {}
+    try:
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            for name in controllers.split(",") if controllers else [""]:
+                found[name] = path
+    except (OSError, ValueError):
+        pass
+    return found
+
+
+def _v1_dir(controller: str, own: dict[str, str]) -> Path | None:
+    if controller not in own:
+        return None
+    path = ROOT / controller / own[controller].lstrip("/")
+    return path if path.is_dir() else None
+
+
+def _v2_dir(own: dict[str, str]) -> Path | None:
+    if "" not in own:
+        return None
+    for mount in (ROOT, ROOT / "unified"):
+        if (mount / "cgroup.controllers").is_file():
+            path = mount / own[""].lstrip("/")
+            if path.is_dir():
+                return path
+    return None
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    """Where this process may make cgroups: ``kind`` ("cgroup v2" or "cgroup v1") and the parents."""
+
+    kind: str
+    parents: tuple[Path, ...]  # v2: (dir,); v1: (memory dir, pids dir)
+
+
+def _try_parent(parent: Path, files: tuple[str, ...]) -> str:
+    """"" if a child cgroup with ``files`` can be made and removed under ``parent``, else why not."""
+    probe = parent / f"grader-probe-{os.getpid()}"
+    try:
+        probe.mkdir()
+    except OSError as exc:
+        return f"cannot create a cgroup in {parent} ({exc.strerror})"
+    try:
+        missing = [f for f in files if not (probe / f).exists()]
+        if missing:
+            return f"{parent} has no {', '.join(missing)}"
+        return ""
+    finally:
+        try:
+            probe.rmdir()
+        except OSError:
+            pass
+
+
+def detect() -> tuple[Hierarchy | None, str]:
+    """(hierarchy, "") where per-submission cgroups can be made here, else (None, why not)."""
+    if os.environ.get("GRADER_NO_CGROUPS"):
+        return None, "cgroups disabled by $GRADER_NO_CGROUPS"
+    own = _own_paths()
+    reasons = []
+    v2 = _v2_dir(own)
+    if v2 is not None:
+        try:
+            delegated = set((v2 / "cgroup.subtree_control").read_text().split())
+        except OSError:
+            delegated = set()
+        if {"memory", "pids"} <= delegated:
+            why = _try_parent(v2, ("memory.max", "pids.max"))
+            if not why:
+                return Hierarchy("cgroup v2", (v2,)), ""
+            reasons.append(f"cgroup v2: {why}")
+        else:
+            reasons.append("cgroup v2 without the memory and pids controllers")
+    memory, pids = _v1_dir("memory", own), _v1_dir("pids", own)
+    if memory is not None and pids is not None:
+        why = _try_parent(memory, ("memory.limit_in_bytes",)) or _try_parent(pids, ("pids.max",))
+        if not why:
+            return Hierarchy("cgroup v1", (memory, pids)), ""
+        reasons.append(f"cgroup v1: {why}")
+    else:
+        reasons.append("no cgroup v1 memory and pids hierarchies")
+    return None, "; ".join(reasons)
+
+
+def _write(path: Path, value) -> None:
+    with open(path, "w") as f:
+        f.write(str(value))
+
+
+def _read_int(path: Path) -> int | None:
+    try:
+        text = path.read_text().strip()
+    except OSError:
+        return None
+    return None if text == "max" else int(text) if text.isdigit() else None
+
+
+class SubmissionCgroup:
+    """The cgroup(s) of one submission: memory and processes limited, peak and limit hits read.
+
+    Parameters
+    ----------
+    hierarchy : from :func:`detect`.
+    name : a directory name unique on this machine (``grader-<pid>/s<n>``).
+    memory_bytes, processes : the limits.
+    """
+
+    def __init__(self, hierarchy: Hierarchy, name: str, memory_bytes: int, processes: int):
+        self.kind = hierarchy.kind
+        self.dirs = [parent / name for parent in hierarchy.parents]
+        self.memory_bytes = int(memory_bytes)
+        for directory in self.dirs:
+            directory.parent.mkdir(exist_ok=True)
+            directory.mkdir()
+        if self.kind == "cgroup v2":
+            (directory,) = self.dirs
+            _write(directory / "memory.max", self.memory_bytes)
+            if (directory / "memory.swap.max").exists():
+                _write(directory / "memory.swap.max", 0)
+            _write(directory / "pids.max", int(processes))
+        else:
+            memory, pids = self.dirs
+            _write(memory / "memory.limit_in_bytes", self.memory_bytes)
+            if (memory / "memory.memsw.limit_in_bytes").exists():  # swap counted with memory
+                _write(memory / "memory.memsw.limit_in_bytes", self.memory_bytes)
+            _write(pids / "pids.max", int(processes))
+
+    def add(self, pids: list[int]) -> None:
+        """Move processes into this cgroup (in every hierarchy); what they fork stays there."""
+        for directory in self.dirs:
+            for pid in pids:
+                try:
+                    _write(directory / "cgroup.procs", pid)
+                except ProcessLookupError:
+                    pass
+
+    def procs(self) -> list[int]:
+        found = set()
+        for directory in self.dirs:
+            try:
+                found.update(int(p) for p in (directory / "cgroup.procs").read_text().split())
+            except OSError:
+                pass
+        return sorted(found)
+
+    def peak_memory(self) -> int | None:
+        """The most memory the kernel charged to the cgroup (everything: shmem, kernel memory)."""
+        directory = self.dirs[0]
+        for name in ("memory.peak", "memory.max_usage_in_bytes"):
+            value = _read_int(directory / name)
+            if value is not None:
+                return value
+        return None
+
+    def hit_limit(self) -> bool:
+        """Did the kernel refuse memory (or kill for it) in this cgroup?"""
+        directory = self.dirs[0]
+        if self.kind == "cgroup v2":
+            try:
+                events = dict(line.split() for line in (directory / "memory.events").read_text().splitlines())
+            except (OSError, ValueError):
+                return False
+            return any(int(events.get(k, 0)) for k in ("max", "oom", "oom_kill"))
+        # Kernel memory (inodes, dentries) charged at the limit counts in kmem.failcnt, not failcnt;
+        # and a peak at the limit is the kernel's own account of having refused, whatever counted it.
+        failed = (_read_int(directory / "memory.failcnt") or 0) + (_read_int(directory / "memory.kmem.failcnt") or 0)
+        try:
+            oom = dict(line.split() for line in (directory / "memory.oom_control").read_text().splitlines())
+        except (OSError, ValueError):
+            oom = {}
+        peak, limit = _read_int(directory / "memory.max_usage_in_bytes"), _read_int(directory / "memory.limit_in_bytes")
+        at_limit = peak is not None and limit is not None and peak >= limit - 4 * MB
+        return failed > 0 or int(oom.get("oom_kill", 0)) > 0 or at_limit
+
+    def remove(self, move_to: "SubmissionCgroup | None" = None, keep: list[int] = ()) -> bool:
+        """Move ``keep`` (the zygote) to ``move_to``, kill anything else left, remove the directories.
+
+        True if every directory went (memory still charged, such as tmpfs pages, moves to the parent).
+        """
+        if move_to is not None:
+            move_to.add(list(keep))
+        deadline = time.monotonic() + 5.0
+        while True:
+            left = [p for p in self.procs() if p not in keep]
+            for pid in left:
+                try:
+                    os.kill(pid, 9)
+                except ProcessLookupError:
+                    pass
+            if not left or time.monotonic() > deadline:
+                break
+            time.sleep(0.01)
+        ok = True
+        for directory in self.dirs:
+            try:
+                directory.rmdir()
+            except OSError:
+                ok = False
+        return ok
+
+
+def remove_parent(hierarchy: Hierarchy, name: str) -> None:
+    """Remove ``grader-<pid>`` directories left empty (a launcher's last cgroup gone)."""
+    for parent in hierarchy.parents:
+        try:
+            (parent / name).rmdir()
+        except OSError:
+            pass
