@@ -9,7 +9,7 @@ import shutil
 import nbformat
 import pytest
 
-from grader.autograde.extract import GENERAL, extract_submission, read_notebook, solution_cells
+from grader.notebooks.extract import GENERAL, extract_submission, read_notebook, solution_cells
 from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END
 from grader.build.notebook import build_notebook
 from grader.build.percent import read_percent

@@ -29,7 +29,7 @@ from nbgrader import utils
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum, Unicode
 
-from grader.autograde.extract import GENERAL, check_notebook, linked_folder, read_notebook
+from grader.notebooks.extract import GENERAL, check_notebook, linked_folder, read_notebook
 from grader.autograde.sanitize import sanitize_notebook
 from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END, test_grade_id
 from grader.build.coursedir import BuiltAssignment

@@ -289,7 +289,7 @@ def student_lines(folder: Path, label_root: Path, read: bool = True) -> tuple[li
     """What a student wrote in a submission folder (the solution cells of its notebooks and its
     .py files; none unless ``read``), and a :class:`Leak` for every link in it: a link is never
     read as the student's own code (a link to the hidden tests would make them look like it)."""
-    from grader.autograde.extract import MAX_NOTEBOOK_BYTES, read_notebook, solution_cells
+    from grader.notebooks.extract import MAX_NOTEBOOK_BYTES, read_notebook, solution_cells
 
     lines: list[str] = []
     links: list[Leak] = []

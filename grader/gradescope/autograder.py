@@ -7,7 +7,7 @@ ROOT (``/autograder``): the package in ``source/``, the student's upload in
 1. ``find``     what the student uploaded: the ``.py`` modules of ``exercises/`` (anywhere in
                 the upload; these win) or else the assignment's notebook
 2. ``stage``    modules into a private folder; a notebook's solution cells extracted into
-                modules, as ``grader autograde`` does (:mod:`grader.autograde.extract`)
+                modules, as ``grader autograde`` does (:mod:`grader.notebooks.extract`)
 3. ``grade``    with the hidden tests, the student's code in a sandboxed worker
 4. ``write``    results.json, atomically, once nothing the submission started is left
 
@@ -119,7 +119,7 @@ def stage(course: Course, assignment_id: str, upload: Upload, dest: Path):
         shutil.copyfile(path, dest / f"{module}.py", follow_symlinks=False)
     if upload.notebook is None:
         return None
-    from grader.autograde.extract import extract_submission, read_notebook
+    from grader.notebooks.extract import extract_submission, read_notebook
 
     assignment = course.assignment(assignment_id)
     notebook, problem = read_notebook(upload.notebook)  # bounded, and never through a link

@@ -35,7 +35,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from grader.autograde.extract import check_notebook, extract_submission, notebooks_of, read_notebook
+from grader.notebooks.extract import check_notebook, extract_submission, notebooks_of, read_notebook
 from grader.autograde.sanitize import sanitize_notebook
 from grader.autograde.zipcollect import collect_zip
 from grader.build.leaks import student_lines
