@@ -3,8 +3,11 @@
 Only the solution cells count, found by their grade id (the exercise's name);
 every other cell a student wrote or changed is ignored. Each module is the
 course-provided code of the course (never the student's copy of it) followed by
-the student's cells. A cell that does not compile is left out with a note, so one
-syntax error costs only its own exercise. For a lab, the student's ``.py``
+the student's cells. Each cell runs on its own when the module is imported
+(:data:`CELL_RUNNER`): a cell that does not compile is left out with a note, and one that
+fails when it runs (a print of an undefined name, a failing call or assert) is kept in the
+module's ``__cell_errors__``; the worker then answers for that cell's exercise with the
+cell's error. Either costs only its own exercise. For a lab, the student's ``.py``
 modules from the submission folder are used as they are.
 
 Every byte of a submission is hostile data (:mod:`grader.untrusted`): a notebook is
@@ -50,11 +53,23 @@ CELL_TYPES = ("code", "markdown", "raw")
 
 @dataclass
 class CellSpan:
-    """Where an exercise's cell landed in its module (1-based, inclusive)."""
+    """Where an exercise's cell is: the file name its code runs under (``module``.py, as tracebacks
+    name it), its lines there (1-based, inclusive) and its number in the notebook."""
 
     module: str
     first: int
     last: int
+    cell: int | None = None
+
+
+def cell_file(function: str) -> str:
+    """The (virtual) file a solution cell runs as: tracebacks name it, feedback names the cell instead."""
+    return f"cell_{function}"
+
+
+def cell_label(function: str, number: int | None) -> str:
+    """How a message names a solution cell: 'the cell of gae_advantages (cell 12)'."""
+    return f"the cell of {function}" + (f" (cell {number})" if number else "")
 
 
 MAX_NOTES = 20  # notes per exercise (and for the whole submission) listed
@@ -72,6 +87,8 @@ class Extraction:
     # that had to be repaired): its grades are recorded by the course grader alone.
     quarantined: bool = False
     cells: dict[str, str] = field(default_factory=dict)  # the solution cells graded (grade id -> source)
+    numbers: dict[str, int] = field(default_factory=dict)  # grade id -> the cell's number in the notebook
+    seen: set[str] = field(default_factory=set)  # exercises some notebook has a solution cell for
     left_out: dict[str, int] = field(default_factory=dict, repr=False)  # notes past MAX_NOTES, counted
 
     def note(self, function: str, text: str) -> None:
@@ -252,12 +269,17 @@ def kept_metadata(metadata) -> dict:
 def solution_cells(data, checked: bool = False) -> dict[str, str]:
     """grade id -> source of the solution cells of a notebook (as :func:`check_notebook` keeps them;
     ``checked``: ``data`` is already its result); a duplicated id keeps the last cell, as nbgrader does."""
+    return {grade_id: source for grade_id, (source, _) in numbered_solution_cells(data, checked).items()}
+
+
+def numbered_solution_cells(data, checked: bool = False) -> dict[str, tuple[str, int]]:
+    """grade id -> (source, the cell's number in the notebook, from 1); as :func:`solution_cells`."""
     nb = data if checked else check_notebook(data)[0]
-    found: dict[str, str] = {}
-    for cell in nb.cells if nb is not None else []:
+    found: dict[str, tuple[str, int]] = {}
+    for number, cell in enumerate(nb.cells if nb is not None else [], start=1):
         meta = cell.metadata.get("nbgrader") or {}
         if meta.get("solution") and not meta.get("grade"):
-            found[meta["grade_id"]] = cell.source
+            found[meta["grade_id"]] = (cell.source, number)
     return found
 
 
@@ -286,19 +308,60 @@ def compile_problem(source: str, function: str) -> str | None:
     return None
 
 
-def module_text(parts: ModuleParts, cells: list[tuple[str, str]], spans: dict[str, CellSpan]) -> str:
-    """Course-provided code first, then each cell; records where every cell starts and ends."""
-    head = [f'"""{parts.name}: extracted from a notebook by `grader autograde` (course code first, then the cells)."""']
+# Runs each solution cell on its own, in the module's namespace, as the notebook's kernel ran it:
+# a cell's failure is kept for the worker (grader.worker.runtime.Worker.cell_problem) and costs
+# that cell's exercise, never the module's other ones. Standalone: the worker has no grader package.
+CELL_RUNNER = """\
+def __run_cells__(cells, namespace):
+    import os
+    folder = os.path.dirname(os.path.abspath(namespace["__file__"]))
+    errors = namespace.setdefault("__cell_errors__", {})
+    for functions, file_name, source in cells:
+        try:
+            code = compile(source, os.path.join(folder, file_name + ".py"), "exec", dont_inherit=True)
+            exec(code, namespace)
+        except BaseException as exc:  # SystemExit and KeyboardInterrupt too: that cell's, not the module's
+            for function in functions:
+                errors[function] = exc
+"""
+
+
+def module_text(parts: ModuleParts, cells: list[tuple[str, str]], spans: dict[str, CellSpan],
+                numbers: dict[str, int] | None = None, first: tuple[str, list[str], str] | None = None) -> str:
+    """Course-provided code first, then each cell, run on its own (:data:`CELL_RUNNER`); records each
+    cell's span (its file name as tracebacks give it, lines 1 to n). A cell is kept one source line
+    per string, so whoever reads the module reads the cell as it was written. ``first``: (file name,
+    functions, source) of a student's own module, run before the cells (its failure costs those functions)."""
+    head = [f'"""{parts.name}: extracted from a notebook (course code first, then each solution cell, run on '
+            'its own: a cell that fails costs only its own exercise)."""']
     head += parts.future
     prelude = parts.prelude_text()
     text = "\n".join(head) + "\n\n" + (prelude + "\n" if prelude else "")
+    text += "\n\n" + CELL_RUNNER + "\n\n__run_cells__([\n"
+    if first is not None:
+        file_name, functions, source = first
+        text += f"    # --- {file_name}.py, as handed in ---\n    ({tuple(functions)!r}, {file_name!r}, (\n"
+        text += "".join(f"        {line!r}\n" for line in (source.rstrip("\n") + "\n").splitlines(keepends=True))
+        text += "    )),\n"
     for function, source in cells:
-        text += f"\n\n# --- the cell of {function} ---\n"
-        first = text.count("\n") + 1
-        body = source.rstrip("\n")
-        text += body + "\n"
-        spans[function] = CellSpan(parts.name, first, first + body.count("\n"))
+        body = source.rstrip("\n") + "\n"
+        lines = body.splitlines(keepends=True)
+        text += f"    # --- the cell of {function} ---\n    ({(function,)!r}, {cell_file(function)!r}, (\n"
+        text += "".join(f"        {line!r}\n" for line in lines) + "    )),\n"
+        spans[function] = CellSpan(cell_file(function), 1, body.count("\n"), (numbers or {}).get(function))
+    text += "], globals())\ndel __run_cells__\n"
     return text
+
+
+def module_cells(text: str) -> dict[str, str]:
+    """function -> the cell source an extracted module (:func:`module_text`) runs for it."""
+    import ast
+
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__run_cells__":
+            return {function: source for functions, _, source in ast.literal_eval(node.args[0])
+                    for function in functions}
+    return {}
 
 
 def extract_submission(course: Course, assignment: Assignment, notebooks: list[nbformat.NotebookNode | None],
@@ -318,7 +381,7 @@ def extract_submission(course: Course, assignment: Assignment, notebooks: list[n
     for problem in problems:
         ex.note(GENERAL, problem)
     functions = {e.function for e in assignment.exercises}
-    cells = ex.cells
+    cells, numbers = ex.cells, ex.numbers
     checked = []
     for data in notebooks:
         if data is None:
@@ -329,7 +392,8 @@ def extract_submission(course: Course, assignment: Assignment, notebooks: list[n
         ex.quarantined = ex.quarantined or bool(notes)
         if nb is not None:
             checked.append(nb)
-            cells.update(solution_cells(nb, checked=True))
+            for grade_id, (source, number) in numbered_solution_cells(nb, checked=True).items():
+                cells[grade_id], numbers[grade_id] = source, number
     if not notebooks and not problems:
         ex.note(GENERAL, "the submission has no notebook")
     if (problems or notebooks) and not checked:
@@ -372,14 +436,15 @@ def extract_submission(course: Course, assignment: Assignment, notebooks: list[n
                                 "left out (they are not Python)")
         problem = compile_problem(source, e.function)
         if problem:
-            ex.note(e.function, f"the cell of {e.function} has a syntax error ({problem}); it was left out, "
-                                f"so {e.function} could not be graded")
+            ex.note(e.function, f"{cell_label(e.function, numbers.get(e.function))} has a syntax error ({problem}); "
+                                f"it was left out, so {e.function} could not be graded")
             by_module.setdefault(e.module, [])
             continue
         by_module.setdefault(e.module, []).append((e.function, source))
     for module, module_cells in by_module.items():
         if module in modules:
-            (dest / f"{module}.py").write_text(module_text(modules[module], module_cells, ex.spans), encoding="utf-8")
+            (dest / f"{module}.py").write_text(module_text(modules[module], module_cells, ex.spans, numbers),
+                                                encoding="utf-8")
     return ex
 
 
