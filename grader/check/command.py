@@ -61,8 +61,18 @@ def run(args: argparse.Namespace) -> int:
         for message in ([f.error] if f.error else []) + [_where(m, record.spans) for m in f.messages if m != f.error]:
             # soft_wrap: a message stays one line (terminals wrap it; grep still finds it).
             console.print(f"    - {visible(message)}", markup=False, highlight=False, soft_wrap=True)
+    answers = [e.function for e in course.exercises if e.kind == "answer" and e.function in result.functions]
+    unanswered = [f for f in answers if any("is not answered yet" in m for m in result.functions[f].messages)]
+    well_formed = [f for f in answers if result.functions[f].tests and all(t.passed for t in result.functions[f].tests)]
+    if answers:
+        other = len(answers) - len(well_formed) - len(unanswered)
+        console.print(f"\nconcept answers: {len(well_formed)} of {len(answers)} written in the right format"
+                      + (f", {other} malformed or unreadable" if other else "")
+                      + (f", {len(unanswered)} still None ({', '.join(unanswered)})" if unanswered else "")
+                      + ". These checks test the format only, never whether an answer is right.",
+                      markup=False, highlight=False, soft_wrap=True)
     if failing:
-        console.print(f"\n{failing} function(s) need more work.")
+        console.print(f"\n{failing} exercise(s) need more work.")
         return 1
     console.print(f"\n{ALL_PASSED}")
     return 0
