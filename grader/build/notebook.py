@@ -126,7 +126,10 @@ class Instructions:
 ### How to work in this lab
 
 - The graded work lives in the `.py` files next to this notebook: your modules from the problem sets
-  (`gae.py`, `ppo_objective.py`, `response_tokens.py`, ...). Put your finished functions into them.
+  (`gae.py`, `ppo_objective.py`, `response_tokens.py`, ...). If you solved the problem sets in notebooks,
+  write your functions into them with one command in this folder (nothing to copy by hand):
+  `grader modules ../ps4a/ps4a.ipynb ../ps4b/ps4b.ipynb ../ps4c/ps4c.ipynb` (the student kit installs
+  `grader`). It writes the course's code and your solution cells, as they are, into each module.
 - The other modules (the environment, the training loops) belong to the course. You may read them, but
   grading always uses the course's own copies, so changing them changes nothing.
 - Run the notebook from top to bottom: each section calls your modules and checks itself.

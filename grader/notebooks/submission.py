@@ -15,6 +15,7 @@ a link, checked before use.
 from __future__ import annotations
 
 import ast
+import json
 import os
 import shutil
 from dataclasses import dataclass
@@ -210,6 +211,46 @@ def notebook_scope(course: Course, path: Path, extraction: Extraction | None, on
         return None
     assignments = {course.exercise(f).assignment for f in extraction.seen}
     return [e.function for e in course.exercises if e.assignment in assignments] or None
+
+
+def write_modules(course: Course, notebooks: list[Path], dest: Path) -> dict[str, list[str]]:
+    """The ``.py`` modules of a student's notebooks, as a student would write them by hand: for each module
+    with an implemented cell, the course-provided code, then the cells verbatim (the labs import these).
+    A cell that does not compile is left out. Returns module -> notes; only modules with a cell are
+    written, and an existing one is replaced."""
+    import tempfile
+
+    dest.mkdir(parents=True, exist_ok=True)
+    written: dict[str, list[str]] = {}
+    with tempfile.TemporaryDirectory(prefix="grader-modules-") as work:
+        folder = Path(work) / "notebooks"
+        folder.mkdir()
+        for i, nb in enumerate(notebooks):
+            data, problem = read_notebook(Path(nb))
+            if problem:
+                raise GraderError(problem)
+            name = Path(nb).name if not (folder / Path(nb).name).exists() else f"{i}_{Path(nb).name}"
+            (folder / name).write_text(json.dumps(data), encoding="utf-8")
+        _, ex = prepare(course, folder, Path(work) / "extracted")
+    by_module: dict[str, list[tuple[str, str]]] = {}
+    for e in course.exercises:
+        source = ex.cells.get(e.function) if ex is not None else None
+        if source is None or e.kind == "lab" or rank_of(source, e.function) == STUB:
+            continue
+        by_module.setdefault(e.module, []).append((e.function, source))
+    parts = course_modules(course, {f for cells in by_module.values() for f, _ in cells})
+    for module, cells in by_module.items():
+        notes = written.setdefault(module, [])
+        head = [f'"""{module}: written from my notebooks by `grader modules` (course code first, then my cells)."""']
+        text = "\n".join(head + parts[module].future) + "\n\n" + parts[module].prelude_text() + "\n"
+        for function, source in cells:
+            if compile_problem(source, function):
+                notes.append(f"{function}: its cell has a syntax error; left out")
+                continue
+            text += f"\n\n# --- the cell of {function} ---\n" + source.rstrip("\n") + "\n"
+            notes.append(f"{function} from {ex.notes.get(function, ['?'])[0].removeprefix('graded from ')}")
+        (dest / f"{module}.py").write_text(text, encoding="utf-8")
+    return written
 
 
 def check_path(path: Path) -> Path:
