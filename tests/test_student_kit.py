@@ -65,6 +65,8 @@ def test_the_kit_installs_into_a_fresh_venv_and_checks_in_an_empty_folder(kits, 
         return subprocess.run([str(venv / "bin" / "grader"), "check", *args], cwd=empty, capture_output=True,
                               text=True, timeout=600, env={"PATH": str(venv / "bin"), "HOME": str(tmp_path)})
 
+    lost = check()  # in an empty folder: the kit's own stubs are not the student's work
+    assert lost.returncode == 2 and "say what to check" in lost.stderr, lost.stdout + lost.stderr
     shutil.copytree(kits / "kit" / "ps4b" / "exercises", empty / "work")
     stubs = check("work")
     assert stubs.returncode == 1 and "gae_advantages is not implemented yet" in stubs.stdout, stubs.stdout + stubs.stderr

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from grader.course import load_course
+from grader.course import is_kit, load_course
+from grader.errors import GraderError
 from grader.display import visible
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
@@ -33,7 +34,12 @@ def register(sub, common) -> None:
 
 def run(args: argparse.Namespace) -> int:
     course = load_course(args.course)
-    path = check_path(Path(args.path) if args.path else course.exercises_dir)
+    default = course.exercises_dir
+    if is_kit(course.root):  # an installed kit's stubs are the checker's, not the student's work
+        default = Path("exercises")
+        if not args.path and not default.is_dir():
+            raise GraderError("say what to check: grader check exercises/ (your folder of .py files) or a notebook")
+    path = check_path(Path(args.path) if args.path else default)
     console = Console()
     with console.status("running the visible tests ..."), tempfile.TemporaryDirectory(prefix="grader-") as work:
         # A notebook is checked through its extracted modules, as it is graded.
