@@ -48,7 +48,7 @@ def main() -> None:
     import nbformat
     from nbconvert import HTMLExporter
 
-    from grader.autograde.extract import check_notebook, extract_submission, notebooks_of, read_notebook
+    from grader.notebooks.extract import check_notebook, extract_submission, notebooks_of, read_notebook
     from grader.autograde.preprocessors import fill_outputs
     from grader.autograde.sanitize import rendered_markdown, sanitize_notebook
     from grader.build.nbgrader_run import run_nbgrader

@@ -27,12 +27,17 @@ weight, so the item's points are shared among its parts):
 
 A malformed answer (still ``None``, the wrong type or length, an unknown option
 or label) fails every part of its item with a message that states the expected
-format; it never stops the grading.
+format; it never stops the grading. The same reading, without the key, is the
+visible check of each answer (:meth:`Question.check_format`, in
+``autograder-tests/visible/``): its question's structure (statements, options,
+labels, keys, shape) with empty explanations, so ``grader check`` and the
+notebook's check cells report format problems before submission.
 """
 
 from __future__ import annotations
 
 from numbers import Integral, Real
+from types import SimpleNamespace
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -105,6 +110,11 @@ class Question:
             return self.read(value)
         except ValueError as exc:
             raise Misconception(f"{self.name}: {exc}; write {self.format}") from None
+
+    def check_format(self, impl) -> None:
+        """Pass when the answer is given and written in the question's format (type, length, allowed
+        values); else a Misconception that says what is wrong. Never reads the key: a visible check."""
+        self.student_answer(impl)
 
     def check(self, impl, part: str) -> None:
         """Pass, or raise a Misconception whose message explains the missed part."""
@@ -234,15 +244,18 @@ class Numeric(_PerPart):
     tolerance the question states and the one applied have a single source.
     """
 
-    def __init__(self, name: str, shape: tuple[int, ...], explanations: Mapping[str, str]):
+    def __init__(self, name: str, shape: tuple[int, ...], explanations: Mapping[str, str],
+                 tolerance: Mapping[str, float] | None = None):
         self.shape = tuple(shape)
         if len(explanations) != (self.shape[0] if self.shape else 1):
             raise ValueError(f"{name}: one explanation per leading entry of shape {self.shape}")
         super().__init__(name, explanations)
+        # A visible format check states its tolerance (a notebook has no course.yaml to read it from).
+        self._tolerance = SimpleNamespace(**tolerance) if tolerance is not None else None
 
     @property
     def tolerance(self):
-        return testing.tolerance(self.name)
+        return self._tolerance if self._tolerance is not None else testing.tolerance(self.name)
 
     @property
     def format(self) -> str:

@@ -14,6 +14,7 @@ COMMANDS = [
     "grader.stubs.command",
     "grader.grade.command",
     "grader.check.command",
+    "grader.notebooks.command",
     "grader.demo.command",
     "grader.build.command",
     "grader.build.leak_command",
@@ -27,7 +28,8 @@ COMMANDS = [
 DESCRIPTION = """\
 Auto-grader for "Policy gradients: from REINFORCE to PPO".
 
-Students:     grader check                 run the visible tests on exercises/
+Students:     grader check                 run the visible tests on exercises/ (or a notebook)
+              grader modules NOTEBOOK...   write your notebooks' functions into .py modules (labs)
 Instructors:  grader grade SUBMISSION      grade one submission with the hidden tests
               grader grade-class DIR -j N  grade a class in parallel, sandboxed, resumable
                 (--scheduler ADDRESS: on a Dask cluster)

@@ -172,10 +172,27 @@ def find_course_root(start: Path | None = None) -> Path:
     for candidate in [here, *here.parents]:
         if (candidate / COURSE_FILE).is_file():
             return candidate
+    kit = installed_kit()
+    if kit is not None:
+        return kit
     raise CourseError(
         f"no {COURSE_FILE} found in {here} or its parents; run inside the course "
         "repository or pass --course DIR"
     )
+
+
+def installed_kit() -> Path | None:
+    """The course of an installed student kit (``grader build`` writes it), or None."""
+    spec = importlib.util.find_spec("rl_llm_m4_kit")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    root = Path(list(spec.submodule_search_locations)[0]) / "course"
+    return root if (root / COURSE_FILE).is_file() else None
+
+
+def is_kit(root: Path) -> bool:
+    """A student kit's course: no solutions/ (the checker runs the visible tests only)."""
+    return not (Path(root) / "solutions").is_dir() and (Path(root) / "exercises").is_dir()
 
 
 def load_course(root: Path | str | None = None, *, check_files: bool = True,
@@ -211,7 +228,7 @@ def load_course(root: Path | str | None = None, *, check_files: bool = True,
     if node is None:
         raise CourseError(f"{path.name}:1: the file is empty")
     course = _Validator(path, root).course(node)
-    if check_files:
+    if check_files and not is_kit(root):  # a kit has no solutions and no hidden tests to check
         _check_files(course, path, node, check_tests)
     return course
 

@@ -33,7 +33,9 @@ def format_points(x: float) -> str:
 
 # -- tables (grader grade, grader demo) ------------------------------------------------------
 def grade_table(result: SubmissionResult, *, title: str | None = None, max_messages: int = 3,
-                show_total: bool = True) -> Table:
+                show_total: bool = True, record: GradeRecord | None = None) -> Table:
+    """``record``: when the submission came from notebooks, its notes come first and cell lines are
+    named as the student sees them ('the cell of gae_advantages (cell 12), line 3')."""
     table = Table(title=display.text(title or f"Grades for {result.submission}", one_line=True), show_lines=False,
                   expand=False)
     table.add_column("assignment", style="dim")
@@ -45,6 +47,8 @@ def grade_table(result: SubmissionResult, *, title: str | None = None, max_messa
                      style="green" if f.score == f.max else ("yellow" if f.score > 0 else "red"))
         notes = f.error or ""
         messages = [] if f.error else f.messages
+        if record is not None:
+            messages = _notes(record, name) + [_where(m, record.spans) for m in (f.messages if f.error else messages)]
         if messages:
             shown = messages[:max_messages]
             extra = f" (+{len(messages) - max_messages} more)" if len(messages) > max_messages else ""
@@ -57,18 +61,21 @@ def grade_table(result: SubmissionResult, *, title: str | None = None, max_messa
     return table
 
 
-def print_grades(result: SubmissionResult, console: Console | None = None) -> None:
-    (console or Console()).print(grade_table(result))
+def print_grades(result: SubmissionResult, console: Console | None = None, record: GradeRecord | None = None) -> None:
+    (console or Console()).print(grade_table(result, record=record))
 
 
 # -- reports of one exercise (nbgrader feedback, Gradescope) --------------------------------
 def _where(text: str, spans: dict[str, list]) -> str:
-    """'gae.py, line 57' -> 'the cell of gae_advantages, line 12' when the line is in a cell."""
+    """'cell_gae_advantages.py, line 7' -> 'the cell of gae_advantages (cell 12), line 7' when the line
+    is in a cell (a span is [file, first line, last line] and, in records since cells run on their own,
+    the cell's number in the notebook)."""
     def replace(match):
         module, line = match.group(1), int(match.group(2))
-        for function, (span_module, first, last) in spans.items():
+        for function, (span_module, first, last, *number) in spans.items():
             if span_module == module and first <= line <= last:
-                return f"the cell of {function}, line {line - first + 1}"
+                cell = f" (cell {number[0]})" if number and number[0] else ""
+                return f"the cell of {function}{cell}, line {line - first + 1}"
         return match.group(0)
 
     return WHERE.sub(replace, text)

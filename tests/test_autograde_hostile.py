@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.autograde.extract import GENERAL, MAX_JSON_CONTAINERS, MAX_NOTES, extract_submission, notebooks_of, read_notebook
+from grader.notebooks.extract import GENERAL, MAX_JSON_CONTAINERS, MAX_NOTES, extract_submission, notebooks_of, read_notebook
 from grader.build.segments import assignment_modules
 from grader.classgrade.run import discover_submissions
 from grader.course import load_course
@@ -193,7 +193,7 @@ def test_metadata_of_the_wrong_type_is_not_used(toy, tmp_path):
 
 
 def test_check_notebook_keeps_a_clean_notebook_as_it_is(toy):
-    from grader.autograde.extract import check_notebook
+    from grader.notebooks.extract import check_notebook
     from grader.build.notebook import build_notebook
 
     course, assignment, _ = toy

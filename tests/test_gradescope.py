@@ -157,6 +157,14 @@ def graded(root, tmp_path_factory):
         (folder / "ps4b (2).ipynb").write_text(nbformat.writes(nb))
 
     out["notebook"] = autograde(root, notebook)
+
+    def stubs_beside_a_complete_notebook(folder: Path) -> None:
+        for module in PS4B.modules:
+            shutil.copy(COURSE.exercises_dir / f"{module}.py", folder)
+        nb = build_notebook(COURSE, PS4B)  # the reference in every solution cell
+        (folder / "ps4b.ipynb").write_text(nbformat.writes(nb))
+
+    out["stubs_and_notebook"] = autograde(root, stubs_beside_a_complete_notebook)
     marker = work / "acted"
     # The honest part of the hostile upload: a correct ppo_clipped_terms and a wrong ppo_diagnostics.
     honest = dict(ppo_clipped_terms=SOLUTION["ppo_clipped_terms"], ppo_diagnostics=mistake_cell("ppo_diagnostics", "k1_kl"))
@@ -197,6 +205,13 @@ print('{{"score": 999}}')
         modules_with(work / "e_notebook", **notebook_cells),
         modules_with(work / "e_honest", **honest), only=FUNCTIONS)))
     return out
+
+
+def test_a_complete_notebook_beats_stub_modules_uploaded_beside_it(graded):
+    doc, log = graded["stubs_and_notebook"]
+    assert doc["score"] == 12.0, doc
+    gae = next(t for t in doc["tests"] if t["name"].endswith("gae_advantages"))
+    assert "graded from ps4b.ipynb, cell 8, which implements it (gae.py has it unfinished" in gae["output"]
 
 
 def scores(doc: dict) -> dict[str, float]:

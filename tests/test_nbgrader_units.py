@@ -9,7 +9,7 @@ import shutil
 import nbformat
 import pytest
 
-from grader.autograde.extract import GENERAL, extract_submission, read_notebook, solution_cells
+from grader.notebooks.extract import GENERAL, extract_submission, read_notebook, solution_cells
 from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END
 from grader.build.notebook import build_notebook
 from grader.build.percent import read_percent
@@ -116,7 +116,8 @@ def test_extraction_isolates_a_syntax_error_and_comments_out_magics(tmp_path):
     assert "class PPODiagnostics" in ppo and "def ppo_clipped_terms(r, a" in ppo
     assert any("magic" in n for n in ex.notes["ppo_clipped_terms"])
     span = ex.spans["ppo_clipped_terms"]
-    assert ppo.splitlines()[span.first - 1].strip().startswith("pass  # notebook-only line")
+    assert (span.first, span.last) == (1, 4) and span.module == "cell_ppo_clipped_terms"
+    assert "'pass  # notebook-only line left out: %timeit 1\\n'" in ppo  # line 1 of the cell, kept in place
 
 
 def test_extraction_takes_only_solution_cells_and_the_last_duplicate(tmp_path):
@@ -164,13 +165,14 @@ def test_reports_name_the_misconception_and_the_cell_line(tmp_path):
         Outcome("a", True, 1, ""),
         Outcome("b", False, 1, "gae_advantages raised ValueError: no (at gae.py, line 12, in gae_advantages)")]})
     ex = extract_submission(COURSE, PS4B, [notebook_with({})], [], None, tmp_path / "out")
-    first = ex.spans["gae_advantages"].first
+    span = ex.spans["gae_advantages"]
     result.functions["gae_advantages"].tests[1].message = (
-        f"gae_advantages raised ValueError: no (at gae.py, line {first + 2}, in gae_advantages)")
+        f"gae_advantages raised ValueError: no (at {span.module}.py, line {span.first + 2}, in gae_advantages)")
     record = GradeRecord("s", "s/ps4b", result).with_extraction("ps4b", ex)
     text = function_report(record, "gae_advantages")
     assert text.startswith("gae_advantages: 2.50 of 5 points")
-    assert "the cell of gae_advantages, line 3" in text and "1 of 2 checks passed" in text
+    assert f"the cell of gae_advantages (cell {span.cell}), line 3" in text and "1 of 2 checks passed" in text
+    assert span.cell and grade_id(notebook_with({}).cells[span.cell - 1]) == "gae_advantages"
 
 
 def test_gradescope_results_shape():

@@ -39,7 +39,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from grader.autograde.extract import Extraction, notebooks_of, solution_cells
+from grader.notebooks.extract import Extraction, notebooks_of, solution_cells
 from grader.autograde.gradebook import (GradebookTarget, built_notebook, course_gradebook, enrol, gradebook_scores,
                                         load_nbgrader_config, manual_state, restore_manual)
 from grader.autograde.recorder import Recorder, notebook_node, remove

@@ -10,7 +10,9 @@ It serves plain ``nbgrader autograde`` (formgrader's button); ``grader autograde
 same steps itself (:mod:`grader.autograde.recorder`).
 
 ``HideHiddenTests`` runs in ``GenerateFeedback``: the feedback shows the visible
-tests, the scores and the messages, and cuts the hidden tests out of every cell.
+tests, the scores and the messages, and cuts the hidden tests out of every cell; an
+autograded cell's report wraps, and the bare score nbgrader reads (``Out[n]: 0.64``) is
+left out. ``WrapFeedback`` makes code and outputs wrap instead of scrolling sideways.
 
 ``SanitizeStudentHTML`` runs in both: the autograded notebook (what formgrader shows)
 and the feedback hold no HTML, output or metadata of a student's that could run script
@@ -20,6 +22,7 @@ and the feedback hold no HTML, output or metadata of a student's that could run 
 from __future__ import annotations
 
 import functools
+import html
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +32,7 @@ from nbgrader import utils
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum, Unicode
 
-from grader.autograde.extract import GENERAL, check_notebook, linked_folder, read_notebook
+from grader.notebooks.extract import GENERAL, check_notebook, linked_folder, read_notebook
 from grader.autograde.sanitize import sanitize_notebook
 from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END, test_grade_id
 from grader.build.coursedir import BuiltAssignment
@@ -230,8 +233,26 @@ def strip_hidden_tests(source: str) -> str:
     return "\n".join(out)
 
 
+# The report of an autograded cell in feedback: its lines wrap (a stream output is a <pre> that does
+# not, cut by the page's 1170 px container and given a scrollbar). The text is escaped: it quotes
+# the student's own exception messages.
+REPORT_HTML = ('<div class="grader-report" style="white-space: pre-wrap; overflow-wrap: anywhere; '
+               'font-family: monospace; font-size: 13px; line-height: 1.4; max-width: 100%;">{}</div>')
+
+
+def readable_report(outputs: list) -> list:
+    """An autograded cell's outputs as feedback shows them: the report as wrapping text, and no
+    ``Out[n]: 0.642857`` (that number is the score nbgrader records; the feedback's header shows
+    the scores)."""
+    text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
+    if not text:
+        return [o for o in outputs if o.get("output_type") != "execute_result"]
+    return [nbformat.from_dict({"output_type": "display_data", "metadata": {},
+                                "data": {"text/html": REPORT_HTML.format(html.escape(text, quote=False)), "text/plain": text}})]
+
+
 class HideHiddenTests(NbGraderPreprocessor):
-    """Feedback shows scores and messages, never the hidden tests."""
+    """Feedback shows scores and readable messages, never the hidden tests."""
 
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type == "code":
@@ -241,7 +262,22 @@ class HideHiddenTests(NbGraderPreprocessor):
                 cell.source = "# The course's helper for the visible checks (see the assignment notebook)."
             # Only the course's own report may appear; never a traceback.
             cell.outputs = [o for o in cell.get("outputs", []) if o.get("output_type") != "error"]
+            if utils.is_grade(cell):
+                cell.outputs = readable_report(cell.outputs)
         return cell, resources
+
+
+class WrapFeedback(NbGraderPreprocessor):
+    """Feedback lines wrap instead of scrolling sideways: code (the visible checks, the student's cells)
+    and outputs. Runs after CSSHTMLHeaderPreprocessor, which replaces the page's CSS."""
+
+    CSS = (".input_area pre, .output_area pre, div.highlight pre { white-space: pre-wrap; overflow-wrap: anywhere; }\n"
+           ".grader-report { white-space: pre-wrap; overflow-wrap: anywhere; }")
+
+    def preprocess(self, nb, resources):
+        inlining = resources.setdefault("inlining", {})
+        inlining["css"] = [*inlining.get("css", []), self.CSS]
+        return nb, resources
 
 
 class SanitizeStudentHTML(NbGraderPreprocessor):

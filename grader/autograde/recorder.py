@@ -21,7 +21,7 @@ step is the trusted record the grade step has just written; one commit per submi
 rows are those real ``nbgrader autograde`` writes for the same submissions.
 
 Only the course grader writes here: nothing of a submission runs, and a notebook reaches
-the preprocessors only after :func:`grader.autograde.extract.check_notebook` found nothing
+the preprocessors only after :func:`grader.notebooks.extract.check_notebook` found nothing
 wrong with it (others are quarantined: :meth:`Recorder.placeholder`).
 """
 
@@ -43,7 +43,7 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Exec
                                     OverwriteKernelspec, SaveAutoGrades)
 from traitlets.utils.importstring import import_item
 
-from grader.autograde.extract import linked_folder
+from grader.notebooks.extract import linked_folder
 from grader.autograde.gradebook import GradebookTarget, built_notebook, load_nbgrader_config
 from grader.autograde.preprocessors import (SanitizeStudentHTML, TrustedGrade, exercise_of_grade, fill_outputs,
                                             placeholder_notebook)

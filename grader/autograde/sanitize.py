@@ -16,7 +16,7 @@ would run in the instructor's formgrader and in everyone's feedback.
 - an output keeps text, PNG/JPEG/GIF images (when they are base64) and cleaned
   ``text/html``; javascript, SVG, LaTeX, widgets and every other type are dropped;
 - a cell keeps only its ``nbgrader`` metadata, and only when it is exactly what
-  nbgrader writes (:func:`grader.autograde.extract.nbgrader_problem`); the notebook
+  nbgrader writes (:func:`grader.notebooks.extract.nbgrader_problem`); the notebook
   keeps only its kernel and language names.
 
 Code cell sources are left alone: nbconvert highlights them, escaped.
@@ -32,7 +32,7 @@ import nh3
 import nbformat
 from nbconvert.filters import markdown2html_mistune
 
-from grader.autograde.extract import CELL_ID, kept_metadata, nbgrader_problem, new_cell
+from grader.notebooks.extract import CELL_ID, kept_metadata, nbgrader_problem, new_cell
 from grader.untrusted import valid_text
 
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif")

@@ -11,7 +11,7 @@ from typing import Callable
 
 import nbformat
 
-from grader.autograde.extract import Extraction, extract_submission, notebooks_of
+from grader.notebooks.extract import Extraction, extract_submission, notebooks_of
 from grader.build.coursedir import BuiltAssignment, built_assignments
 from grader.build.segments import ModuleParts
 from grader.course import Assignment, Course

@@ -174,11 +174,13 @@ def visible_tests_code(course: Course, exercise: Exercise) -> str:
     if USES_GRADER.search(body):
         # These checks need the course's grader (trusted helpers): without it, say so instead of failing.
         inner = textwrap.indent(body + "\n\n" + call, "    ")
+        without = ("the sections above already exercise your modules." if exercise.kind == "lab" else
+                   "install the course's student kit (see the course README) to check the format of your answer.")
         return "\n".join(head) + (
             "\nfrom importlib.util import find_spec\n\n"
             'if find_spec("grader") is None:\n'
             f'    print("The checks of {name} use the course\'s grader package, which is not installed here; "\n'
-            '          "the sections above already exercise your modules.")\n'
+            f'          "{without}")\n'
             "else:\n" + inner)
     return "\n".join(head) + ("\n\n" + body if body else "") + "\n\n" + call
 

@@ -65,6 +65,7 @@ FEEDBACK_PREPROCESSORS = [
     "nbgrader.preprocessors.GetGrades",
     "grader.autograde.preprocessors.HideHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+    "grader.autograde.preprocessors.WrapFeedback",  # after the CSS header, which replaces the page's CSS
 ]
 
 

@@ -22,6 +22,8 @@ lines such as ``return result`` prove nothing.
 
 from __future__ import annotations
 
+import dataclasses
+
 import html
 import json
 import math
@@ -289,7 +291,7 @@ def student_lines(folder: Path, label_root: Path, read: bool = True) -> tuple[li
     """What a student wrote in a submission folder (the solution cells of its notebooks and its
     .py files; none unless ``read``), and a :class:`Leak` for every link in it: a link is never
     read as the student's own code (a link to the hidden tests would make them look like it)."""
-    from grader.autograde.extract import MAX_NOTEBOOK_BYTES, read_notebook, solution_cells
+    from grader.notebooks.extract import MAX_NOTEBOOK_BYTES, read_notebook, solution_cells
 
     lines: list[str] = []
     links: list[Leak] = []
@@ -342,8 +344,8 @@ def feedback_leaks(course_dir: Path, secrets: Secrets) -> list[Leak]:
 
 
 def check_leaks(course: Course, course_dir: Path | None = None) -> list[Leak]:
-    """Leaks in ``<course_dir>/release/``, in ``<course_dir>/feedback/`` (see :func:`feedback_leaks`)
-    and in the student files of ``exercises/``."""
+    """Leaks in ``<course_dir>/release/``, in ``<course_dir>/feedback/`` (see :func:`feedback_leaks`),
+    in the student files of ``exercises/`` and in the student kits (:func:`kit_leaks`)."""
     secrets = course_secrets(course)
     leaks: list[Leak] = []
     if course_dir is not None and (Path(course_dir) / "release").is_dir():
@@ -352,4 +354,44 @@ def check_leaks(course: Course, course_dir: Path | None = None) -> list[Leak]:
         leaks += feedback_leaks(Path(course_dir), secrets)
     if course.exercises_dir.is_dir():
         leaks += scan_tree(course.exercises_dir, secrets, course.root, suffixes=(".py", ".ipynb", ".md", ".txt"))
+    if course_dir is not None:
+        leaks += kit_leaks(Path(course_dir), secrets)
+    return leaks
+
+
+def kit_leaks(course_dir: Path, secrets: Secrets) -> list[Leak]:
+    """Leaks in the student kits (``<course_dir>/kit/``): every file but the grader's own code (the
+    same package Gradescope receives), the checker wheel's course data included, and any file
+    named like a solution, a hidden test, a known mistake or the worked examples."""
+    import tempfile
+    import zipfile
+
+    from grader.build.kit import KIT_DIR
+
+    root = course_dir / KIT_DIR
+    leaks: list[Leak] = []
+
+    def hidden_name(rel: tuple[str, ...]) -> bool:
+        return bool({"solutions", "hidden", "mistakes"} & set(rel)) or rel[-1] == "worked_examples.yaml"
+
+    for kit in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
+        leaks += scan_tree(kit, secrets, course_dir, suffixes=(".py", ".ipynb", ".md", ".txt", ".yaml", ".toml"))
+        for path in kit.rglob("*"):
+            if hidden_name(path.relative_to(kit).parts):
+                leaks.append(Leak(shown(path.relative_to(course_dir).as_posix(), 200), "", "hidden file",
+                                  "a file of the course's solutions or hidden tests"))
+        for wheel in sorted(kit.rglob("*.whl")):
+            with zipfile.ZipFile(wheel) as archive, tempfile.TemporaryDirectory() as tmp:
+                for name in archive.namelist():
+                    parts = tuple(name.split("/"))
+                    if hidden_name(parts):
+                        leaks.append(Leak(f"{shown(wheel.name)}/{shown(name, 200)}", "", "hidden file",
+                                          "a file of the course's solutions or hidden tests"))
+                    if parts[0] != "grader" and not name.endswith("/"):
+                        target = Path(tmp).joinpath(*[p for p in parts if p not in ("", ".", "..")])
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.write_bytes(archive.read(name))
+                inside = shown(wheel.relative_to(course_dir).as_posix())
+                leaks += [dataclasses.replace(leak, path=f"{inside}/{leak.path}")
+                          for leak in scan_tree(Path(tmp), secrets, Path(tmp))]
     return leaks

@@ -99,24 +99,37 @@ class Instructions:
 
 - Run the cells from top to bottom. The first code cells are provided by the course (imports, constants,
   data classes and a small helper); leave them as they are.
-- Each exercise has a description, **a cell with the function you complete** (replace the
-  `raise NotImplementedError(...)` line with your code) and a read-only cell of checks.
-- A check cell runs the *visible* tests of the function above it and prints which check failed and why.
+- {work}
+- A check cell runs the *visible* checks of the {what} above it and prints which check failed and why.
   Passing them is a good sign, not your grade: when the notebook is graded, more checks (the hidden
-  tests) run on your functions in a separate process.
-- Only the exercise cells are collected for grading. Keep each function in its own cell with its
-  original name and signature, and put any helper it needs in that same cell; code in cells you add
-  yourself is not graded.
-- Grading is per exercise: a cell that does not run (a syntax error, a renamed function) scores zero
-  and leaves the other exercises untouched. Printing and warnings cost nothing.
-- Before you submit: *Kernel > Restart & Run All*, check that no cell still raises
-  `NotImplementedError`, save, and hand in this notebook."""
+  tests) run on your {what}s in a separate process.
+- What runs when the notebook is graded: the course's own code, then every line of each exercise cell,
+  each cell on its own (a `print` or a call you leave in it runs too). Cells you add yourself never run,
+  and `%` magics and `!` shell lines are skipped. Keep each {what} in its own cell with its original
+  name{signature}, and put any helper it needs in that same cell.
+- Grading is per exercise: a cell that does not run (a syntax error, a name defined only in a cell of
+  your own, a failing call or `assert`) or that renames its {what} scores zero, and the message names
+  the cell and its line; the other exercises keep their points. Printing and warnings cost nothing.
+- Before you submit: *Kernel > Restart & Run All*, check that {unfinished},
+  save, and hand in this notebook."""
+
+    FUNCTION_TEXT = dict(
+        work="Each exercise has a description, **a cell with the function you complete** (replace the\n"
+             "  `raise NotImplementedError(...)` line with your code) and a read-only cell of checks.",
+        what="function", signature=" and signature", unfinished="no cell still raises `NotImplementedError`")
+    ANSWER_TEXT = dict(
+        work="Each question has its text, **a cell with the answer you set** (replace `None` with your\n"
+             "  answer, in the format its comment gives) and a read-only cell of checks.",
+        what="answer", signature="", unfinished="no answer is still `None`")
 
     LAB_TEXT = """\
 ### How to work in this lab
 
 - The graded work lives in the `.py` files next to this notebook: your modules from the problem sets
-  (`gae.py`, `ppo_objective.py`, `response_tokens.py`, ...). Put your finished functions into them.
+  (`gae.py`, `ppo_objective.py`, `response_tokens.py`, ...). If you solved the problem sets in notebooks,
+  write your functions into them with one command in this folder (nothing to copy by hand):
+  `grader modules ../ps4a/ps4a.ipynb ../ps4b/ps4b.ipynb ../ps4c/ps4c.ipynb` (the student kit installs
+  `grader`). It writes the course's code and your solution cells, as they are, into each module.
 - The other modules (the environment, the training loops) belong to the course. You may read them, but
   grading always uses the course's own copies, so changing them changes nothing.
 - Run the notebook from top to bottom: each section calls your modules and checks itself.
@@ -125,7 +138,11 @@ class Instructions:
 - Hand in this notebook together with your `.py` modules."""
 
     def cells(self, ctx: Context) -> list:
-        text = self.LAB_TEXT if is_lab(ctx.assignment) else self.TEXT
+        if is_lab(ctx.assignment):
+            text = self.LAB_TEXT
+        else:
+            answers = all(e.kind == "answer" for e in ctx.assignment.exercises)
+            text = self.TEXT.format(**(self.ANSWER_TEXT if answers else self.FUNCTION_TEXT))
         return [C.markdown(text, "instructions")]
 
 

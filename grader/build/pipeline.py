@@ -130,6 +130,19 @@ class Release:
             run_nbgrader(state.course_dir, "generate_assignment", pattern, "--force")
 
 
+class WriteKits:
+    """The student kits (:mod:`grader.build.kit`): per assignment built, and the whole module when all are."""
+
+    name = "kits"
+
+    def __call__(self, state: BuildState) -> None:
+        from grader.build.kit import write_kits
+
+        built = [b.id for b in state.built]
+        every = {a.id for a in state.course.assignments} <= set(built)
+        write_kits(state.course, state.course_dir, None if every else built)
+
+
 class LeakCheck:
     name = "leaks"
 
@@ -141,7 +154,7 @@ class LeakCheck:
         state.leaks = check_leaks(state.course, state.course_dir)
 
 
-BUILD_STEPS = (CheckReady(), WriteNotebooks(), WriteConfig(), Release(), LeakCheck())
+BUILD_STEPS = (CheckReady(), WriteNotebooks(), WriteConfig(), Release(), WriteKits(), LeakCheck())
 
 
 def build_course(course: Course, course_dir: Path, *, only: list[str] | None = None, leak_check: bool = True,

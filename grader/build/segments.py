@@ -169,10 +169,12 @@ def course_modules(course: Course, assignment_functions: set[str] | None = None)
     # is what costs the time (an assignment touches a few of the course's modules).
     for module in dict.fromkeys(e.module for e in course.exercises if e.function in wanted):
         path = course.solutions_dir / f"{module}.py"
+        if not course.solutions_dir.is_dir():  # a student kit: the stubs hold the same course-provided code
+            path = course.exercises_dir / f"{module}.py"
         if not path.is_file():
             continue
         source = path.read_text(encoding="utf-8")
-        label = f"solutions/{module}.py"
+        label = f"{path.parent.name}/{module}.py"
         exercises = {e.function for e in course.exercises if e.module == module and e.function in wanted}
         modules[module] = split_module(module, source, stub_source(source, label), exercises, label)
     return modules

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 from pathlib import Path
 
 from rich.console import Console
@@ -26,7 +27,8 @@ def register(sub, common) -> None:
     parser = sub.add_parser(
         "grade-class", parents=[common], help="grade a whole class in parallel (resumable; here or on a Dask cluster)",
         description="Grade every submission in SUBMISSIONS_DIR with the hidden tests: each subdirectory "
-                    "(shaped like exercises/) or .py file is one student's submission, named by it. "
+                    "(shaped like exercises/, or holding the student's notebooks), .py file or notebook "
+                    "(<student>_<assignment>.ipynb) is one student's submission, named by it. "
                     "N trusted processes grade in parallel (or the workers of a Dask cluster, --scheduler), "
                     "each running the student code in a fresh sandboxed worker. Every result is written to "
                     "OUT/results/<student>.json as soon as it is graded, so an interrupted run continues where "
@@ -34,7 +36,7 @@ def register(sub, common) -> None:
                     "OUT/summary.csv has one row per student; `grader report OUT` turns the results into an "
                     "HTML page.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("submissions_dir", metavar="SUBMISSIONS_DIR", help="one subdirectory or .py file per student")
+    parser.add_argument("submissions_dir", metavar="SUBMISSIONS_DIR", help="one subdirectory, .py file or notebook per student")
     engine_options(parser, jobs_help="grading processes in parallel on this machine (default: the number "
                                          "of CPUs)")
     parser.add_argument("--out", metavar="DIR", default=DEFAULT_OUT,
@@ -135,6 +137,46 @@ def warn_without_sandbox(course, mode: str, console: Console) -> None:
         console.print(f"[bold red]{markup(NO_SANDBOX_WARNING.format(reason=reason), one_line=False)}[/bold red]")
 
 
+def prepare_notebooks(course, students: dict, out: Path, skipped: dict[str, str]) -> tuple[dict, dict]:
+    """Notebooks become modules to grade (in ``OUT/extracted/<student>/``, rewritten each run: the
+    fingerprint of what is graded decides whether a stored grade is still current); the extractions,
+    for their notes and cell spans."""
+    from grader.notebooks.extract import MAX_NOTEBOOK_BYTES
+    from grader.notebooks.submission import prepare
+    from grader.untrusted import UntrustedFile, read_regular
+
+    prepared, extractions = {}, {}
+    for student, path in students.items():
+        try:
+            if isinstance(path, tuple):  # several notebook files of one student: one folder
+                folder = out / "collected" / student
+                if folder.exists():
+                    shutil.rmtree(folder)
+                folder.mkdir(parents=True)
+                for nb in path:
+                    (folder / nb.name).write_bytes(read_regular(nb, MAX_NOTEBOOK_BYTES))
+                path = folder
+            prepared[student], extraction = prepare(course, path, out / "extracted" / student)
+        except (UntrustedFile, OSError, GraderError) as exc:
+            skipped[student] = f"its notebooks could not be read ({exc})"
+            continue
+        if extraction is not None:
+            extractions[student] = extraction
+    return prepared, extractions
+
+
+def keep_extractions(course, out: Path, extractions: dict) -> None:
+    """Each notebook submission's record keeps what its extraction tells the student."""
+    from grader.engine.store import ResultStore
+
+    store = ResultStore(out)
+    for student, extraction in extractions.items():
+        record = store.load(student)
+        if record is not None:
+            assignments = ",".join(sorted({course.exercise(f).assignment for f in extraction.seen}))
+            store.save(record.with_extraction(assignments, extraction))
+
+
 def jobs_of(args) -> int:
     jobs = args.jobs or os.cpu_count() or 1
     if jobs < 1:
@@ -153,7 +195,8 @@ def run(args: argparse.Namespace) -> int:
         warn_without_sandbox(course, mode, console)
     submissions = Path(args.submissions_dir)
     skipped: dict[str, str] = {}  # entries that cannot be graded: reported, they never stop the class
-    students = discover_submissions(submissions, skipped)
+    students = discover_submissions(submissions, skipped, assignments=[a.id for a in course.assignments])
+    students, extractions = prepare_notebooks(course, students, out, skipped)
     if not students:
         raise GraderError(f"{submissions} holds no submission that can be graded: "
                           + "; ".join(f"{entry}: {reason}" for entry, reason in sorted(skipped.items())[:10]))
@@ -164,6 +207,7 @@ def run(args: argparse.Namespace) -> int:
         result = grade_class(course, students, out, root=submissions.resolve(), jobs=jobs, mode=mode,
                              scheduler=scheduler, force=args.force, only=args.only, on_event=progress,
                              skipped=skipped)
+    keep_extractions(course, out, extractions)
     table = Table(title=f"{course.title}: {len(result.students)} submissions", show_header=False)
     table.add_row("graded now", str(len(result.graded)))
     table.add_row("already graded, unchanged", str(len(result.up_to_date)))

@@ -11,8 +11,22 @@ from grader.untrusted import shown
 SKIP_NAMES = {"__pycache__", "__MACOSX"}
 
 
-def discover_submissions(directory: Path, skipped: dict[str, str] | None = None) -> dict[str, Path]:
+def notebook_student(stem: str, assignments) -> str:
+    """The student of a notebook handed in as a file: ``jack_ps4b`` -> ``jack`` (LMS downloads name
+    files so), otherwise the name itself."""
+    for assignment in sorted(assignments, key=len, reverse=True):
+        if stem.endswith("_" + assignment) and len(stem) > len(assignment) + 1:
+            return stem[: -len(assignment) - 1]
+    return stem
+
+
+def discover_submissions(directory: Path, skipped: dict[str, str] | None = None,
+                         assignments=None) -> dict[str, Path | tuple[Path, ...]]:
     """``{student: path}``: each subdirectory, or .py file, of ``directory`` is one submission.
+
+    With ``assignments`` (the course's ids), notebooks count too: ``<student>_<assignment>.ipynb``
+    (or ``<student>.ipynb``); one student's several notebook files are one submission, a tuple
+    of paths.
 
     An entry that cannot be graded (a symbolic link, which is never followed; a name that
     is not a usable student id; a second entry for one student) raises, or, when
@@ -28,17 +42,27 @@ def discover_submissions(directory: Path, skipped: dict[str, str] | None = None)
             raise GraderError(f"{shown(entry)}: {reason}")
         skipped[shown(entry.name)] = reason
 
+    notebooks: dict[str, list[Path]] = {}
+    suffixes = (".py", ".ipynb") if assignments is not None else (".py",)
     for entry in sorted(directory.iterdir()):
         if entry.name.startswith(".") or entry.name in SKIP_NAMES:
             continue
         if entry.is_symlink():
-            if entry.is_dir() or entry.suffix == ".py":
+            if entry.is_dir() or entry.suffix in suffixes:
                 skip(entry, "a symbolic link; links are never followed (hand in the folder or file itself)")
             continue
         if entry.is_dir():
             student = entry.name
         elif entry.is_file() and entry.suffix == ".py":
             student = entry.stem
+        elif entry.is_file() and entry.suffix in suffixes:
+            student = notebook_student(entry.stem, assignments)
+            if student in notebooks and student in found:  # another notebook of the same student: one submission
+                notebooks[student].append(directory.resolve() / entry.name)
+                found[student] = tuple(notebooks[student])
+                continue
+            if SAFE_ID.match(student) and student not in found:
+                notebooks[student] = [directory.resolve() / entry.name]
         else:
             continue
         if not SAFE_ID.match(student):
@@ -46,7 +70,7 @@ def discover_submissions(directory: Path, skipped: dict[str, str] | None = None)
         elif student in found or (skipped is not None and student in skipped):
             # Two entries for one student: grading either would be a guess.
             first = found.pop(student, None)
-            skip(Path(student), f"two submissions for {student!r} ({first.name if first else 'another'} and "
+            skip(Path(student), f"two submissions for {student!r} ({shown(first.name) if isinstance(first, Path) else 'another'} and "
                                 f"{shown(entry.name)}); neither is graded")
         else:
             found[student] = directory.resolve() / entry.name

@@ -84,7 +84,7 @@ class GradeRecord:
     def with_extraction(self, assignment: str, extraction, labs=()) -> "GradeRecord":
         """This record with what a notebook's extraction tells the student: notes and cell spans."""
         return dataclasses.replace(self, assignment=assignment, labs=list(labs), notes=dict(extraction.notes),
-                                   spans={f: [s.module, s.first, s.last] for f, s in extraction.spans.items()})
+                                   spans={f: [s.module, s.first, s.last, s.cell] for f, s in extraction.spans.items()})
 
     # -- JSON ----------------------------------------------------------------------
     def to_json(self) -> dict:

@@ -27,7 +27,12 @@ MAX_SUBMISSION_BYTES = 20 * 1024 * 1024
 
 
 def course_provided_files(course: Course) -> tuple[Path, ...]:
-    """Paths (relative to solutions/) of files students receive ready-made."""
+    """Paths (relative to solutions/) of files students receive ready-made. In a student kit (no
+    solutions/): the files of exercises/ that hold no function or answer exercise (the lab code)."""
+    if not course.solutions_dir.is_dir():
+        graded = {e.module for e in course.exercises if e.kind != "lab"}
+        return tuple(p.relative_to(course.exercises_dir) for p in sorted(course.exercises_dir.glob("*.py"))
+                     if p.stem not in graded)
     return _provided_files(course.solutions_dir)
 
 

@@ -286,6 +286,9 @@ class Submission:
             raise state.unavailable
         if kind == "import":
             raise _import_problem(self._module_of(function), reply)
+        if kind == "cell":
+            state.unavailable = _cell_problem(function, reply)
+            raise state.unavailable
         if kind == "unsupported":
             raise UnsupportedReturn(f"{function} returned unsupported type {reply.get('message', '?')}; "
                                     "return numbers, arrays, tuples, lists or dicts of them")
@@ -320,6 +323,21 @@ def _import_problem(module: str, reply: dict) -> FunctionUnavailable:
     return FunctionUnavailable(
         f"could not import {module}.py: {error_type}",
         f"could not import {module}.py: {error_type}: {message}{location}", "import")
+
+
+def _cell_problem(function: str, reply: dict) -> FunctionUnavailable:
+    """The notebook cell of ``function`` failed as it ran: that exercise, and it alone, is not graded.
+    The innermost line named is in a cell (feedback names it 'the cell of ..., line n')."""
+    error_type = reply.get("error_type", "Exception")
+    message = reply.get("message", "")
+    where = reply.get("where") or []
+    # A top-level line's frame is '<module>', a name no student knows.
+    location = f" (at {where[-1].removesuffix(', in <module>')})" if where else ""
+    return FunctionUnavailable(
+        f"its cell stopped with {error_type}",
+        f"{function} was not graded: its solution cell stopped with {error_type}: {message}{location} when "
+        "it ran. Every line of a solution cell runs at grading, as in Kernel > Restart & Run All: "
+        "a print or a call there must work on its own (keep scratch work in cells of your own).", "import")
 
 
 class RemoteFunction:

@@ -5,9 +5,10 @@ ROOT (``/autograder``): the package in ``source/``, the student's upload in
 ``submission/``, and ``results/results.json`` to write. In order:
 
 1. ``find``     what the student uploaded: the ``.py`` modules of ``exercises/`` (anywhere in
-                the upload; these win) or else the assignment's notebook
+                the upload) and the assignment's notebook
 2. ``stage``    modules into a private folder; a notebook's solution cells extracted into
-                modules, as ``grader autograde`` does (:mod:`grader.autograde.extract`)
+                modules (:mod:`grader.notebooks.submission`): per function, the source that
+                implements it is graded (the module when both do), and the feedback says which
 3. ``grade``    with the hidden tests, the student's code in a sandboxed worker
 4. ``write``    results.json, atomically, once nothing the submission started is left
 
@@ -80,7 +81,7 @@ def _walk(folder: Path) -> tuple[list[tuple[int, Path]], list[Path]]:
 
 
 def find_upload(folder: Path, modules: list[str], notebook: str) -> Upload:
-    """The student's modules (shallowest copy of each) or, failing any, their notebook."""
+    """The student's modules (shallowest copy of each) and their notebook."""
     upload = Upload()
     found, links = _walk(folder)
     files = sorted(found, key=lambda item: (item[0], str(item[1])))
@@ -89,12 +90,6 @@ def find_upload(folder: Path, modules: list[str], notebook: str) -> Upload:
             upload.modules[path.stem] = path
     for link in sorted(links)[:5]:
         upload.notes.append(f"{shown(link.name)} is a link, not a file: it was not graded (upload the file itself)")
-    if upload.modules:
-        missing = [m for m in modules if m not in upload.modules]
-        if missing:
-            upload.notes.append("the upload has no " + ", ".join(f"{m}.py" for m in missing)
-                                + ": the functions of those modules score zero")
-        return upload
     notebooks = [path for _, path in files if path.suffix == ".ipynb"]
     named = [p for p in notebooks if p.name == notebook] or [p for p in notebooks if p.name.startswith(Path(notebook).stem)]
     chosen = (named or notebooks)[:1]
@@ -102,6 +97,11 @@ def find_upload(folder: Path, modules: list[str], notebook: str) -> Upload:
         upload.notebook = chosen[0]
         if len(notebooks) > 1:
             upload.notes.append(f"the upload has {len(notebooks)} notebooks: {shown(chosen[0].name)} was graded")
+    elif upload.modules:
+        missing = [m for m in modules if m not in upload.modules]
+        if missing:
+            upload.notes.append("the upload has no " + ", ".join(f"{m}.py" for m in missing)
+                                + f" and no notebook: the functions of those modules score zero")
     else:
         upload.notes.append(f"the upload has neither the modules ({', '.join(m + '.py' for m in modules)}) "
                             f"nor the notebook {notebook}: nothing could be graded")
@@ -109,22 +109,31 @@ def find_upload(folder: Path, modules: list[str], notebook: str) -> Upload:
 
 
 def stage(course: Course, assignment_id: str, upload: Upload, dest: Path):
-    """Write the modules to grade into ``dest``; for a notebook, return its extraction (what it tells
-    the student: notes and cell spans, as in the nbgrader feedback), else None."""
-    dest.mkdir(parents=True, exist_ok=True)
+    """Write the modules to grade into ``dest``; with a notebook, return its extraction (what it tells
+    the student: notes, which file and cell was graded, cell spans, as in the nbgrader feedback), else
+    None. Modules and notebook together: per function, the one that implements it is graded
+    (:mod:`grader.notebooks.submission`)."""
+    found = dest.parent / "upload" if upload.notebook is not None else dest
+    found.mkdir(parents=True, exist_ok=True)
     for module, path in upload.modules.items():
         if path.stat().st_size > MAX_MODULE_BYTES:
             upload.notes.append(f"{module}.py is larger than {MAX_MODULE_BYTES >> 20} MB: it was not graded")
             continue
-        shutil.copyfile(path, dest / f"{module}.py", follow_symlinks=False)
+        shutil.copyfile(path, found / f"{module}.py", follow_symlinks=False)
     if upload.notebook is None:
         return None
-    from grader.autograde.extract import extract_submission, read_notebook
+    from grader.notebooks.extract import read_notebook
+    from grader.notebooks.submission import prepare
 
-    assignment = course.assignment(assignment_id)
     notebook, problem = read_notebook(upload.notebook)  # bounded, and never through a link
-    extraction = extract_submission(course, assignment, [notebook] if notebook is not None else [],
-                                    [problem] if problem else [], None, dest)
+    if problem:
+        upload.notes.append(problem)
+    else:
+        (found / upload.notebook.name).write_text(json.dumps(notebook), encoding="utf-8")
+    functions = [e.function for e in course.assignment(assignment_id).exercises]
+    staged, extraction = prepare(course, found, dest, functions)
+    if extraction is None:  # the notebook could not be read: the modules alone
+        shutil.copytree(found, dest, dirs_exist_ok=True)
     return extraction
 
 
@@ -166,7 +175,8 @@ def run(root: Path) -> int:
     print(f"grading {assignment.id} of {course.id} (grader {manifest['grader']}; Python {sys.version.split()[0]} "
           f"at {sys.executable}, packaged with Python {manifest['python']})", flush=True)
     upload = find_upload(submission, manifest["student_modules"], manifest["notebook"])
-    print("found: " + (", ".join(sorted(upload.modules)) or (upload.notebook.name if upload.notebook else "nothing")),
+    print("found: " + (", ".join(sorted(upload.modules) + ([upload.notebook.name] if upload.notebook else []))
+                       or "nothing"),
           flush=True)
     with tempfile.TemporaryDirectory(prefix="grader-submission-") as work:
         extraction = stage(course, assignment.id, upload, Path(work) / "staged")

@@ -38,7 +38,7 @@ MAX_WHERE_LINES = 5
 MAX_WHERE = 200
 MAX_BASES = 20
 
-KINDS = ("import", "missing", "raised", "unsupported", "too large", "protocol")
+KINDS = ("import", "cell", "missing", "raised", "unsupported", "too large", "protocol")
 VALUE_FIELDS = ("value", "args_after", "kwargs_after")
 
 # Run on text without escapes only (see check_structure): no alternation, no nested

@@ -278,10 +278,22 @@ class Worker:
             self.modules[name] = module
         return self.modules[name], None
 
+    def cell_problem(self, module, name):
+        """The error of the notebook cell that defines ``name``, when that cell failed as it ran
+        (a module extracted from a notebook keeps them in ``__cell_errors__``), else None."""
+        errors = vars(module).get("__cell_errors__")
+        exc = errors.get(name) if isinstance(errors, dict) else None
+        if not isinstance(exc, BaseException):
+            return None
+        return dict(_describe(exc, self.root), ok=False, kind="cell")
+
     def call(self, request):
         module, problem = self.module(request["module"])
         if module is None:
             return dict(problem, ok=False, kind="import")
+        problem = self.cell_problem(module, request["function"])
+        if problem is not None:
+            return problem
         function = getattr(module, request["function"], None)
         if function is None or not callable(function):
             return {"ok": False, "kind": "missing"}
@@ -309,6 +321,9 @@ class Worker:
         module, problem = self.module(request["module"])
         if module is None:
             return dict(problem, ok=False, kind="import")
+        problem = self.cell_problem(module, request["name"])
+        if problem is not None:
+            return problem
         if not hasattr(module, request["name"]):
             return {"ok": False, "kind": "missing"}
         try:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from grader.autograde.extract import MAX_CELL_CHARS
+from grader.notebooks.extract import MAX_CELL_CHARS
 from tests.toy_course import NOTEBOOK_CELLS
 
 CANARY = "CANARY_0f1e2d_SOLUTION_TEXT"  # written in a file outside every submission; never to be read through a link

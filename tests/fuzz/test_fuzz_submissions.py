@@ -35,7 +35,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from grader.autograde.extract import check_notebook, extract_submission, notebooks_of, read_notebook
+from grader.notebooks.extract import check_notebook, extract_submission, module_cells, notebooks_of, read_notebook
 from grader.autograde.sanitize import sanitize_notebook
 from grader.autograde.zipcollect import collect_zip
 from grader.build.leaks import student_lines
@@ -114,8 +114,8 @@ def test_a_fuzzed_notebook_costs_only_its_own_cells(toy, text):
         assert all(n.isprintable() and len(n) < 1000 for n in notes), notes
         converted = any("old notebook format" in n for n in notes)
         if ex.readable and not converted:  # the honest cells are graded as they are
-            text = (ex.directory / "toy.py").read_text()
-            assert NOTEBOOK_CELLS["double"].strip() in text and NOTEBOOK_CELLS["add"].strip() in text, ex.notes
+            cells = module_cells((ex.directory / "toy.py").read_text())
+            assert NOTEBOOK_CELLS["double"].strip() in cells["double"] and NOTEBOOK_CELLS["add"].strip() in cells["add"], ex.notes
             assert "double" not in ex.notes and "add" not in ex.notes
         # What nbconvert renders of it after sanitising (the autograde and feedback step) runs nothing.
         data, _ = read_notebook(folder / "a1.ipynb")

@@ -1,0 +1,14 @@
+"""Visible check of literal_discount_weights: the format of the answer only (type, length, allowed values).
+
+The question's structure, with no key and no explanation: those stay in the hidden tests.
+"""
+
+from grader.answers import Numeric
+
+FORMAT = Numeric('literal_discount_weights', (3,), dict.fromkeys(['t0', 't1', 't2'], ""),
+                 tolerance={'rtol': 0.0, 'atol': 0.001})
+
+
+def test_format(impl):
+    """The answer is given, in the format its question asks for."""
+    FORMAT.check_format(impl)

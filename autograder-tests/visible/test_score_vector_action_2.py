@@ -1,0 +1,14 @@
+"""Visible check of score_vector_action_2: the format of the answer only (type, length, allowed values).
+
+The question's structure, with no key and no explanation: those stay in the hidden tests.
+"""
+
+from grader.answers import Numeric
+
+FORMAT = Numeric('score_vector_action_2', (3,), dict.fromkeys(['dz_0', 'dz_1', 'dz_2'], ""),
+                 tolerance={'rtol': 0.0, 'atol': 0.001})
+
+
+def test_format(impl):
+    """The answer is given, in the format its question asks for."""
+    FORMAT.check_format(impl)

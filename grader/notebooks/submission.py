@@ -1,0 +1,264 @@
+"""Whatever a student hands in, the modules to grade: ``.py`` files, notebooks, or both.
+
+``grader grade``, ``grader check``, ``grader grade-class`` and the Gradescope autograder
+accept a notebook (``ps4b.ipynb``, ``jack_ps4b.ipynb``), a folder of notebooks, a folder
+of ``.py`` modules, or a folder with both. :func:`prepare` writes one folder shaped like
+``exercises/``: per function, the source that implements it wins over an untouched stub
+(``raise NotImplementedError`` or an answer still ``None``); when both implement it, the
+``.py`` module wins. Notebook cells run on their own (:data:`~grader.notebooks.extract.CELL_RUNNER`),
+and the notes say, for each function, which file and cell was graded.
+
+Notebooks are read as :mod:`grader.notebooks.extract` reads them: bounded, never through
+a link, checked before use.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.build.segments import course_modules
+from grader.course import Course
+from grader.errors import GraderError
+from grader.feedback import GENERAL
+from grader.grade.staging import submission_files
+from grader.notebooks.extract import (MAX_CELL_CHARS, Extraction, cell_label, check_notebook, clean_cell,
+                                      compile_problem, module_text, numbered_solution_cells, read_notebook)
+from grader.stubs import SKIP_PARTS
+from grader.untrusted import read_regular, shown
+
+MAX_NOTEBOOKS = 20  # in one submission folder: a module's problem sets and a few copies
+
+# How much a source does for a function: ranks, best last.
+MISSING, STUB, BROKEN, IMPLEMENTED = range(4)
+
+
+@dataclass
+class Source:
+    """One candidate source of a function: where it comes from and how far it got."""
+
+    rank: int
+    label: str  # for the student: 'ps4b.ipynb, cell 12' or 'ppo_objective.py'
+    source: str = ""
+    cell: int | None = None
+    notebook: bool = False
+
+
+def is_notebook(path: Path) -> bool:
+    return Path(path).suffix == ".ipynb"
+
+
+def notebook_paths(path: Path) -> list[Path]:
+    """The notebooks of a submission: the file itself, or those in the folder (not in hidden or
+    checkpoint folders, never through a link), in name order."""
+    path = Path(path)
+    if path.is_file() or path.is_symlink():
+        return [path] if is_notebook(path) and not path.is_symlink() else []
+    found = []
+    for folder, dirs, files in os.walk(path):  # os.walk does not enter linked folders
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_PARTS and not d.startswith("."))
+        found += [Path(folder) / f for f in sorted(files) if f.endswith(".ipynb") and not f.startswith(".")]
+    return found
+
+
+def has_notebooks(path: Path) -> bool:
+    return bool(notebook_paths(path))
+
+
+def rank_of(source: str, function: str) -> int:
+    """How far ``source`` (a cell or a module) got with ``function``: not there, an untouched stub
+    (its body only raises NotImplementedError, or the answer is None), broken (no valid Python) or written."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return BROKEN if function in source else MISSING
+    rank = MISSING
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
+            body = [n for n in node.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+            stub = len(body) == 1 and isinstance(body[0], ast.Raise) and "NotImplementedError" in ast.dump(body[0])
+            rank = STUB if stub else IMPLEMENTED
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == function for t in targets):
+                none = isinstance(node.value, ast.Constant) and node.value.value is None
+                rank = STUB if none else IMPLEMENTED
+    return rank
+
+
+def prepare(course: Course, path: Path, dest: Path, functions: list[str] | None = None
+            ) -> tuple[Path, Extraction | None]:
+    """The submission at ``path`` as something to grade, and what its notebooks tell the student.
+
+    Without a notebook, ``path`` is returned as it is (and None). Otherwise ``dest`` (emptied)
+    receives the submission's own ``.py`` files and, for each course module with a notebook
+    cell, a module that runs the student's module (when it has one) and then the notebook cells
+    that win (see the module docstring). ``functions``: the exercises graded (default: all).
+    """
+    path = Path(path)
+    notebooks = notebook_paths(path)
+    if not notebooks:
+        return path, None
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    ex = Extraction(directory=dest)
+    wanted = [e for e in course.exercises if (functions is None or e.function in functions) and e.kind != "lab"]
+    if len(notebooks) > MAX_NOTEBOOKS:
+        ex.note(GENERAL, f"the submission has {len(notebooks)} notebooks; only the first {MAX_NOTEBOOKS} were read")
+        notebooks = notebooks[:MAX_NOTEBOOKS]
+
+    # The candidates from the notebooks: a later notebook (in name order) replaces an earlier one's cell
+    # only when it got further.
+    cells: dict[str, Source] = {}
+    read_any = False
+    for nb_path in notebooks:
+        name = shown(nb_path.relative_to(path).as_posix() if path.is_dir() else nb_path.name)
+        data, problem = read_notebook(nb_path)
+        if problem:
+            ex.note(GENERAL, problem)
+            continue
+        nb, notes = check_notebook(data, name)
+        for about, text in notes:
+            ex.note(about if about in course.functions else GENERAL, f"{name}: {text}")
+        if nb is None:
+            continue
+        read_any = True
+        for function, (source, number) in numbered_solution_cells(nb, checked=True).items():
+            if function not in course.functions:
+                continue
+            ex.seen.add(function)
+            source, magics = clean_cell(source)
+            rank = BROKEN if compile_problem(source, function) else rank_of(source, function)
+            candidate = Source(rank, f"{name}, cell {number}", source, number, notebook=True)
+            if function not in cells or rank > cells[function].rank:
+                cells[function] = candidate
+            if magics:
+                ex.note(function, f"{magics} IPython magic or shell line(s) in {cell_label(function, number)} "
+                                  "were left out (they are not Python)")
+    if not read_any:
+        ex.readable = not notebooks
+
+    # The student's own .py files come along as they are (helpers, lab modules); course modules with a
+    # winning notebook cell are written anew below.
+    own: dict[str, str] = {}
+    if path.is_dir():
+        for file in submission_files(path):
+            rel = file.relative_to(path)
+            data = read_regular(file, MAX_CELL_CHARS)
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            (dest / rel).write_bytes(data)
+            if len(rel.parts) == 1 and rel.stem in course.modules:
+                own[rel.stem] = data.decode("utf-8", errors="replace")
+
+    by_module: dict[str, list] = {}
+    for e in wanted:
+        from_py = Source(rank_of(own[e.module], e.function), f"{e.module}.py", own[e.module]) \
+            if e.module in own else Source(MISSING, "")
+        from_nb = cells.get(e.function, Source(MISSING, ""))
+        if from_nb.rank == MISSING and from_py.rank == MISSING:
+            continue
+        winner = from_nb if from_nb.rank > from_py.rank else from_py
+        by_module.setdefault(e.module, []).append((e.function, winner))
+        if winner.notebook:
+            ex.cells[e.function] = winner.source
+            ex.numbers[e.function] = winner.cell
+        loser = from_py if winner.notebook else from_nb
+        if loser.rank == MISSING:
+            ex.note(e.function, f"graded from {winner.label}")
+        elif loser.rank < winner.rank:
+            ex.note(e.function, f"graded from {winner.label}, which implements it ({loser.label} has it unfinished "
+                                "and was not graded)")
+        else:
+            ex.note(e.function, f"graded from {winner.label} ({loser.label} has it too and was not graded: when both "
+                                "implement a function, the .py module is graded)")
+
+    parts = course_modules(course, {e.function for e in wanted})
+    for module, chosen in by_module.items():
+        notebook_cells = [(f, s) for f, s in chosen if s.notebook]
+        if not notebook_cells or module not in parts:
+            continue  # the student's module, copied above, is graded as it is
+        for function, s in notebook_cells:
+            problem = compile_problem(s.source, function)
+            if problem:
+                ex.note(function, f"{cell_label(function, s.cell)} ({s.label}) has a syntax error ({problem}); "
+                                  f"it was left out, so {function} could not be graded")
+        runnable = [(f, s.source) for f, s in notebook_cells if not compile_problem(s.source, f)]
+        first = None
+        if module in own:
+            if compile_problem(own[module], module) is None:
+                first = (module, [f for f, s in chosen if not s.notebook], own[module])
+            else:
+                ex.note(GENERAL, f"{module}.py has a syntax error: only the notebook cells of its functions "
+                                 "were graded")
+        (dest / f"{module}.py").write_text(
+            module_text(parts[module], runnable, ex.spans, {f: s.cell for f, s in notebook_cells}, first=first),
+            encoding="utf-8")
+    return dest, ex
+
+
+def notebook_scope(course: Course, path: Path, extraction: Extraction | None, only: list[str] | None) -> list[str] | None:
+    """What to grade: ``only`` when given; for notebooks without any ``.py`` module of the course, the
+    assignments whose cells they hold (a ps4b notebook is graded out of ps4b's points, not the module's);
+    else everything (None)."""
+    if only or extraction is None:
+        return only
+    if Path(path).is_dir() and any((Path(path) / f"{m}.py").is_file() for m in course.modules):
+        return None
+    assignments = {course.exercise(f).assignment for f in extraction.seen}
+    return [e.function for e in course.exercises if e.assignment in assignments] or None
+
+
+def write_modules(course: Course, notebooks: list[Path], dest: Path) -> dict[str, list[str]]:
+    """The ``.py`` modules of a student's notebooks, as a student would write them by hand: for each module
+    with an implemented cell, the course-provided code, then the cells verbatim (the labs import these).
+    A cell that does not compile is left out. Returns module -> notes; only modules with a cell are
+    written, and an existing one is replaced."""
+    import tempfile
+
+    dest.mkdir(parents=True, exist_ok=True)
+    written: dict[str, list[str]] = {}
+    with tempfile.TemporaryDirectory(prefix="grader-modules-") as work:
+        folder = Path(work) / "notebooks"
+        folder.mkdir()
+        for i, nb in enumerate(notebooks):
+            data, problem = read_notebook(Path(nb))
+            if problem:
+                raise GraderError(problem)
+            name = Path(nb).name if not (folder / Path(nb).name).exists() else f"{i}_{Path(nb).name}"
+            (folder / name).write_text(json.dumps(data), encoding="utf-8")
+        _, ex = prepare(course, folder, Path(work) / "extracted")
+    by_module: dict[str, list[tuple[str, str]]] = {}
+    for e in course.exercises:
+        source = ex.cells.get(e.function) if ex is not None else None
+        if source is None or e.kind == "lab" or rank_of(source, e.function) == STUB:
+            continue
+        by_module.setdefault(e.module, []).append((e.function, source))
+    parts = course_modules(course, {f for cells in by_module.values() for f, _ in cells})
+    for module, cells in by_module.items():
+        notes = written.setdefault(module, [])
+        head = [f'"""{module}: written from my notebooks by `grader modules` (course code first, then my cells)."""']
+        text = "\n".join(head + parts[module].future) + "\n\n" + parts[module].prelude_text() + "\n"
+        for function, source in cells:
+            if compile_problem(source, function):
+                notes.append(f"{function}: its cell has a syntax error; left out")
+                continue
+            text += f"\n\n# --- the cell of {function} ---\n" + source.rstrip("\n") + "\n"
+            notes.append(f"{function} from {ex.notes.get(function, ['?'])[0].removeprefix('graded from ')}")
+        (dest / f"{module}.py").write_text(text, encoding="utf-8")
+    return written
+
+
+def check_path(path: Path) -> Path:
+    """A submission must be a folder, a .py file or a notebook; say clearly when it is not."""
+    p = Path(path)
+    if not p.exists():
+        raise GraderError(f"submission not found: {p}")
+    if p.is_file() and p.suffix not in (".py", ".ipynb"):
+        raise GraderError(f"a submission is a folder shaped like exercises/, one .py file or a notebook (.ipynb), "
+                          f"not {p.name}")
+    return p
