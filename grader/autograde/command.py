@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 from pathlib import Path
 
 from rich.console import Console
@@ -26,8 +27,11 @@ def register(sub, common) -> None:
                     "kernel, and the grades are recorded as `nbgrader autograde` records them (autograded/ and the "
                     "gradebook, by nbgrader's own autograde steps with the trusted grade in place of Execute). Then "
                     "run `nbgrader generate_feedback` and `nbgrader export` as usual. A broken notebook gets a grade "
-                    "and a message; it never stops the class. Exit status 1 if the gradebook disagrees with the "
-                    "grader.")
+                    "and a message; it never stops the class. With several assignments, one that cannot be graded "
+                    "(not built, no submissions, points changed since the build) is skipped with its reason and "
+                    "the others are graded; a final table says which. Exit status: 0 every assignment graded and "
+                    "recorded; 1 the gradebook disagrees with the grader; 2 nothing could be graded; 3 some "
+                    "assignments were skipped.")
     parser.add_argument("assignment", metavar="ASSIGNMENT", nargs="+",
                         help="assignment id (course.yaml); several are autograded one after the other")
     course_dir_option(parser)
@@ -76,17 +80,54 @@ def run(args: argparse.Namespace) -> int:
     jobs = args.jobs or default_jobs()
     scheduler, sandbox = scheduler_address(args.scheduler), sandbox_mode(args)
     logs = (Path(args.out).resolve() if args.out else course_dir / RESULTS_DIR) / "logs"
-    status = 0
+    rebuild = " ".join(["grader build", *(["--course", shlex.quote(str(course.root))] if args.course else []),
+                        "--course-dir", shlex.quote(str(course_dir)), *(["--db", "URL"] if args.db else [])])
+    outcomes: dict[str, tuple[str, str]] = {}  # assignment -> (what happened, detail)
     # One set of grading processes for every assignment: a sandbox and a pytest session each, once.
     with grading_pool(course, [course.assignment(a) for a in assignments], jobs=jobs, sandbox=sandbox,
                       scheduler=scheduler, logs=logs) as pool:
         for assignment in assignments:
-            state = autograde(course, course_dir, assignment, students=args.student, jobs=jobs,
-                              archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
-                              sandbox=sandbox, scheduler=scheduler, out=Path(args.out) if args.out else None,
-                              db_url=args.db, console=console, pool=pool)
-            status = max(status, report(console, args, assignment, state, course_dir))
-    return status
+            try:
+                state = autograde(course, course_dir, assignment, students=args.student, jobs=jobs,
+                                  archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
+                                  sandbox=sandbox, scheduler=scheduler, out=Path(args.out) if args.out else None,
+                                  db_url=args.db, console=console, pool=pool, rebuild_command=rebuild)
+            except GraderError as exc:
+                if len(assignments) == 1:
+                    raise
+                # One assignment that cannot be graded never stops the others.
+                console.print(f"[bold yellow]skipped {markup(assignment)}:[/bold yellow] {markup(str(exc))}")
+                outcomes[assignment] = ("skipped", str(exc))
+                continue
+            code = report(console, args, assignment, state, course_dir)
+            outcomes[assignment] = ("graded" if code == 0 else "MISMATCH",
+                                    f"{len(state.students)} submission(s)"
+                                    + (", the gradebook disagrees (above)" if code else ""))
+    if len(assignments) > 1:
+        summary(console, outcomes)
+    return exit_status(outcomes)
+
+
+def exit_status(outcomes: dict[str, tuple[str, str]]) -> int:
+    """0 all graded and recorded; 1 a gradebook disagrees; 2 nothing graded; 3 some skipped."""
+    kinds = [kind for kind, _ in outcomes.values()]
+    if "MISMATCH" in kinds:
+        return 1
+    if "graded" not in kinds:
+        return 2
+    return 3 if "skipped" in kinds else 0
+
+
+def summary(console: Console, outcomes: dict[str, tuple[str, str]]) -> None:
+    """The last thing printed for several assignments: which were graded and which skipped, and why."""
+    table = Table(title="autograde: every assignment asked for")
+    table.add_column("assignment")
+    table.add_column("outcome")
+    table.add_column("detail", overflow="fold", max_width=90)
+    colour = {"graded": "green", "skipped": "yellow", "MISMATCH": "red"}
+    for assignment, (kind, detail) in outcomes.items():
+        table.add_row(text(assignment, one_line=True), f"[{colour[kind]}]{kind}[/{colour[kind]}]", text(detail))
+    console.print(table)
 
 
 def report(console: Console, args: argparse.Namespace, assignment: str, state, course_dir: Path) -> int:

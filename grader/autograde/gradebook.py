@@ -197,6 +197,21 @@ def built_notebook(gb: Gradebook, target: GradebookTarget, assignment: str, note
                           "nbgrader_config.py names; build again with this gradebook") from None
 
 
+def points_changed(notebook, points: dict[str, float]) -> list[str]:
+    """Exercises whose maximum in the gradebook (what `grader build` recorded from the source notebook)
+    differs from ``points`` (course.yaml), as ``"name: 2 -> 3"``.
+
+    nbgrader caps a recorded score at the gradebook's maximum, so grading before a rebuild would
+    record grades that are not the trusted ones.
+    """
+    changed = []
+    for cell in notebook.grade_cells:
+        function = exercise_of_grade(cell.name)
+        if function in points and abs(float(cell.max_score) - float(points[function])) > 1e-9:
+            changed.append(f"{function}: {float(cell.max_score):g} -> {float(points[function]):g}")
+    return changed
+
+
 def enrol(target: GradebookTarget, students: list[str]) -> None:
     """Add every student to the gradebook, once.
 

@@ -41,7 +41,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from grader.autograde.extract import Extraction, notebooks_of, solution_cells
 from grader.autograde.gradebook import (GradebookTarget, built_notebook, course_gradebook, enrol, gradebook_scores,
-                                        load_nbgrader_config, manual_state, restore_manual)
+                                        load_nbgrader_config, manual_state, points_changed, restore_manual)
 from grader.autograde.recorder import Recorder, notebook_node, remove
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
 from grader.engine.record import GradeRecord
@@ -82,6 +82,7 @@ class AutogradeState:
     restored: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step
     pool: object | None = None  # grading processes kept for several assignments (trusted.grading_pool)
+    rebuild_command: str = "grader build"  # how this course is rebuilt, as the instructor would type it
 
     def progress(self) -> Progress:
         return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -118,7 +119,8 @@ class FindSubmissions:
         stale = stale_inputs(state.course, state.course_dir)
         if stale:
             state.warnings.append("the course changed since `grader build` (" + ", ".join(stale[:4])
-                                  + (" ..." if len(stale) > 4 else "") + "); rebuild before releasing again")
+                                  + (" ..." if len(stale) > 4 else "") + "); before releasing again run "
+                                  f"`{state.rebuild_command} --assignment {state.assignment.id}`")
         if not feedback_is_sanitised(state.course_dir):
             state.warnings.append("nbgrader's configuration leaves SanitizeStudentHTML out of "
                                   "GenerateFeedback.preprocessors (an older `grader build`, or a setting of yours): "
@@ -152,7 +154,13 @@ class Enrol:
 
     def __call__(self, state: AutogradeState) -> None:
         with state.gradebook.open() as gb:  # before grading: a gradebook the assignment was not built in
-            built_notebook(gb, state.gradebook, state.assignment.id, Path(state.info.notebook).stem)
+            notebook = built_notebook(gb, state.gradebook, state.assignment.id, Path(state.info.notebook).stem)
+            changed = points_changed(notebook, {e.function: e.points for e in state.assignment.exercises})
+        if changed:  # nbgrader would cap the new scores at the old maximum: rebuild before grading
+            raise GraderError(f"the points of {state.assignment.id} changed in course.yaml since it was built "
+                              f"({', '.join(changed)}); the gradebook still has the old maximum. Run "
+                              f"`{state.rebuild_command} --assignment {state.assignment.id}` (keeps submissions, "
+                              "grades and manual grades), then autograde again")
         enrol(state.gradebook, state.students)
 
 
@@ -394,11 +402,18 @@ def autograde(course: Course, course_dir: Path, assignment_id: str, *, students:
               jobs: int = 1, archive: Path | None = None, name_regexp: str | None = None,
               sandbox: str = "auto", scheduler: str | None = None, out: Path | None = None,
               db_url: str | None = None, console: Console | None = None, steps=AUTOGRADE_STEPS,
-              pool=None) -> AutogradeState:
+              pool=None, rebuild_command: str | None = None) -> AutogradeState:
     """Run the autograde pipeline on one assignment of an nbgrader course directory.
 
     ``db_url`` overrides the gradebook of nbgrader's configuration (as nbgrader's ``--db`` does).
     ``pool``: grading processes kept for several assignments (:func:`grader.autograde.trusted.grading_pool`).
+    ``rebuild_command``: how messages tell to rebuild this course (default ``grader build --course-dir DIR``).
+
+    Raises
+    ------
+    GraderError
+        When this assignment cannot be graded (not built, no submissions, points changed since the
+        build); nothing of it is recorded then.
     """
     course_dir = Path(course_dir).resolve()
     if not (course_dir / "nbgrader_config.py").is_file():
@@ -407,7 +422,8 @@ def autograde(course: Course, course_dir: Path, assignment_id: str, *, students:
                            console=console or Console(), gradebook=course_gradebook(course_dir, db_url),
                            db_url=db_url or None, students_wanted=students, jobs=jobs,
                            archive=Path(archive) if archive else None, name_regexp=name_regexp, sandbox=sandbox,
-                           scheduler=scheduler, out=Path(out).resolve() if out is not None else None, pool=pool)
+                           scheduler=scheduler, out=Path(out).resolve() if out is not None else None, pool=pool,
+                           rebuild_command=rebuild_command or f"grader build --course-dir {course_dir}")
     for step in steps:
         started = time.perf_counter()
         step(state)

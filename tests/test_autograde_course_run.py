@@ -1,0 +1,109 @@
+"""Running a course with `grader autograde` as a teaching team does (issue 19): several assignments in
+one command, a change of the course after release, LMS downloads shaped as each LMS writes them.
+
+Real nbgrader and its SQLite gradebook, on the toy course (a1: double 2 points and add 1; a2: scale).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from grader.autograde.gradebook import course_gradebook, gradebook_scores
+from grader.autograde.trusted import results_store
+from tests.helpers import run_grader
+from tests.toy_course import a1_notebook, build_nbgrader_course
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def toy_build(tmp_path_factory):
+    course, built = build_nbgrader_course(tmp_path_factory.mktemp("toy"))
+    proc = run_grader("build", "--course", str(course), "--course-dir", str(built), "--assignment", "a2",
+                      cwd=built.parent)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return course, built
+
+
+@pytest.fixture()
+def course(toy_build, tmp_path) -> tuple[Path, Path]:
+    """A copy of the toy course and of its nbgrader course directory (a1 and a2 built), for one test."""
+    shutil.copytree(toy_build[0], tmp_path / "course")
+    shutil.copytree(toy_build[1], tmp_path / "nb")
+    return tmp_path / "course", tmp_path / "nb"
+
+
+def hand_in(course_dir: Path, student: str, text: str) -> None:
+    folder = course_dir / "submitted" / student / "a1"
+    folder.mkdir(parents=True)
+    (folder / "a1.ipynb").write_text(text)
+
+
+def autograde(course: tuple[Path, Path], *args: str) -> subprocess.CompletedProcess:
+    return run_grader("autograde", *args, "--course", str(course[0]), "--course-dir", str(course[1]),
+                      "--no-sandbox", "--jobs", "1", cwd=course[1].parent)
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+# -- item 1: several assignments, one of them without submissions ---------------------------------------
+def test_an_assignment_without_submissions_is_skipped_with_its_reason_and_the_next_is_graded(course):
+    hand_in(course[1], "alice", a1_notebook(course[1]))
+    proc = autograde(course, "a2", "a1")
+    assert proc.returncode == 3, proc.stdout + proc.stderr  # some assignments skipped
+    out = flat(proc.stdout)
+    assert "skipped a2: no submissions of a2" in out, out
+    assert "a1: 1 submission(s)" in out, out
+    table = out[out.index("every assignment asked for"):]
+    assert re.search(r"a2 │ skipped │ no submissions of a2", table) and re.search(r"a1 │ graded │ 1 submission", table)
+    assert {r.student: r.total for r in results_store(course[1], "a1").all_records()} == {"alice": 3.0}
+    assert gradebook_scores(course_gradebook(course[1]), "a1") == {"alice": {"double": 2.0, "add": 1.0}}
+
+
+def test_nothing_to_grade_in_any_assignment_exits_2(course):
+    proc = autograde(course, "a1", "a2")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "skipped a1" in proc.stdout and "skipped a2" in proc.stdout
+
+
+# -- item 2: the points of an exercise change after release --------------------------------------------
+def test_a_points_change_after_release_says_what_to_run_and_keeps_manual_grades(course):
+    """The documented change (edit course.yaml, run `grader build` again) walked end to end: autograde
+    refuses to record grades nbgrader would cap at the old maximum, names the exact command, and after
+    it the new points are graded with the submissions and manual grades kept."""
+    from nbgrader.api import Gradebook
+
+    hand_in(course[1], "alice", a1_notebook(course[1]))
+    assert autograde(course, "a1").returncode == 0
+    url = course_gradebook(course[1]).url
+    with Gradebook(url, "toy") as gb:
+        grade = gb.find_grade("test_add", "a1", "a1", "alice")
+        grade.manual_score = 0.5  # a TA's manual grade in formgrader
+        gb.db.commit()
+    yaml = course[0] / "course.yaml"
+    yaml.write_text(yaml.read_text().replace("{function: double, module: toy, points: 2",
+                                             "{function: double, module: toy, points: 3"))
+    proc = autograde(course, "a1")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    message = flat(proc.stderr)
+    assert "points of a1 changed in course.yaml since it was built (double: 2 -> 3)" in message, message
+    assert "mismatch" not in proc.stdout
+    command = re.search(r"Run `grader (build [^`]+)`", message).group(1).split()
+    rebuilt = run_grader(*command, cwd=course[1].parent)
+    assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
+    proc = autograde(course, "a1")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert gradebook_scores(course_gradebook(course[1]), "a1") == {"alice": {"double": 3.0, "add": 1.0}}
+    with Gradebook(url, "toy") as gb:
+        assert gb.find_grade("test_add", "a1", "a1", "alice").manual_score == 0.5
+        assert gb.find_grade_cell("test_double", "a1", "a1").max_score == 3.0
+        assert gb.find_submission("a1", "alice").max_score == 4.0
+    assert nbformat.read(course[1] / "submitted/alice/a1/a1.ipynb", as_version=4)  # the submission is still there
