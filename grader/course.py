@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 
@@ -52,6 +53,8 @@ SANDBOX_KEYS = ("memory_mb", "cpu_seconds", "processes", "file_size_mb", "open_f
 GRADESCOPE_VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 GRADESCOPE_KEYS = ("visibility",)
 DEFAULT_GRADESCOPE = {"visibility": "after_published"}
+# The course's calendar: the time zone of times written without one (an LMS download's).
+CALENDAR_KEYS = ("time_zone",)
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ class Course:
     assignments: tuple[Assignment, ...]
     sandbox: dict = field(default_factory=dict, hash=False, compare=False)
     gradescope: dict = field(default_factory=lambda: dict(DEFAULT_GRADESCOPE), hash=False, compare=False)
+    time_zone: str = "UTC"  # calendar.time_zone: of times written without one (LMS downloads)
     _references: dict = field(default_factory=dict, repr=False, compare=False)
 
     # -- paths -----------------------------------------------------------------
@@ -282,7 +286,16 @@ class _Validator:
 
     def course(self, node) -> Course:
         top = self.mapping(node, "", required=("course", "assignments"),
-                           optional=("defaults", "sandbox", "gradescope"))
+                           optional=("defaults", "sandbox", "gradescope", "calendar"))
+        time_zone = "UTC"
+        if "calendar" in top:
+            for k, v in self.mapping(top["calendar"], "calendar", required=(), optional=CALENDAR_KEYS).items():
+                time_zone = self.scalar(v, f"calendar.{k}", str)
+                try:
+                    ZoneInfo(time_zone)
+                except (ZoneInfoNotFoundError, ValueError):
+                    raise self.fail(v, f"calendar.{k}", f"unknown time zone {time_zone!r} (an IANA name such "
+                                                        "as Europe/Paris or UTC)") from None
         sandbox = {}
         if "sandbox" in top:
             fields = self.mapping(top["sandbox"], "sandbox", required=(), optional=SANDBOX_KEYS + ("require",))
@@ -371,6 +384,7 @@ class _Validator:
             assignments=tuple(assignments),
             sandbox=sandbox,
             gradescope=gradescope,
+            time_zone=time_zone,
         )
 
 

@@ -107,3 +107,33 @@ def test_a_points_change_after_release_says_what_to_run_and_keeps_manual_grades(
         assert gb.find_grade_cell("test_double", "a1", "a1").max_score == 3.0
         assert gb.find_submission("a1", "alice").max_score == 4.0
     assert nbformat.read(course[1] / "submitted/alice/a1/a1.ipynb", as_version=4)  # the submission is still there
+
+
+# -- item 3: an LMS download through `grader autograde --zip` -----------------------------------------
+def test_a_canvas_download_is_collected_with_its_times_and_what_is_left_out_is_said_before_grading(course, tmp_path):
+    """Canvas's shape (recognised from the names), its LATE mark, the submission time in nbgrader's
+    gradebook (so nbgrader's late penalties can apply), and the fix for a name no LMS writes, printed
+    before the grading table."""
+    from nbgrader.api import Gradebook
+    from tests.hostile_archives import archive
+
+    notebook = a1_notebook(course[1])
+    download = archive(tmp_path / "submissions.zip", {
+        "millerfrank_1234_567890_a1.ipynb": (notebook, (2026, 12, 1, 22, 30, 0)),
+        "smithjane_LATE_2345_567891_a1-1.ipynb": (notebook, (2026, 12, 3, 9, 15, 0)),
+        "Frank's notebook.ipynb": notebook,
+    })
+    proc = autograde(course, "a1", "--zip", str(download))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = flat(proc.stdout)
+    assert "collected 2 file(s) of 2 student(s) from submissions.zip into submitted/ (a canvas download " \
+           "(recognised from its names))" in out, out
+    assert "marked late by the LMS: smithjane" in out
+    left_out = out.index("not collected: submissions.zip: Frank's notebook.ipynb: not collected: its name is not "
+                         "shaped like a canvas download's")
+    assert "1 file(s) gave no student: give the LMS with --lms" in out
+    assert left_out < out.index("a1: 2 submission(s)"), "what was not collected comes first"
+    with Gradebook(course_gradebook(course[1]).url, "toy") as gb:
+        assert str(gb.find_submission("a1", "smithjane").timestamp) == "2026-12-03 09:15:00"
+        assert str(gb.find_submission("a1", "millerfrank").timestamp) == "2026-12-01 22:30:00"
+        assert gb.find_submission("a1", "smithjane").score == 3.0

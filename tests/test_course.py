@@ -122,3 +122,11 @@ def test_grader_command_reports_invalid_course(tmp_path):
     assert proc.returncode == 2
     assert "course.yaml:10:" in proc.stderr and "unknown key 'extra'" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_the_calendar_names_a_real_time_zone(tmp_path):
+    course = load_course(make_course(tmp_path, GOOD + "calendar: {time_zone: Europe/Paris}\n"), check_tests=False)
+    assert course.time_zone == "Europe/Paris"
+    assert load_course(make_course(tmp_path / "utc", GOOD), check_tests=False).time_zone == "UTC"
+    message = error_of(tmp_path / "bad", GOOD + "calendar: {time_zone: Mars/Olympus}\n")
+    assert message.startswith("course.yaml:11: calendar.time_zone: unknown time zone 'Mars/Olympus'"), message

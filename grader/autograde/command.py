@@ -14,7 +14,7 @@ from grader.course import load_course
 from grader.display import markup, text
 from grader.errors import GraderError
 from grader.feedback import first_issue, format_points, function_report
-from grader.options import course_dir_option, db_option, engine_options, resolve_course_dir, scheduler_address
+from grader.options import LMS_NAMES, course_dir_option, db_option, engine_options, resolve_course_dir, scheduler_address
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
 
@@ -43,11 +43,16 @@ def register(sub, common) -> None:
                         help="where the trusted records go, DIR/<assignment>/ (default: grader-results/ in the "
                              "course directory)")
     parser.add_argument("--zip", metavar="FILE", default=None,
-                        help="first collect an LMS download (a zip of notebooks named by student: "
-                             "<student>_<anything>.ipynb, or <student>/<file>) into submitted/; nested archives "
-                             "are never unpacked and an entry that does not fit is left out with a message")
+                        help="first collect an LMS download (the zip of an assignment's submissions from Canvas, "
+                             "Moodle, Blackboard or Brightspace, or notebooks named <student>_<anything>.ipynb or "
+                             "<student>/<file>) into submitted/, each student's submission time into its "
+                             "timestamp.txt; nested archives are never unpacked, and what is not collected is "
+                             "said before grading, with the fix")
+    parser.add_argument("--lms", choices=LMS_NAMES, default="auto",
+                        help="with --zip: which LMS made the download (default: auto, recognised from the file "
+                             "names; generic: <student>_<anything>)")
     parser.add_argument("--name-regexp", metavar="REGEX", default=None,
-                        help="with --zip: how a file name gives the student, e.g. "
+                        help="with --zip: how a file name gives the student, for a shape no --lms knows, e.g. "
                              r"'(?P<student_id>\w+)_(?P<file_id>.+)' (default: <student>_<anything>.ipynb)")
     parser.add_argument("--details", action="store_true", help="print every student's messages, not just totals")
     add_sandbox_options(parser)
@@ -72,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         raise GraderError("--jobs must be at least 1")
     if args.name_regexp and not args.zip:
         raise GraderError("--name-regexp only applies with --zip")
+    if args.lms != "auto" and not args.zip:
+        raise GraderError("--lms only applies with --zip")
     assignments = list(dict.fromkeys(args.assignment))
     for assignment in assignments:  # every id known before the first is graded
         course.assignment(assignment)
@@ -90,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 state = autograde(course, course_dir, assignment, students=args.student, jobs=jobs,
                                   archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
-                                  sandbox=sandbox, scheduler=scheduler, out=Path(args.out) if args.out else None,
+                                  lms=args.lms, sandbox=sandbox, scheduler=scheduler, out=Path(args.out) if args.out else None,
                                   db_url=args.db, console=console, pool=pool, rebuild_command=rebuild)
             except GraderError as exc:
                 if len(assignments) == 1:

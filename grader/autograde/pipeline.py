@@ -66,6 +66,7 @@ class AutogradeState:
     jobs: int = 1
     archive: Path | None = None
     name_regexp: str | None = None
+    lms: str = "auto"  # the LMS whose download --zip is (zipcollect.LMS_NAMES)
     info: BuiltAssignment | None = None
     students: list[str] = field(default_factory=list)
     unusable: list[str] = field(default_factory=list)  # folders of submitted/ whose name is no student id
@@ -90,19 +91,34 @@ class AutogradeState:
 
 
 class CollectZip:
+    """Collect an LMS download into submitted/, and say at once -- before anything is graded -- what was
+    left out and how to collect it."""
+
     name = "collect"
 
     def __call__(self, state: AutogradeState) -> None:
         if state.archive is None:
             return
-        from grader.autograde.zipcollect import collect_zip
+        from grader.autograde.zipcollect import LMS_SHAPES, collect_zip
 
         info = built_info(state.course_dir, state.assignment)
         collected = collect_zip(state.course_dir, state.assignment.id, state.archive, [info.notebook],
-                                info.student_modules, state.name_regexp)
+                                info.student_modules, state.name_regexp, lms=state.lms,
+                                time_zone=state.course.time_zone)
+        how = (f"a {collected.lms} download" + (" (recognised from its names)" if collected.detected else "")
+               if collected.lms != "generic" else "names read as " + (f"--name-regexp {state.name_regexp}"
+                                                                      if state.name_regexp else "<student>_<file>"))
         state.console.print(f"collected {collected.files} file(s) of {len(collected.students)} student(s) from "
-                            f"{markup(state.archive.name)} into submitted/")
-        state.warnings += [f"{state.archive.name}: {problem}" for problem in collected.problems]
+                            f"{markup(state.archive.name)} into submitted/ ({markup(how)})")
+        if collected.late:
+            state.console.print(f"marked late by the LMS: {markup(', '.join(collected.late))}")
+        for problem in collected.problems:
+            state.console.print(f"[yellow]not collected:[/yellow] {markup(state.archive.name)}: {markup(problem)}")
+        if collected.unnamed:
+            shapes = ", ".join(LMS_SHAPES)
+            state.console.print(f"[yellow]{collected.unnamed} file(s) gave no student:[/yellow] give the LMS with "
+                                f"--lms ({shapes}) or the names' shape with --name-regexp "
+                                r"'(?P<student_id>...)_(?P<file_id>...)', then run this command again")
 
 
 def feedback_is_sanitised(course_dir: Path) -> bool:
@@ -399,7 +415,7 @@ AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Enrol(), Extract(), Grade(),
 
 
 def autograde(course: Course, course_dir: Path, assignment_id: str, *, students: list[str] | None = None,
-              jobs: int = 1, archive: Path | None = None, name_regexp: str | None = None,
+              jobs: int = 1, archive: Path | None = None, name_regexp: str | None = None, lms: str = "auto",
               sandbox: str = "auto", scheduler: str | None = None, out: Path | None = None,
               db_url: str | None = None, console: Console | None = None, steps=AUTOGRADE_STEPS,
               pool=None, rebuild_command: str | None = None) -> AutogradeState:
@@ -421,7 +437,8 @@ def autograde(course: Course, course_dir: Path, assignment_id: str, *, students:
     state = AutogradeState(course=course, course_dir=course_dir, assignment=course.assignment(assignment_id),
                            console=console or Console(), gradebook=course_gradebook(course_dir, db_url),
                            db_url=db_url or None, students_wanted=students, jobs=jobs,
-                           archive=Path(archive) if archive else None, name_regexp=name_regexp, sandbox=sandbox,
+                           archive=Path(archive) if archive else None, name_regexp=name_regexp, lms=lms,
+                           sandbox=sandbox,
                            scheduler=scheduler, out=Path(out).resolve() if out is not None else None, pool=pool,
                            rebuild_command=rebuild_command or f"grader build --course-dir {course_dir}")
     for step in steps:
