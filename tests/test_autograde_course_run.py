@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -137,3 +138,35 @@ def test_a_canvas_download_is_collected_with_its_times_and_what_is_left_out_is_s
         assert str(gb.find_submission("a1", "smithjane").timestamp) == "2026-12-03 09:15:00"
         assert str(gb.find_submission("a1", "millerfrank").timestamp) == "2026-12-01 22:30:00"
         assert gb.find_submission("a1", "smithjane").score == 3.0
+
+
+# -- item 6: a normal cycle prints no warning -----------------------------------------------------------
+def test_a_normal_cycle_prints_no_warning_and_tampering_still_warns(course):
+    """autograde recording new submissions (SQLAlchemy's SAWarning), generate_feedback (traitlets'
+    "not recognized by SanitizeStudentHTML"), formgrader's own autograde of an untouched student
+    (nbgrader's "checksum has changed" for every cell with hidden tests): silent. A student who
+    edits a locked test cell is still reported by nbgrader."""
+    from grader.build.nbgrader_run import nbgrader_env
+
+    hand_in(course[1], "alice", a1_notebook(course[1]))
+    tampered = nbformat.reads(a1_notebook(course[1]), as_version=4)
+    for cell in tampered.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == "test_add":
+            cell.source += "\n# edited by the student"
+    hand_in(course[1], "bob", nbformat.writes(tampered))
+    proc = autograde(course, "a1")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stderr == "", proc.stderr
+
+    def nbgrader(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course[1], capture_output=True,
+                              text=True, env=nbgrader_env(), timeout=600)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return "\n".join(line for line in (done.stdout + done.stderr).splitlines() if "WARNING" in line
+                         and "Removing existing assignment" not in line)  # --force says it replaces
+
+    assert nbgrader("generate_feedback", "a1") == ""
+    assert nbgrader("autograde", "a1", "--student", "alice", "--force") == ""
+    assert "Attribute 'checksum' for cell test_add has changed!" in nbgrader("autograde", "a1", "--student", "bob",
+                                                                            "--force")
+    assert gradebook_scores(course_gradebook(course[1]), "a1")["alice"] == {"double": 2.0, "add": 1.0}

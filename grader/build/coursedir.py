@@ -60,6 +60,14 @@ AUTOGRADE_PREPROCESSORS = [
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+# nbgrader's Autograde.sanitize_preprocessors, OverwriteCells quiet about cells exactly as released.
+SANITIZE_PREPROCESSORS = [
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "grader.autograde.preprocessors.OverwriteReleasedCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
 FEEDBACK_PREPROCESSORS = [
     "grader.autograde.preprocessors.SanitizeStudentHTML",
     "nbgrader.preprocessors.GetGrades",
@@ -146,6 +154,8 @@ def config_text(course: Course, built: list[BuiltAssignment], course_dir: Path,
         "# Autograde: the hidden tests never run in the student's kernel. TrustedGrade replaces",
         "# Execute and fills each autograded cell from the trusted grader (`grader autograde`).",
         f"c.Autograde.autograde_preprocessors = {AUTOGRADE_PREPROCESSORS!r}",
+        "# A locked cell exactly as released (its hidden tests cut out) is no tampering: no warning.",
+        f"c.Autograde.sanitize_preprocessors = {SANITIZE_PREPROCESSORS!r}",
         f"c.TrustedGrade.course_root = {root}",
         "# A deleted check cell comes back from the gradebook, so every exercise gets a grade.",
         "c.OverwriteCells.add_missing_cells = True",
