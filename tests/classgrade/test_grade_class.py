@@ -117,6 +117,31 @@ def test_a_rerun_grades_only_what_changed(toy_class, tmp_path):
     assert "0 already graded and unchanged, 4 to grade" in fourth.stderr
 
 
+def test_student_regrades_those_students_only_and_keeps_the_class(toy_class, tmp_path):
+    """`--student ID` (repeatable): those are graded again, changed or not; nobody else is, not even a
+    student whose submission changed; summary.csv and the class list keep everyone."""
+    course, submissions = toy_class
+    (submissions / "erin.py").unlink()  # keep it quick
+    out = tmp_path / "results"
+    assert run_class(course, submissions, out, "-j", "2").returncode == 0
+    before = {p.name: p.read_bytes() for p in (out / "results").glob("*.json")}
+    (submissions / "bob.py").write_text(solution_source())  # bob resubmits, fixed
+    (submissions / "dave" / "toy.py").write_text(wrong_source())  # dave changes too, but is not asked for
+    proc = run_class(course, submissions, out, "--student", "bob", "--student", "alice")
+    assert proc.returncode == 0, proc.stderr
+    assert "2 submissions in" in proc.stderr and "0 already graded and unchanged, 2 to grade" in proc.stderr
+    assert grades(out)["bob"]["total"] == 4
+    assert (out / "results" / "alice.json").read_bytes() != before["alice.json"]  # graded again
+    for name in ("carol.json", "dave.json"):
+        assert (out / "results" / name).read_bytes() == before[name]
+    with open(out / "summary.csv", newline="") as f:
+        assert {row["student"]: row["total"] for row in csv.DictReader(f)} == {
+            "alice": "4", "bob": "4", "carol": "0", "dave": "4"}
+    assert json.loads((out / "class.json").read_text())["students"] == ["alice", "bob", "carol", "dave"]
+    unknown = run_class(course, submissions, out, "--student", "zed")
+    assert unknown.returncode == 2 and "no gradable submission" in unknown.stderr and "zed" in unknown.stderr
+
+
 def test_grades_do_not_depend_on_the_number_of_processes(toy_class, tmp_path):
     course, submissions = toy_class
     one = run_class(course, submissions, tmp_path / "one", "-j", "1")
