@@ -20,6 +20,7 @@ COMMANDS = [
     "grader.autograde.command",
     "grader.classgrade.command",
     "grader.report.command",
+    "grader.studentfeedback.command",
     "grader.gradescope.command",
 ]
 
@@ -31,6 +32,7 @@ Instructors:  grader grade SUBMISSION      grade one submission with the hidden 
               grader grade-class DIR -j N  grade a class in parallel, sandboxed, resumable
                 (--scheduler ADDRESS: on a Dask cluster)
               grader report RESULTS_DIR    an HTML report of a graded class
+              grader feedback RESULTS_DIR  each student's feedback page (HTML, Markdown)
 Course devs:  grader stubs [--check]       regenerate exercises/ from solutions/
 Try it:       grader demo                  grade the embedded sample class
 nbgrader:     grader build / autograde     nbgrader course: release, then grade submitted/

@@ -322,3 +322,33 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
         assert grades(tmp_path / only[0])["carol"]["total"] == 0 < grades(tmp_path / only[0])["alice"]["total"]
         again = grade_class(course, students, tmp_path / only[0], jobs=1, mode="auto", only=only)
         assert sorted(again.up_to_date) == sorted(students) and not again.graded
+
+
+def test_feedback_writes_a_readable_escaped_page_per_student(toy_class, tmp_path):
+    """`grader feedback RESULTS`: an HTML page and a Markdown file per student with the scores and
+    messages; what a student's exception says is text, never markup."""
+    course, submissions = toy_class
+    for entry in ("erin.py", "carol", "dave"):  # keep it quick
+        shutil.rmtree(submissions / entry) if (submissions / entry).is_dir() else (submissions / entry).unlink()
+    payload = "<script>alert(1)</script> [x](javascript:alert(2))"
+    (submissions / "mallory.py").write_text(solution_source().replace(
+        "return 2.0 * np.asarray(x, dtype=float)", f"raise ValueError({payload!r})"))
+    out = tmp_path / "results"
+    assert run_class(course, submissions, out).returncode == 0
+    proc = grader("feedback", str(out), "--course", str(course), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "feedback for 3 student(s)" in proc.stderr
+    folder = out / "feedback"
+    assert sorted(p.name for p in folder.iterdir()) == ["alice.html", "alice.md", "bob.html", "bob.md",
+                                                        "mallory.html", "mallory.md"]
+    bob = (folder / "bob.html").read_text()
+    assert "feedback for bob" in bob and "2 of 4 points" in bob and "double does not return twice its input" in bob
+    assert "- `double`: 0/2" in (folder / "bob.md").read_text()
+    assert "all checks passed" in (folder / "alice.html").read_text()
+    mallory_html, mallory_md = (folder / "mallory.html").read_text(), (folder / "mallory.md").read_text()
+    assert "ValueError" in mallory_html and "<script>" not in mallory_html and "&lt;script&gt;" in mallory_html
+    assert "<script>" not in mallory_md and "](javascript" not in mallory_md and r"\<script\>" in mallory_md
+    only = grader("feedback", str(out), "--student", "bob", "-o", str(tmp_path / "one"), cwd=tmp_path)
+    assert only.returncode == 0 and sorted(p.name for p in (tmp_path / "one").iterdir()) == ["bob.html", "bob.md"]
+    missing = grader("feedback", str(out), "--student", "zed", cwd=tmp_path)
+    assert missing.returncode == 2 and "no result for: zed" in missing.stderr
