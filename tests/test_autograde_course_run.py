@@ -170,3 +170,51 @@ def test_a_normal_cycle_prints_no_warning_and_tampering_still_warns(course):
     assert "Attribute 'checksum' for cell test_add has changed!" in nbgrader("autograde", "a1", "--student", "bob",
                                                                             "--force")
     assert gradebook_scores(course_gradebook(course[1]), "a1")["alice"] == {"double": 2.0, "add": 1.0}
+
+
+# -- item 4: due dates and the late policy -------------------------------------------------------------
+def test_due_dates_and_the_late_policy_reach_nbgrader_and_every_table(course, tmp_path):
+    """course.yaml's due date and late policy, through `grader build`, into nbgrader's gradebook and
+    late-submission plugin: a submission collected from Canvas 1 d 9 h late loses 2 days' share;
+    the autograde table, nbgrader's feedback and nbgrader's export show it."""
+    import csv
+
+    from nbgrader.api import Gradebook
+    from grader.build.nbgrader_run import nbgrader_env
+    from tests.hostile_archives import archive
+
+    yaml = course[0] / "course.yaml"
+    yaml.write_text(yaml.read_text().replace("    title: Doubling and adding\n",
+                                             "    title: Doubling and adding\n    due: 2026-12-02 00:00\n")
+                    + "calendar: {time_zone: UTC, late_policy: {per_day: 0.25, zero_after_days: 3}}\n")
+    rebuilt = run_grader("build", "--course", str(course[0]), "--course-dir", str(course[1]), "--assignment", "a1",
+                         cwd=tmp_path)
+    assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
+    notebook = a1_notebook(course[1])
+    download = archive(tmp_path / "submissions.zip", {
+        "millerfrank_1234_567890_a1.ipynb": (notebook, (2026, 12, 1, 22, 30, 0)),
+        "smithjane_LATE_2345_567891_a1.ipynb": (notebook, (2026, 12, 3, 9, 15, 0)),
+        "leroy_LATE_3456_567892_a1.ipynb": (notebook, (2026, 12, 9, 9, 0, 0)),
+    })
+    proc = autograde(course, "a1", "--zip", str(download))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = flat(proc.stdout)
+    assert "a1: 3 submission(s) (due 2026-12-02 00:00 UTC, 25% of the score per day late (or part of a day), " \
+           "0 after 3 days)" in out, out
+    assert re.search(r"smithjane │ 3/3 │ 1 d 9 h \(-1\.50\)", out), out
+    assert re.search(r"leroy │ 3/3 │ 7 d 9 h \(-3\)", out), out
+    assert re.search(r"millerfrank │ 3/3 │ │", out), out
+    with Gradebook(course_gradebook(course[1]).url, "toy") as gb:
+        assert str(gb.find_assignment("a1").duedate) == "2026-12-02 00:00:00"
+        assert gb.find_submission("a1", "smithjane").late_submission_penalty == 1.5
+        assert gb.find_submission("a1", "millerfrank").late_submission_penalty == 0
+    env = nbgrader_env()
+    for args in (["generate_feedback", "a1"], ["export"]):
+        done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course[1], capture_output=True,
+                              text=True, env=env, timeout=600)
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert "Late submission penalty (Score: -1.5)" in (course[1] / "feedback/smithjane/a1/a1.html").read_text()
+    with open(course[1] / "grades.csv", newline="") as handle:
+        rows = {r["student_id"]: r for r in csv.DictReader(handle)}
+    assert float(rows["smithjane"]["late_submission_penalty"]) == 1.5 and float(rows["smithjane"]["score"]) == 1.5
+    assert float(rows["leroy"]["score"]) == 0.0 and float(rows["millerfrank"]["score"]) == 3.0

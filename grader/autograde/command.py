@@ -144,15 +144,25 @@ def report(console: Console, args: argparse.Namespace, assignment: str, state, c
     for line in state.restored:
         console.print(f"[red]tampering undone:[/red] {markup(line)}")
 
-    table = Table(title=text(f"{assignment}: {len(state.students)} submission(s)", one_line=True))
+    from grader.autograde.late import describe, late_text
+
+    due = state.course.assignment(assignment).due
+    calendar = (f"due {due:%Y-%m-%d %H:%M} {state.course.time_zone}, {describe(state.course.late_policy)}"
+                if due else "no due date")
+    table = Table(title=text(f"{assignment}: {len(state.students)} submission(s) ({calendar})", one_line=True))
     table.add_column("student")
     table.add_column("score", justify="right")
+    if state.late:
+        table.add_column("late (penalty)", justify="right")
     table.add_column("first thing to look at", overflow="fold", max_width=80)
     for student in state.students:
         record = state.records[student]
         flag = " (rescued)" if student in state.rescued else ""
+        late = state.late.get(student)
+        late_cell = ([f"{late_text(late[0])} (-{format_points(late[1])})" if late else ""] if state.late else [])
         table.add_row(text(student + flag, one_line=True),
-                      f"{format_points(record.total)}/{format_points(record.max)}", text(first_issue(record)))
+                      f"{format_points(record.total)}/{format_points(record.max)}", *late_cell,
+                      text(first_issue(record)))
         if args.details:
             for function in record.result.functions:
                 console.print(text(function_report(record, function)), end="")

@@ -212,6 +212,34 @@ def points_changed(notebook, points: dict[str, float]) -> list[str]:
     return changed
 
 
+def set_due_dates(gb: Gradebook, due: dict[str, object]) -> None:
+    """Each assignment's due date in the gradebook (UTC, or None), as course.yaml gives it: nbgrader
+    computes how late a submission is from it."""
+    for assignment, when in due.items():
+        try:
+            row = gb.find_assignment(assignment)
+        except MissingEntry:
+            continue  # not built in this gradebook
+        if row.duedate != when:
+            row.duedate = when
+    gb.db.commit()
+
+
+def late_state(target: GradebookTarget, assignment: str) -> dict[str, tuple[float, float]]:
+    """student -> (seconds late, late penalty in points) of every late submission of ``assignment``."""
+    out = {}
+    with target.open() as gb:
+        try:
+            submissions = gb.find_assignment(assignment).submissions
+        except MissingEntry:
+            return out
+        for submission in submissions:
+            late = submission.total_seconds_late
+            if late > 0:
+                out[submission.student.id] = (late, float(submission.late_submission_penalty or 0.0))
+    return out
+
+
 def enrol(target: GradebookTarget, students: list[str]) -> None:
     """Add every student to the gradebook, once.
 

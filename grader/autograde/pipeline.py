@@ -41,7 +41,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from grader.autograde.extract import Extraction, notebooks_of, solution_cells
 from grader.autograde.gradebook import (GradebookTarget, built_notebook, course_gradebook, enrol, gradebook_scores,
-                                        load_nbgrader_config, manual_state, points_changed, restore_manual)
+                                        late_state, load_nbgrader_config, manual_state, points_changed,
+                                        restore_manual, set_due_dates)
 from grader.autograde.recorder import Recorder, notebook_node, remove
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
 from grader.engine.record import GradeRecord
@@ -82,6 +83,7 @@ class AutogradeState:
     manual_before: dict = field(default_factory=dict)
     restored: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step
+    late: dict[str, tuple[float, float]] = field(default_factory=dict)  # student -> (seconds late, penalty)
     pool: object | None = None  # grading processes kept for several assignments (trusted.grading_pool)
     rebuild_command: str = "grader build"  # how this course is rebuilt, as the instructor would type it
 
@@ -172,6 +174,8 @@ class Enrol:
         with state.gradebook.open() as gb:  # before grading: a gradebook the assignment was not built in
             notebook = built_notebook(gb, state.gradebook, state.assignment.id, Path(state.info.notebook).stem)
             changed = points_changed(notebook, {e.function: e.points for e in state.assignment.exercises})
+            if not changed:  # a due date changed in course.yaml applies without a rebuild
+                set_due_dates(gb, {state.assignment.id: state.course.due_utc(state.assignment.id)})
         if changed:  # nbgrader would cap the new scores at the old maximum: rebuild before grading
             raise GraderError(f"the points of {state.assignment.id} changed in course.yaml since it was built "
                               f"({', '.join(changed)}); the gradebook still has the old maximum. Run "
@@ -409,6 +413,7 @@ class Verify:
                 value = got.get(function)
                 if value is None or abs(float(value) - score) > 1e-6:
                     state.mismatches.append(f"{student}/{function}: gradebook has {value}, the grader gave {score:g}")
+        state.late = late_state(state.gradebook, state.assignment.id)
 
 
 AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Enrol(), Extract(), Grade(), Record(), Rescue(), Verify())

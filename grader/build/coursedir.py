@@ -60,6 +60,7 @@ AUTOGRADE_PREPROCESSORS = [
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+LATE_PLUGIN = "grader.autograde.late.CourseLatePolicy"
 # nbgrader's Autograde.sanitize_preprocessors, OverwriteCells quiet about cells exactly as released.
 SANITIZE_PREPROCESSORS = [
     "nbgrader.preprocessors.ClearOutput",
@@ -161,6 +162,13 @@ def config_text(course: Course, built: list[BuiltAssignment], course_dir: Path,
         "c.OverwriteCells.add_missing_cells = True",
         "# Labs are graded from the student's .py modules: keep them, overwrite only the course's files.",
         f"c.Autograde.exclude_overwriting = {exclude!r}",
+        "",
+        "# Late work: the course's late policy (course.yaml calendar.late_policy); due dates are in the",
+        "# gradebook (course.yaml assignments[].due, written by `grader build` and `grader autograde`).",
+        *([f"c.AssignLatePenalties.plugin_class = {LATE_PLUGIN!r}",
+           f"c.CourseLatePolicy.per_day = {course.late_policy['per_day']!r}",
+           f"c.CourseLatePolicy.zero_after_days = {course.late_policy['zero_after_days']!r}"]
+          if course.late_policy else ["# (no late policy: nbgrader's default, no penalty)"]),
         "",
         "# Feedback: scores and misconception messages; the hidden tests are cut out, and no HTML",
         "# of a student's can run script (SanitizeStudentHTML, also in autograde: formgrader).",

@@ -128,6 +128,10 @@ class Release:
         # One nbgrader process for the whole course when possible: its start-up dominates.
         for pattern in (["*"] if ids == sources else ids):
             run_nbgrader(state.course_dir, "generate_assignment", pattern, "--force")
+        from grader.autograde.gradebook import course_gradebook, set_due_dates
+
+        with course_gradebook(state.course_dir).open() as gb:  # course.yaml's due dates, for nbgrader
+            set_due_dates(gb, {a.id: state.course.due_utc(a.id) for a in state.course.assignments})
 
 
 class LeakCheck:
