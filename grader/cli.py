@@ -21,6 +21,7 @@ COMMANDS = [
     "grader.classgrade.command",
     "grader.report.command",
     "grader.studentfeedback.command",
+    "grader.export.command",
     "grader.gradescope.command",
 ]
 
@@ -36,6 +37,7 @@ Instructors:  grader grade SUBMISSION      grade one submission with the hidden 
 Course devs:  grader stubs [--check]       regenerate exercises/ from solutions/
 Try it:       grader demo                  grade the embedded sample class
 nbgrader:     grader build / autograde     nbgrader course: release, then grade submitted/
+              grader roster / export       the class's names into the gradebook, grades out to an LMS
 Gradescope:   grader gradescope ASSIGNMENT the autograder.zip Gradescope runs on each submission
 """
 

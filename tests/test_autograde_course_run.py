@@ -218,3 +218,58 @@ def test_due_dates_and_the_late_policy_reach_nbgrader_and_every_table(course, tm
         rows = {r["student_id"]: r for r in csv.DictReader(handle)}
     assert float(rows["smithjane"]["late_submission_penalty"]) == 1.5 and float(rows["smithjane"]["score"]) == 1.5
     assert float(rows["leroy"]["score"]) == 0.0 and float(rows["millerfrank"]["score"]) == 3.0
+
+
+# -- item 5: a roster in, grades out to an LMS -----------------------------------------------------------
+def test_a_roster_fills_the_gradebook_and_exports_are_what_each_lms_imports(course, tmp_path):
+    import csv
+
+    from nbgrader.api import Gradebook
+    from grader.build.nbgrader_run import nbgrader_env
+
+    hand_in(course[1], "alice", a1_notebook(course[1]))
+    hand_in(course[1], "bob", a1_notebook(course[1], {"double": "def double(x):\n    return x\n"}))
+    assert autograde(course, "a1").returncode == 0
+    with Gradebook(course_gradebook(course[1]).url, "toy") as gb:  # a TA's manual grade in formgrader
+        grade = gb.find_grade("test_double", "a1", "a1", "bob")
+        grade.manual_score = 1.5
+        gb.db.commit()
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name,email,lms_id\nalice,Alice Martin,alice@example.org,1001\n"
+                      "bob,=HYPERLINK(1) Stone,bob@example.org,1002\ncarol,Carol Li,carol@example.org,1003\n")
+    args = ["--course", str(course[0]), "--course-dir", str(course[1])]
+    proc = run_grader("roster", str(roster), *args, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 student(s) added and 2 updated" in flat(proc.stdout)
+    # nbgrader's own export now has the names and e-mails
+    done = subprocess.run([sys.executable, "-m", "nbgrader", "export"], cwd=course[1], capture_output=True, text=True,
+                          env=nbgrader_env(), timeout=600)
+    assert done.returncode == 0, done.stderr
+    with open(course[1] / "grades.csv", newline="") as handle:
+        rows = {r["student_id"]: r for r in csv.DictReader(handle) if r["assignment"] == "a1"}
+    assert (rows["alice"]["first_name"], rows["alice"]["last_name"], rows["alice"]["email"]) == (
+        "Alice", "Martin", "alice@example.org")
+
+    def export(lms: str) -> list[list[str]]:
+        out = tmp_path / f"{lms}.csv"
+        done = run_grader("export", "--lms", lms, "-o", str(out), "--assignment", "a1", *args, cwd=tmp_path)
+        assert done.returncode == 0, done.stdout + done.stderr
+        with open(out, newline="") as handle:
+            return list(csv.reader(handle))
+
+    # Canvas, Grades > Import: Student, ID, SIS User ID, SIS Login ID, Section, then assignments; Points Possible.
+    assert export("canvas") == [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "a1"],
+                                ["Points Possible", "", "", "", "", "3"],
+                                ["Martin, Alice", "1001", "", "alice", "", "3"],
+                                ["Stone, =HYPERLINK(1)", "1002", "", "bob", "", "1.50"],  # manual 1.5, add 0
+                                ["Li, Carol", "1003", "", "carol", "", ""]]
+    # Moodle, Import grades from CSV: users matched on ID number or Email address.
+    assert export("moodle") == [["First name", "Last name", "ID number", "Email address", "a1"],
+                                ["Alice", "Martin", "1001", "alice@example.org", "3"],
+                                ["'=HYPERLINK(1)", "Stone", "1002", "bob@example.org", "1.50"],  # not a formula
+                                ["Carol", "Li", "1003", "carol@example.org", ""]]
+    assert export("csv")[0] == ["student_id", "first_name", "last_name", "email", "lms_id", "a1", "total"]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,email\nalice,alice@example.org\n../etc,x@example.org\n")
+    proc = run_grader("roster", str(bad), *args, cwd=tmp_path)
+    assert proc.returncode == 2 and "roster line 3: id '../etc' is not a usable student id" in proc.stderr
