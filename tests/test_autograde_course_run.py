@@ -103,6 +103,8 @@ def test_a_points_change_after_release_says_what_to_run_and_keeps_manual_grades(
     proc = autograde(course, "a1")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert gradebook_scores(course_gradebook(course[1]), "a1") == {"alice": {"double": 3.0, "add": 1.0}}
+    # item 7: the table shows the gradebook's score (what formgrader and exports show), the manual grade marked
+    assert re.search(r"alice │ 3\.50/4 \(manual: add; autograded 4\)", flat(proc.stdout)), proc.stdout
     with Gradebook(url, "toy") as gb:
         assert gb.find_grade("test_add", "a1", "a1", "alice").manual_score == 0.5
         assert gb.find_grade_cell("test_double", "a1", "a1").max_score == 3.0

@@ -160,8 +160,12 @@ def report(console: Console, args: argparse.Namespace, assignment: str, state, c
         flag = " (rescued)" if student in state.rescued else ""
         late = state.late.get(student)
         late_cell = ([f"{late_text(late[0])} (-{format_points(late[1])})" if late else ""] if state.late else [])
-        table.add_row(text(student + flag, one_line=True),
-                      f"{format_points(record.total)}/{format_points(record.max)}", *late_cell,
+        # The gradebook's score, what formgrader and exports show: a manual grade there changes it.
+        score, manual = state.final.get(student, (record.total, []))
+        shown_score = f"{format_points(score)}/{format_points(record.max)}"
+        if manual:
+            shown_score += f" (manual: {', '.join(manual)}; autograded {format_points(record.total)})"
+        table.add_row(text(student + flag, one_line=True), text(shown_score), *late_cell,
                       text(first_issue(record)))
         if args.details:
             for function in record.result.functions:

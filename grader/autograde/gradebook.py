@@ -225,6 +225,23 @@ def set_due_dates(gb: Gradebook, due: dict[str, object]) -> None:
     gb.db.commit()
 
 
+def final_scores(target: GradebookTarget, assignment: str) -> dict[str, tuple[float, list[str]]]:
+    """student -> (the gradebook's score of their submission, what people graded by hand): the score
+    formgrader and ``nbgrader export`` show, manual grades included (before a late penalty); the
+    second part names each exercise with a manual score or extra credit."""
+    out: dict[str, tuple[float, list[str]]] = {}
+    with target.open() as gb:
+        try:
+            submissions = gb.find_assignment(assignment).submissions
+        except MissingEntry:
+            return out
+        for submission in submissions:
+            manual = [exercise_of_grade(grade.name) or grade.name for nb in submission.notebooks for grade in nb.grades
+                      if grade.manual_score is not None or grade.extra_credit]
+            out[submission.student.id] = (float(submission.score), manual)
+    return out
+
+
 def late_state(target: GradebookTarget, assignment: str) -> dict[str, tuple[float, float]]:
     """student -> (seconds late, late penalty in points) of every late submission of ``assignment``."""
     out = {}

@@ -41,7 +41,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from grader.autograde.extract import Extraction, notebooks_of, solution_cells
 from grader.autograde.gradebook import (GradebookTarget, built_notebook, course_gradebook, enrol, gradebook_scores,
-                                        late_state, load_nbgrader_config, manual_state, points_changed,
+                                        final_scores, late_state, load_nbgrader_config, manual_state, points_changed,
                                         restore_manual, set_due_dates)
 from grader.autograde.recorder import Recorder, notebook_node, remove
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
@@ -84,6 +84,7 @@ class AutogradeState:
     restored: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step
     late: dict[str, tuple[float, float]] = field(default_factory=dict)  # student -> (seconds late, penalty)
+    final: dict[str, tuple[float, list[str]]] = field(default_factory=dict)  # gradebook.final_scores
     pool: object | None = None  # grading processes kept for several assignments (trusted.grading_pool)
     rebuild_command: str = "grader build"  # how this course is rebuilt, as the instructor would type it
 
@@ -414,6 +415,7 @@ class Verify:
                 if value is None or abs(float(value) - score) > 1e-6:
                     state.mismatches.append(f"{student}/{function}: gradebook has {value}, the grader gave {score:g}")
         state.late = late_state(state.gradebook, state.assignment.id)
+        state.final = final_scores(state.gradebook, state.assignment.id)
 
 
 AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Enrol(), Extract(), Grade(), Record(), Rescue(), Verify())
