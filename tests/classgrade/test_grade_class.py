@@ -16,6 +16,7 @@ import pytest
 
 from grader.classgrade.run import discover_submissions
 from grader.errors import GraderError
+from tests.helpers import default_sigint
 from tests.toy_course import looping_source, make_toy_course, solution_source, wrong_source
 
 LOOPING = looping_source()
@@ -160,7 +161,7 @@ def test_an_interrupted_run_resumes_where_it_stopped(toy_class, tmp_path):
     out = tmp_path / "results"
     proc = subprocess.Popen([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
                              "--course", str(course), "-j", "1"], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and len(list((out / "results").glob("*.json"))) < 2:
         time.sleep(0.2)
