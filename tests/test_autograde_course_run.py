@@ -275,3 +275,47 @@ def test_a_roster_fills_the_gradebook_and_exports_are_what_each_lms_imports(cour
     bad.write_text("id,email\nalice,alice@example.org\n../etc,x@example.org\n")
     proc = run_grader("roster", str(bad), *args, cwd=tmp_path)
     assert proc.returncode == 2 and "roster line 3: id '../etc' is not a usable student id" in proc.stderr
+
+
+# -- item 9: a course moves from SQLite to PostgreSQL with its grades ------------------------------------
+@pytest.fixture(scope="module")
+def postgres():
+    from tests.pgserver import PostgresServer, server_bindir
+
+    bindir = server_bindir()
+    if bindir is None:
+        pytest.skip("no PostgreSQL server programs (initdb, pg_ctl, postgres) on this machine: install the "
+                    "postgresql package (.ci/run does)")
+    server = PostgresServer(bindir).start()
+    yield server
+    server.stop()
+
+
+def test_gradebook_copy_moves_grades_and_manual_grades_to_postgres(course, postgres, tmp_path):
+    from nbgrader.api import Gradebook
+
+    hand_in(course[1], "alice", a1_notebook(course[1]))
+    hand_in(course[1], "bob", a1_notebook(course[1], {"double": "def double(x):\n    return x\n"}))
+    assert autograde(course, "a1").returncode == 0
+    sqlite_url = course_gradebook(course[1]).url
+    with Gradebook(sqlite_url, "toy") as gb:
+        gb.find_grade("test_double", "a1", "a1", "bob").manual_score = 1.5
+        gb.find_comment("double", "a1", "a1", "bob").manual_comment = "see me"
+        gb.db.commit()
+    url = postgres.create_database("moved")
+    proc = run_grader("gradebook", "copy", "--from", sqlite_url, "--to", url, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert postgres.password not in proc.stdout  # the URL is shown masked
+    with Gradebook(url, "toy") as gb:
+        bob = gb.find_submission("a1", "bob")
+        assert gb.find_grade("test_double", "a1", "a1", "bob").manual_score == 1.5
+        assert gb.find_comment("double", "a1", "a1", "bob").manual_comment == "see me"
+        assert (float(bob.score), float(gb.find_submission("a1", "alice").score)) == (1.5, 3.0)
+    # the course now uses PostgreSQL: autograde finds its grades there (nothing to record anew, all verified)
+    proc = autograde(course, "a1", "--db", url)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert gradebook_scores(course_gradebook(course[1], url), "a1")["alice"] == {"double": 2.0, "add": 1.0}
+    with Gradebook(url, "toy") as gb:
+        assert gb.find_grade("test_double", "a1", "a1", "bob").manual_score == 1.5
+    again = run_grader("gradebook", "copy", "--from", sqlite_url, "--to", url, cwd=tmp_path)
+    assert again.returncode == 2 and "is not empty" in again.stderr

@@ -44,6 +44,36 @@ def register(sub, common) -> None:
     course_dir_option(export)
     db_option(export)
     export.set_defaults(func=run_export)
+    register_gradebook(sub, common)
+
+
+def register_gradebook(sub, common) -> None:
+    gradebook = sub.add_parser("gradebook", parents=[common], help="manage nbgrader's gradebook (copy it to another database)",
+                               description="Operations on nbgrader's gradebook as a whole.")
+    verbs = gradebook.add_subparsers(dest="gradebook_command", metavar="VERB", required=True)
+    copy = verbs.add_parser(
+        "copy", help="copy every grade of a gradebook into another, empty database",
+        description="Copy the whole gradebook (students, assignments, submissions, grades, comments, manual "
+                    "grades, late penalties) from the database --from into the empty database --to, e.g. from "
+                    "the course's SQLite file to PostgreSQL before a teaching team shares it; then point the "
+                    "course at --to (`grader build --db URL`). Rows are counted on both sides; on any problem "
+                    "nothing is written. Keep passwords out of URLs (~/.pgpass or PGPASSWORD).")
+    copy.add_argument("--from", dest="source", metavar="URL", required=True,
+                      help="the gradebook now, e.g. sqlite:////path/course-build/gradebook.db")
+    copy.add_argument("--to", dest="dest", metavar="URL", required=True,
+                      help="an empty database, e.g. postgresql://grader@db.example.org/rl_llm_m4")
+    copy.set_defaults(func=run_gradebook_copy)
+
+
+def run_gradebook_copy(args: argparse.Namespace) -> int:
+    from grader.autograde.gbcopy import copy_gradebook
+    from grader.autograde.gradebook import masked_url
+
+    copied = copy_gradebook(args.source, args.dest)
+    Console(highlight=False).print(f"copied {copied.total} row(s) from {markup(masked_url(args.source))} to "
+                                   f"{markup(masked_url(args.dest))}: " + ", ".join(
+                                       f"{name} {n}" for name, n in copied.rows.items() if n))
+    return 0
 
 
 def _gradebook(args):
