@@ -303,6 +303,11 @@ def test_gradebook_copy_moves_grades_and_manual_grades_to_postgres(course, postg
         gb.find_comment("double", "a1", "a1", "bob").manual_comment = "see me"
         gb.db.commit()
     url = postgres.create_database("moved")
+    switch = ["build", "--course", str(course[0]), "--course-dir", str(course[1]), "--assignment", "a1",
+              "--no-leak-check", "--db", url]
+    proc = run_grader(*switch, cwd=tmp_path)  # switching the URL alone would leave the grades behind
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "the course's grades are in sqlite:" in flat(proc.stderr) and "grader gradebook copy" in proc.stderr
     proc = run_grader("gradebook", "copy", "--from", sqlite_url, "--to", url, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert postgres.password not in proc.stdout  # the URL is shown masked
@@ -311,8 +316,10 @@ def test_gradebook_copy_moves_grades_and_manual_grades_to_postgres(course, postg
         assert gb.find_grade("test_double", "a1", "a1", "bob").manual_score == 1.5
         assert gb.find_comment("double", "a1", "a1", "bob").manual_comment == "see me"
         assert (float(bob.score), float(gb.find_submission("a1", "alice").score)) == (1.5, 3.0)
+    proc = run_grader(*switch, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
     # the course now uses PostgreSQL: autograde finds its grades there (nothing to record anew, all verified)
-    proc = autograde(course, "a1", "--db", url)
+    proc = autograde(course, "a1")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert gradebook_scores(course_gradebook(course[1], url), "a1")["alice"] == {"double": 2.0, "add": 1.0}
     with Gradebook(url, "toy") as gb:
