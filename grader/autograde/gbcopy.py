@@ -54,7 +54,7 @@ def copy_gradebook(source_url: str, dest_url: str) -> Copied:
 
     source_url, dest_url = checked_url(source_url, "--from"), checked_url(dest_url, "--to")
     if source_url == dest_url:
-        raise GraderError("--from and --to name the same database")
+        raise GraderError("the source and the destination are the same database")
     shown_source = masked_url(source_url)
     tables = Base.metadata.sorted_tables  # parents before children (foreign keys)
     course = Base.metadata.tables["course"]

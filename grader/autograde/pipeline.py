@@ -178,10 +178,10 @@ class Enrol:
             if not changed:  # a due date changed in course.yaml applies without a rebuild
                 set_due_dates(gb, {state.assignment.id: state.course.due_utc(state.assignment.id)})
         if changed:  # nbgrader would cap the new scores at the old maximum: rebuild before grading
+            rebuild = f"{state.rebuild_command} --assignment {state.assignment.id}"  # another command's line
             raise GraderError(f"the points of {state.assignment.id} changed in course.yaml since it was built "
-                              f"({', '.join(changed)}); the gradebook still has the old maximum. Run "
-                              f"`{state.rebuild_command} --assignment {state.assignment.id}` (keeps submissions, "
-                              "grades and manual grades), then autograde again")
+                              f"({', '.join(changed)}); the gradebook still has the old maximum. Run `{rebuild}` "
+                              "(keeps submissions, grades and manual grades), then autograde again")
         enrol(state.gradebook, state.students)
 
 

@@ -141,9 +141,11 @@ def grades_stay_behind(old, new_url: str) -> None:
     held = submissions(old)
     new = GradebookTarget(new_url, old.course_id)
     if held and not submissions(new):
+        copy = f"grader gradebook copy --from {old.shown} --to {new.shown}"  # another command's line
+        empty = "--new-gradebook"  # `grader build`'s own option (build_course's new_gradebook)
         raise GraderError(f"the course's grades are in {old.shown} ({held} submission(s)) and {new.shown} has "
-                          f"none: they would stay behind. Copy them first: `grader gradebook copy --from {old.shown} "
-                          f"--to {new.shown}`, then run this again (or add --new-gradebook to start empty)")
+                          f"none: they would stay behind. Copy them first: `{copy}`, then run this again (or add "
+                          f"{empty} to start empty)")
 
 
 class Release:

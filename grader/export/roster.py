@@ -176,7 +176,7 @@ def export_rows(fmt: str, maxima: dict[str, float], rows, titles: dict[str, str]
             out.append([safe(p.first_name), safe(p.last_name), safe(p.lms_id), safe(p.email),
                         *[score(scores, a) for a in names]])
         return out
-    raise GraderError(f"--lms {fmt!r}: one of {', '.join(FORMATS)}")
+    raise GraderError(f"no export format {fmt!r} (one of {', '.join(FORMATS)})")
 
 
 def write_csv(path: Path, lines: list[list[str]]) -> None:
