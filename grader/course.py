@@ -309,7 +309,8 @@ class _Validator:
         fields = self.mapping(node, key, required=("per_day",), optional=("zero_after_days",))
         per_day = self.number(fields["per_day"], f"{key}.per_day", positive=True)
         if per_day > 1:
-            raise self.fail(fields["per_day"], f"{key}.per_day", f"a fraction of the score (at most 1), got {per_day:g}")
+            raise self.fail(fields["per_day"], f"{key}.per_day",
+                            f"a fraction of the score (at most 1), got {per_day:g}")
         after = (self.number(fields["zero_after_days"], f"{key}.zero_after_days", minimum=0)
                  if "zero_after_days" in fields else 0.0)
         return {"per_day": per_day, "zero_after_days": after}

@@ -14,7 +14,8 @@ from grader.course import load_course
 from grader.display import markup, text
 from grader.errors import GraderError
 from grader.feedback import first_issue, format_points, function_report
-from grader.options import LMS_NAMES, course_dir_option, db_option, engine_options, resolve_course_dir, scheduler_address
+from grader.options import (LMS_NAMES, course_dir_option, db_option, engine_options, resolve_course_dir,
+                            scheduler_address)
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
 
@@ -97,8 +98,8 @@ def run(args: argparse.Namespace) -> int:
             try:
                 state = autograde(course, course_dir, assignment, students=args.student, jobs=jobs,
                                   archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
-                                  lms=args.lms, sandbox=sandbox, scheduler=scheduler, out=Path(args.out) if args.out else None,
-                                  db_url=args.db, console=console, pool=pool, rebuild_command=rebuild)
+                                  lms=args.lms, sandbox=sandbox, scheduler=scheduler,
+                                  out=Path(args.out) if args.out else None, db_url=args.db, console=console, pool=pool, rebuild_command=rebuild)
             except GraderError as exc:
                 if len(assignments) == 1:
                     raise

@@ -48,7 +48,8 @@ def register(sub, common) -> None:
 
 
 def register_gradebook(sub, common) -> None:
-    gradebook = sub.add_parser("gradebook", parents=[common], help="manage nbgrader's gradebook (copy it to another database)",
+    gradebook = sub.add_parser("gradebook", parents=[common],
+                               help="manage nbgrader's gradebook (copy it to another database)",
                                description="Operations on nbgrader's gradebook as a whole.")
     verbs = gradebook.add_subparsers(dest="gradebook_command", metavar="VERB", required=True)
     copy = verbs.add_parser(
