@@ -249,3 +249,13 @@ def test_an_lms_named_explicitly_says_which_names_do_not_fit(tmp_path):
                             "(e.g. millerfrank_LATE_1234_567890_ps4a.ipynb)"]
     with pytest.raises(GraderError, match="one of auto, canvas, moodle, blackboard, brightspace, generic"):
         lms_collect(tmp_path, {"a.ipynb": "{}"}, lms="sakai")
+
+
+def test_a_module_of_a_notebook_assignment_says_what_to_do_instead(tmp_path):
+    course_dir, got = lms_collect(tmp_path, {"millerfrank_1234_567890_a1.ipynb": H.NOTEBOOK % "frank",
+                                             "gregsmith_3456_567892_toy.py": "def double(x): pass\n"},
+                                  modules=[], exercise_modules=["toy"])
+    assert list(submitted(course_dir)) == ["millerfrank/a1/a1.ipynb"]
+    assert got.problems == ["gregsmith_3456_567892_toy.py: not collected: toy.py holds exercises this assignment "
+                            "grades from its notebook (a1.ipynb): ask for the notebook, or grade the .py files "
+                            "with `grader grade-class`"]

@@ -107,7 +107,8 @@ class CollectZip:
         info = built_info(state.course_dir, state.assignment)
         collected = collect_zip(state.course_dir, state.assignment.id, state.archive, [info.notebook],
                                 info.student_modules, state.name_regexp, lms=state.lms,
-                                time_zone=state.course.time_zone)
+                                time_zone=state.course.time_zone,
+                                exercise_modules=[e.module for e in state.assignment.exercises if e.kind != "lab"])
         how = (f"a {collected.lms} download" + (" (recognised from its names)" if collected.detected else "")
                if collected.lms != "generic" else "names read as " + (f"--name-regexp {state.name_regexp}"
                                                                       if state.name_regexp else "<student>_<file>"))

@@ -168,8 +168,9 @@ class Collector:
     """Where each entry goes: ``(student, path in the submission)``, from the LMS shapes above."""
 
     def __init__(self, archive_stem: str, notebooks: list[str], modules: list[str], name_regexp: str | None,
-                 lms: LmsShape | None = None, zone: ZoneInfo | None = None):
+                 lms: LmsShape | None = None, zone: ZoneInfo | None = None, exercise_modules: list[str] = ()):
         self.archive_stem = archive_stem
+        self.exercise_modules = set(exercise_modules)  # modules whose exercises are graded from the notebook
         self.notebooks = list(notebooks)
         self.modules = {PurePosixPath(m).name: m for m in modules}
         self.lms, self.zone = lms, zone or ZoneInfo("UTC")
@@ -247,6 +248,10 @@ class Collector:
             raise EntryRefused(f"not one of the assignment's notebooks ({', '.join(self.notebooks)})")
         if suffix == ".py" and PurePosixPath(file_id).name in self.modules:
             return student, self.modules[PurePosixPath(file_id).name], when
+        if suffix == ".py" and PurePosixPath(file_id).stem in self.exercise_modules:
+            raise EntryRefused(f"{PurePosixPath(file_id).name} holds exercises this assignment grades from its "
+                               f"notebook ({', '.join(self.notebooks)}): ask for the notebook, or grade the .py "
+                               "files with `grader grade-class`")
         raise EntryRefused("not a notebook or module of the assignment")
 
 
@@ -292,14 +297,17 @@ def _copy_bounded(archive: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path, l
 
 
 def collect_zip(course_dir: Path, assignment: str, archive: Path, notebooks: list[str], modules: list[str] = (),
-                name_regexp: str | None = None, lms: str = "auto", time_zone: str | None = None) -> Collected:
+                name_regexp: str | None = None, lms: str = "auto", time_zone: str | None = None,
+                exercise_modules: list[str] = ()) -> Collected:
     """Collect ``archive`` into ``<course_dir>/submitted/<student>/<assignment>/``.
 
     ``notebooks`` are the assignment's notebook names, ``modules`` its student modules
     (both as ``grader build`` recorded them). ``lms`` names the download's shape (one of
     :data:`LMS_NAMES`; ``auto`` detects it, ``generic`` is ``<student>_<anything>`` read with
     ``name_regexp``, which also implies ``generic``). Times without a zone are in ``time_zone``
-    (IANA name; UTC by default). The files are first written to
+    (IANA name; UTC by default). ``exercise_modules`` (names without ``.py``) are the modules whose
+    exercises the notebook holds: such a ``.py`` is refused with what to do instead. The files are first
+    written to
     ``downloaded/<assignment>/extracted/`` (emptied), then each collected student's folder,
     with its ``timestamp.txt``, replaces their submission.
 
@@ -329,7 +337,7 @@ def collect_zip(course_dir: Path, assignment: str, archive: Path, notebooks: lis
         except (zipfile.BadZipFile, OSError) as exc:
             raise GraderError(f"{archive.name} is not a readable zip file ({exc})") from None
         detected = shape is not None
-    collector = Collector(archive.stem, notebooks, modules, name_regexp, shape, zone)
+    collector = Collector(archive.stem, notebooks, modules, name_regexp, shape, zone, exercise_modules)
     staging = Path(course_dir) / "downloaded" / assignment / "extracted"
     if staging.is_symlink():
         staging.unlink()
