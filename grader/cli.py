@@ -22,6 +22,8 @@ COMMANDS = [
     "grader.classgrade.command",
     "grader.engine.credentials",
     "grader.report.command",
+    "grader.studentfeedback.command",
+    "grader.export.command",
     "grader.gradescope.command",
 ]
 
@@ -34,9 +36,11 @@ Instructors:  grader grade SUBMISSION      grade one submission with the hidden 
               grader grade-class DIR -j N  grade a class in parallel, sandboxed, resumable
                 (--scheduler ADDRESS: on a Dask cluster)
               grader report RESULTS_DIR    an HTML report of a graded class
+              grader feedback RESULTS_DIR  each student's feedback page (HTML, Markdown)
 Course devs:  grader stubs [--check]       regenerate exercises/ from solutions/
 Try it:       grader demo                  grade the embedded sample class
 nbgrader:     grader build / autograde     nbgrader course: release, then grade submitted/
+              grader roster / export       the class's names into the gradebook, grades out to an LMS
 Gradescope:   grader gradescope ASSIGNMENT the autograder.zip Gradescope runs on each submission
 """
 

@@ -16,6 +16,8 @@ from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
+from datetime import date, datetime, time, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 
@@ -52,6 +54,10 @@ SANDBOX_KEYS = ("memory_mb", "cpu_seconds", "processes", "file_size_mb", "open_f
 GRADESCOPE_VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 GRADESCOPE_KEYS = ("visibility",)
 DEFAULT_GRADESCOPE = {"visibility": "after_published"}
+# The course's calendar: the time zone of times written without one (due dates, an LMS download's)
+# and the late policy; each assignment may have a `due` date.
+CALENDAR_KEYS = ("time_zone", "late_policy")
+LATE_POLICY_KEYS = ("per_day", "zero_after_days")
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,7 @@ class Assignment:
     id: str
     title: str
     exercises: tuple[Exercise, ...]
+    due: datetime | None = None  # in the course's time zone (calendar.time_zone)
 
     @property
     def modules(self) -> list[str]:
@@ -78,6 +85,10 @@ class Course:
     assignments: tuple[Assignment, ...]
     sandbox: dict = field(default_factory=dict, hash=False, compare=False)
     gradescope: dict = field(default_factory=lambda: dict(DEFAULT_GRADESCOPE), hash=False, compare=False)
+    time_zone: str = "UTC"  # calendar.time_zone: of times written without one (due dates, LMS downloads)
+    # calendar.late_policy: {per_day: fraction of the score per started day late, zero_after_days: N};
+    # empty: no penalty (nbgrader's default)
+    late_policy: dict = field(default_factory=dict, hash=False, compare=False)
     _references: dict = field(default_factory=dict, repr=False, compare=False)
 
     # -- paths -----------------------------------------------------------------
@@ -133,6 +144,13 @@ class Course:
                 return a
         known = ", ".join(a.id for a in self.assignments)
         raise CourseError(f"unknown assignment {assignment_id!r}; course.yaml defines: {known}")
+
+    def due_utc(self, assignment_id: str) -> datetime | None:
+        """The due date of an assignment in UTC, without a zone (as nbgrader's gradebook keeps times)."""
+        due = self.assignment(assignment_id).due
+        if due is None:
+            return None
+        return due.replace(tzinfo=ZoneInfo(self.time_zone)).astimezone(timezone.utc).replace(tzinfo=None)
 
     def hidden_test_file(self, function: str) -> Path:
         return self.hidden_tests_dir / f"test_{function}.py"
@@ -297,9 +315,55 @@ class _Validator:
         atol = self.number(fields["atol"], f"{key}.atol", minimum=0) if "atol" in fields else default.atol
         return Tolerance(rtol, atol)
 
+    def late_policy(self, node) -> dict:
+        """``none``, ``zero``, or ``{per_day: F, zero_after_days: N}`` -> {per_day, zero_after_days} or {}."""
+        key = "calendar.late_policy"
+        if isinstance(node, yaml.ScalarNode):
+            value = self.scalar(node, key, str)
+            if value not in ("none", "zero"):
+                raise self.fail(node, key, f"{value!r}: one of none, zero, or {{per_day: 0.1, zero_after_days: 5}}")
+            return {} if value == "none" else {"per_day": 1.0, "zero_after_days": 0.0}
+        fields = self.mapping(node, key, required=("per_day",), optional=("zero_after_days",))
+        per_day = self.number(fields["per_day"], f"{key}.per_day", positive=True)
+        if per_day > 1:
+            raise self.fail(fields["per_day"], f"{key}.per_day",
+                            f"a fraction of the score (at most 1), got {per_day:g}")
+        after = (self.number(fields["zero_after_days"], f"{key}.zero_after_days", minimum=0)
+                 if "zero_after_days" in fields else 0.0)
+        return {"per_day": per_day, "zero_after_days": after}
+
+    def due(self, node, key: str) -> datetime:
+        value = self._loader.construct_object(node) if isinstance(node, yaml.ScalarNode) else None
+        if isinstance(value, str):
+            try:
+                value = datetime.fromisoformat(value.strip())
+            except ValueError:
+                value = None
+        if isinstance(value, date) and not isinstance(value, datetime):
+            value = datetime.combine(value, time(23, 59, 59))  # a day: the end of it
+        if not isinstance(value, datetime):
+            raise self.fail(node, key, f"not a date and time: {getattr(node, 'value', node)!r} "
+                                       "(e.g. \"2026-12-08 23:59\", in calendar.time_zone)")
+        if value.tzinfo is not None:
+            raise self.fail(node, key, "give the time without a zone: calendar.time_zone says which")
+        return value
+
     def course(self, node) -> Course:
         top = self.mapping(node, "", required=("course", "assignments"),
-                           optional=("defaults", "sandbox", "gradescope"))
+                           optional=("defaults", "sandbox", "gradescope", "calendar"))
+        time_zone, late_policy = "UTC", {}
+        if "calendar" in top:
+            calendar = self.mapping(top["calendar"], "calendar", required=(), optional=CALENDAR_KEYS)
+            if "time_zone" in calendar:
+                v = calendar["time_zone"]
+                time_zone = self.scalar(v, "calendar.time_zone", str)
+                try:
+                    ZoneInfo(time_zone)
+                except (ZoneInfoNotFoundError, ValueError):
+                    raise self.fail(v, "calendar.time_zone", f"unknown time zone {time_zone!r} (an IANA name such "
+                                                             "as Europe/Paris or UTC)") from None
+            if "late_policy" in calendar:
+                late_policy = self.late_policy(calendar["late_policy"])
         sandbox = {}
         if "sandbox" in top:
             fields = self.mapping(top["sandbox"], "sandbox", required=(), optional=SANDBOX_KEYS + ("require",))
@@ -336,7 +400,7 @@ class _Validator:
         seen_functions: set[str] = set()
         for i, a_node in enumerate(assignments_node.value):
             key = f"assignments[{i}]"
-            a = self.mapping(a_node, key, required=("id", "title", "exercises"))
+            a = self.mapping(a_node, key, required=("id", "title", "exercises"), optional=("due",))
             a_id = self.identifier(a["id"], f"{key}.id")
             if a_id in seen_ids:
                 raise self.fail(a["id"], f"{key}.id", f"duplicate assignment id {a_id!r}")
@@ -375,7 +439,8 @@ class _Validator:
                     kind=kind,
                     params=params,
                 ))
-            assignments.append(Assignment(a_id, self.scalar(a["title"], f"{key}.title", str), tuple(exercises)))
+            assignments.append(Assignment(a_id, self.scalar(a["title"], f"{key}.title", str), tuple(exercises),
+                                          self.due(a["due"], f"{key}.due") if "due" in a else None))
         return Course(
             root=self.root,
             id=self.scalar(meta["id"], "course.id", str),
@@ -388,6 +453,8 @@ class _Validator:
             assignments=tuple(assignments),
             sandbox=sandbox,
             gradescope=gradescope,
+            time_zone=time_zone,
+            late_policy=late_policy,
         )
 
 

@@ -96,6 +96,14 @@ def _messages(record: GradeRecord, function: str) -> list[str]:
     return [_where(m, record.spans) for m in messages]
 
 
+def exercise_feedback(record: GradeRecord, function: str) -> dict:
+    """One exercise as a student reads it: ``score``, ``max``, ``notes``, ``messages`` (as in
+    :func:`function_report`), and how many of its ``checks`` ``passed``."""
+    f = record.result.functions[function]
+    return {"score": f.score, "max": f.max, "notes": _notes(record, function), "messages": _messages(record, function),
+            "checks": len(f.tests), "passed": sum(1 for t in f.tests if t.passed)}
+
+
 def function_report(record: GradeRecord, function: str) -> str:
     """Score and messages of one exercise, as plain text."""
     f = record.result.functions.get(function)

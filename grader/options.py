@@ -20,6 +20,10 @@ def resolve_course_dir(course, value: str | None) -> Path:
     return (course.root / DEFAULT_COURSE_DIR) if value is None else Path(value).resolve()
 
 
+# The shapes of LMS downloads `grader autograde --zip` reads (grader.autograde.zipcollect.LMS_SHAPES):
+# detected, one LMS's, or <student>_<anything>.
+LMS_NAMES = ("auto", "canvas", "moodle", "blackboard", "brightspace", "generic")
+
 # Where `--scheduler` comes from when it is not given.
 SCHEDULER_ENV = "GRADER_SCHEDULER"
 

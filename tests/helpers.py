@@ -27,6 +27,16 @@ def mistake_cell(function: str, name: str) -> str:
     return text[HEADER.match(text).end():].strip() + "\n"
 
 
+def default_sigint() -> None:
+    """``preexec_fn`` of a process a test interrupts with SIGINT: the default disposition, so Python
+    turns SIGINT into KeyboardInterrupt there. A process started with SIGINT ignored (pytest run in
+    the background, ``cmd &`` in a script) passes the ignoring on to its children, and Python keeps
+    it: the signal would do nothing."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_grader(*args: str, cwd: Path = ROOT, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run the real `grader` command line in a fresh process."""
     full_env = dict(os.environ, **(env or {}))

@@ -101,15 +101,16 @@ def test_autograde_details(tmp_path, monkeypatch, capsys):
                          assignment="a1", notes={"": [f"a note quoting a cell: {MARKUP}"]})
     state = SimpleNamespace(warnings=[f"warning {MARKUP}"], restored=[f"[red]eve: {MARKUP}"], students=["[red]eve"],
                             records={"[red]eve": record}, rescued=["[red]eve"], mismatches=[f"[red]eve {MARKUP}"],
-                            gradebook=SimpleNamespace(shown=f"sqlite:///{MARKUP}.db"), seconds={"grade": 1.0})
+                            gradebook=SimpleNamespace(shown=f"sqlite:///{MARKUP}.db"), seconds={"grade": 1.0},
+                            course=course, late={}, final={"[red]eve": (1.0, [f"double {MARKUP}"])})
     monkeypatch.setattr(pipeline, "autograde", lambda *args, **kwargs: state)
     monkeypatch.setenv("COLUMNS", "300")
     args = argparse.Namespace(course=str(course.root), course_dir=str(tmp_path / "nbgrader"), assignment=["a1"],
-                              student=None, jobs=1, zip=None, name_regexp=None, details=True,
+                              student=None, jobs=1, zip=None, name_regexp=None, lms="auto", details=True,
                               require_sandbox=False, no_sandbox=False, db=None, scheduler=None, out=None)
     assert command.run(args) == 1  # the mismatch
     printed = capsys.readouterr().out
     assert "[red]eve (rescued)" in printed
     for line in (f"warning {MARKUP}", f"double raised ValueError: {MARKUP}", f"a note quoting a cell: {MARKUP}",
-                 f"mismatch [red]eve {MARKUP}", f"tampering undone: [red]eve: {MARKUP}"):
+                 f"mismatch [red]eve {MARKUP}", f"tampering undone: [red]eve: {MARKUP}", f"(manual: double {MARKUP};"):
         assert line in printed, (line, printed)

@@ -169,13 +169,26 @@ def graded(built, tmp_path_factory):
     with open(course_dir / "grades.csv", newline="") as handle:
         rows = {r["student_id"]: r for r in csv.DictReader(handle) if r["assignment"] == "ps4b"}
     return {"dir": course_dir, "specs": specs, "log": proc.stdout + proc.stderr, "csv": rows,
-            "seconds": autograde_seconds}
+            "seconds": autograde_seconds, "stderr": {"autograde": proc.stderr, "generate_feedback": feedback.stderr,
+                                                     "export": export.stderr}}
+
+
+def warnings_in(text: str) -> list[str]:
+    """Lines of a command's stderr that warn (Python's warnings, nbgrader's and traitlets' log)."""
+    return [line for line in text.splitlines() if "Warning" in line or "WARNING" in line]
 
 
 def test_every_student_is_graded_and_exported(graded):
     assert sorted(graded["csv"]) == sorted(graded["specs"]), graded["log"]
     for student, row in graded["csv"].items():
         assert float(row["max_score"]) == sum(POINTS.values())
+
+
+def test_a_normal_cycle_prints_no_warning(graded):
+    """Warnings people learn to ignore hide the ones that matter: autograde (new submissions),
+    generate_feedback and export print none for this class, hostile students included."""
+    for step, stderr in graded["stderr"].items():
+        assert warnings_in(stderr) == [], (step, stderr)
 
 
 def test_exported_grades_equal_grader_grade_on_the_same_code(graded, tmp_path):
@@ -255,6 +268,8 @@ def test_rerun_and_plain_nbgrader_autograde_give_the_same_grades(graded):
     (course_dir / "grader-results/ps4b/results/renamed.json").unlink()
     plain = nbgrader(course_dir, "autograde", "ps4b", "--student", "renamed", "--force")
     assert plain.returncode == 0, plain.stdout + plain.stderr
+    # Its locked cells are as released: nbgrader's tampering warning would be a false alarm.
+    assert "has changed!" not in plain.stderr, plain.stderr
     export = nbgrader(course_dir, "export", "--to", "again.csv")
     assert export.returncode == 0, export.stderr
     with open(course_dir / "again.csv", newline="") as handle:

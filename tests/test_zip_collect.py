@@ -25,10 +25,11 @@ def collect(tmp_path: Path, archive: Path, **kwargs):
     return course_dir, collect_zip(course_dir, "a1", archive, **kwargs)
 
 
-def submitted(course_dir: Path) -> dict[str, str]:
-    """'student/file' -> text of everything under submitted/."""
+def submitted(course_dir: Path, timestamps: bool = False) -> dict[str, str]:
+    """'student/file' -> text of everything under submitted/ (timestamp.txt only if asked)."""
     root = course_dir / "submitted"
-    return {p.relative_to(root).as_posix(): p.read_text() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {p.relative_to(root).as_posix(): p.read_text() for p in sorted(root.rglob("*"))
+            if p.is_file() and (timestamps or p.name != "timestamp.txt")}
 
 
 def test_the_documented_shapes_are_collected(tmp_path):
@@ -163,3 +164,98 @@ def test_a_zip_entry_is_read_by_zipfile_not_unpacked_by_shell(tmp_path):
         assert not path.is_symlink() and not stat.S_IMODE(path.lstat().st_mode) & 0o7111 or path.is_dir()
     with zipfile.ZipFile(archive) as zf:
         assert zf.getinfo("mallory_a1.ipynb").external_attr >> 16 & stat.S_ISUID
+
+
+# -- issue 19, item 3: each LMS's own download, exactly as it names and nests its files -------------------
+def lms_collect(tmp_path: Path, entries: dict, **kwargs):
+    archive = H.archive(tmp_path / kwargs.pop("archive_name", "submissions.zip"), entries)
+    kwargs.setdefault("modules", ["score_functions.py"])
+    return collect(tmp_path, archive, **kwargs)
+
+
+def test_a_canvas_download_is_detected_with_its_late_marks_and_resubmissions(tmp_path):
+    course_dir, got = lms_collect(tmp_path, {
+        # Submissions > Download Submissions: <login>_[LATE_]<user id>_<submission id>_<file as uploaded>
+        "millerfrank_1234_567890_a1.ipynb": (H.NOTEBOOK % "frank", (2026, 12, 1, 22, 30, 4)),  # zip times: 2 s steps
+        "smithjane_LATE_2345_567891_a1-1.ipynb": (H.NOTEBOOK % "jane", (2026, 12, 3, 9, 15, 0)),
+        "gregsmith_3456_567892_score_functions.py": ("def f(): pass\n", (2026, 12, 1, 8, 0, 0)),
+    })
+    assert (got.lms, got.detected, got.problems) == ("canvas", True, [])
+    assert submitted(course_dir, timestamps=True) == {
+        "millerfrank/a1/a1.ipynb": H.NOTEBOOK % "frank", "millerfrank/a1/timestamp.txt": "2026-12-01 22:30:04 UTC\n",
+        "smithjane/a1/a1.ipynb": H.NOTEBOOK % "jane", "smithjane/a1/timestamp.txt": "2026-12-03 09:15:00 UTC\n",
+        "gregsmith/a1/score_functions.py": "def f(): pass\n",
+        "gregsmith/a1/timestamp.txt": "2026-12-01 08:00:00 UTC\n"}
+    assert got.late == ["smithjane"]
+
+
+def test_a_moodle_download_in_folders_or_flat_gives_ids_from_names(tmp_path):
+    course_dir, got = lms_collect(tmp_path, {
+        # "Download all submissions" with "Download submissions in folders" (Moodle's default) ...
+        "Frank Miller_1234_assignsubmission_file_/a1.ipynb": (H.NOTEBOOK % "frank", (2026, 12, 1, 23, 30, 0)),
+        "Frank Miller_1234_assignsubmission_onlinetext_/onlinetext.html": "<p>see the notebook</p>",
+        "Zoë Ångström_1240_assignsubmission_file_/a1 (final).ipynb": H.NOTEBOOK % "zoe",
+        # ... and without folders
+        "Jane Smith_2345_assignsubmission_file_a1.ipynb": H.NOTEBOOK % "jane",
+    }, time_zone="Europe/Paris")
+    assert (got.lms, got.problems) == ("moodle", [])
+    files = submitted(course_dir, timestamps=True)
+    assert files["frank.miller/a1/a1.ipynb"] == H.NOTEBOOK % "frank"
+    assert files["frank.miller/a1/timestamp.txt"] == "2026-12-01 22:30:00 UTC\n"  # 23:30 in Paris
+    assert files["zoe.angstrom/a1/a1.ipynb"] == H.NOTEBOOK % "zoe"
+    assert files["jane.smith/a1/a1.ipynb"] == H.NOTEBOOK % "jane"
+    assert sorted(got.students) == ["frank.miller", "jane.smith", "zoe.angstrom"]
+
+
+def test_two_moodle_students_with_one_name_are_not_merged(tmp_path):
+    course_dir, got = lms_collect(tmp_path, {"Jo Lee_11_assignsubmission_file_/a1.ipynb": H.NOTEBOOK % "one",
+                                             "Jo Lee_12_assignsubmission_file_/a1.ipynb": H.NOTEBOOK % "two"})
+    assert submitted(course_dir) == {}
+    assert "2 students' names give the id jo.lee (LMS ids 11, 12)" in got.problems[0]
+
+
+def test_a_blackboard_download_takes_the_attempt_time_and_the_newest_attempt(tmp_path):
+    course_dir, got = lms_collect(tmp_path, {
+        # Grade Centre > Assignment File Download: <assignment>_<username>_attempt_<time>_<file>, and a receipt
+        "Problem Set 4a_fmiller_attempt_2026-12-01-22-30-00_a1.ipynb": H.NOTEBOOK % "first",
+        "Problem Set 4a_fmiller_attempt_2026-12-01-22-30-00.txt": "Name: Frank Miller (fmiller)\n",
+        "Problem Set 4a_fmiller_attempt_2026-12-02-08-00-00_a1.ipynb": H.NOTEBOOK % "second",
+        "Problem Set 4a_fmiller_attempt_2026-12-02-08-00-00.txt": "Name: Frank Miller (fmiller)\n",
+    })
+    assert got.lms == "blackboard"
+    assert submitted(course_dir, timestamps=True) == {"fmiller/a1/a1.ipynb": H.NOTEBOOK % "second",
+                                                      "fmiller/a1/timestamp.txt": "2026-12-02 08:00:00 UTC\n"}
+    assert len(got.problems) == 1 and "has a newer copy" in got.problems[0]
+
+
+def test_a_brightspace_download_takes_the_time_from_the_name(tmp_path):
+    course_dir, got = lms_collect(tmp_path, {
+        # Assignments > View Submissions > Download: <id>-<id> - <name> - <date> - <file>, and index.html
+        "123456-7890 - Frank Miller - Dec 1, 2026 1030 PM - a1.ipynb": H.NOTEBOOK % "frank",
+        "123457-7891 - Jane Smith - Dec 2, 2026 905 AM - a1.ipynb": H.NOTEBOOK % "jane",
+        "index.html": "<html>the list of submissions</html>",
+    })
+    assert (got.lms, got.problems) == ("brightspace", [])
+    files = submitted(course_dir, timestamps=True)
+    assert files["frank.miller/a1/timestamp.txt"] == "2026-12-01 22:30:00 UTC\n"
+    assert files["jane.smith/a1/timestamp.txt"] == "2026-12-02 09:05:00 UTC\n"
+
+
+def test_an_lms_named_explicitly_says_which_names_do_not_fit(tmp_path):
+    course_dir, got = lms_collect(tmp_path, {"millerfrank_1234_567890_a1.ipynb": H.NOTEBOOK % "frank",
+                                             "frank.ipynb": H.NOTEBOOK % "x"}, lms="canvas")
+    assert list(submitted(course_dir)) == ["millerfrank/a1/a1.ipynb"]
+    assert got.problems == ["frank.ipynb: not collected: its name is not shaped like a canvas download's "
+                            "(e.g. millerfrank_LATE_1234_567890_ps4a.ipynb)"]
+    with pytest.raises(GraderError, match="one of auto, canvas, moodle, blackboard, brightspace, generic"):
+        lms_collect(tmp_path, {"a.ipynb": "{}"}, lms="sakai")
+
+
+def test_a_module_of_a_notebook_assignment_says_what_to_do_instead(tmp_path):
+    course_dir, got = lms_collect(tmp_path, {"millerfrank_1234_567890_a1.ipynb": H.NOTEBOOK % "frank",
+                                             "gregsmith_3456_567892_toy.py": "def double(x): pass\n"},
+                                  modules=[], exercise_modules=["toy"])
+    assert list(submitted(course_dir)) == ["millerfrank/a1/a1.ipynb"]
+    assert got.problems == ["gregsmith_3456_567892_toy.py: not collected: toy.py holds exercises this assignment "
+                            "grades from its notebook (a1.ipynb): ask for the notebook, or grade the .py files "
+                            "with `grader grade-class`"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 from pathlib import Path
 
 from rich.console import Console
@@ -13,7 +14,8 @@ from grader.course import load_course
 from grader.display import markup, text
 from grader.errors import GraderError
 from grader.feedback import first_issue, format_points, function_report
-from grader.options import course_dir_option, db_option, engine_options, resolve_course_dir, scheduler_address
+from grader.options import (LMS_NAMES, course_dir_option, db_option, engine_options, resolve_course_dir,
+                            scheduler_address)
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
 
@@ -26,8 +28,11 @@ def register(sub, common) -> None:
                     "kernel, and the grades are recorded as `nbgrader autograde` records them (autograded/ and the "
                     "gradebook, by nbgrader's own autograde steps with the trusted grade in place of Execute). Then "
                     "run `nbgrader generate_feedback` and `nbgrader export` as usual. A broken notebook gets a grade "
-                    "and a message; it never stops the class. Exit status 1 if the gradebook disagrees with the "
-                    "grader.")
+                    "and a message; it never stops the class. With several assignments, one that cannot be graded "
+                    "(not built, no submissions, points changed since the build) is skipped with its reason and "
+                    "the others are graded; a final table says which. Exit status: 0 every assignment graded and "
+                    "recorded; 1 the gradebook disagrees with the grader; 2 nothing could be graded; 3 some "
+                    "assignments were skipped.")
     parser.add_argument("assignment", metavar="ASSIGNMENT", nargs="+",
                         help="assignment id (course.yaml); several are autograded one after the other")
     course_dir_option(parser)
@@ -39,11 +44,16 @@ def register(sub, common) -> None:
                         help="where the trusted records go, DIR/<assignment>/ (default: grader-results/ in the "
                              "course directory)")
     parser.add_argument("--zip", metavar="FILE", default=None,
-                        help="first collect an LMS download (a zip of notebooks named by student: "
-                             "<student>_<anything>.ipynb, or <student>/<file>) into submitted/; nested archives "
-                             "are never unpacked and an entry that does not fit is left out with a message")
+                        help="first collect an LMS download (the zip of an assignment's submissions from Canvas, "
+                             "Moodle, Blackboard or Brightspace, or notebooks named <student>_<anything>.ipynb or "
+                             "<student>/<file>) into submitted/, each student's submission time into its "
+                             "timestamp.txt; nested archives are never unpacked, and what is not collected is "
+                             "said before grading, with the fix")
+    parser.add_argument("--lms", choices=LMS_NAMES, default="auto",
+                        help="with --zip: which LMS made the download (default: auto, recognised from the file "
+                             "names; generic: <student>_<anything>)")
     parser.add_argument("--name-regexp", metavar="REGEX", default=None,
-                        help="with --zip: how a file name gives the student, e.g. "
+                        help="with --zip: how a file name gives the student, for a shape no --lms knows, e.g. "
                              r"'(?P<student_id>\w+)_(?P<file_id>.+)' (default: <student>_<anything>.ipynb)")
     parser.add_argument("--details", action="store_true", help="print every student's messages, not just totals")
     add_sandbox_options(parser)
@@ -68,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         raise GraderError("--jobs must be at least 1")
     if args.name_regexp and not args.zip:
         raise GraderError("--name-regexp only applies with --zip")
+    if args.lms != "auto" and not args.zip:
+        raise GraderError("--lms only applies with --zip")
     assignments = list(dict.fromkeys(args.assignment))
     for assignment in assignments:  # every id known before the first is graded
         course.assignment(assignment)
@@ -76,17 +88,54 @@ def run(args: argparse.Namespace) -> int:
     jobs = args.jobs or default_jobs()
     scheduler, sandbox = scheduler_address(args.scheduler), sandbox_mode(args)
     logs = (Path(args.out).resolve() if args.out else course_dir / RESULTS_DIR) / "logs"
-    status = 0
+    rebuild = " ".join(["grader build", *(["--course", shlex.quote(str(course.root))] if args.course else []),
+                        "--course-dir", shlex.quote(str(course_dir)), *(["--db", "URL"] if args.db else [])])
+    outcomes: dict[str, tuple[str, str]] = {}  # assignment -> (what happened, detail)
     # One set of grading processes for every assignment: a sandbox and a pytest session each, once.
     with grading_pool(course, [course.assignment(a) for a in assignments], jobs=jobs, sandbox=sandbox,
                       scheduler=scheduler, logs=logs) as pool:
         for assignment in assignments:
-            state = autograde(course, course_dir, assignment, students=args.student, jobs=jobs,
-                              archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
-                              sandbox=sandbox, scheduler=scheduler, out=Path(args.out) if args.out else None,
-                              db_url=args.db, console=console, pool=pool)
-            status = max(status, report(console, args, assignment, state, course_dir))
-    return status
+            try:
+                state = autograde(course, course_dir, assignment, students=args.student, jobs=jobs,
+                                  archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
+                                  lms=args.lms, sandbox=sandbox, scheduler=scheduler,
+                                  out=Path(args.out) if args.out else None, db_url=args.db, console=console, pool=pool, rebuild_command=rebuild)
+            except GraderError as exc:
+                if len(assignments) == 1:
+                    raise
+                # One assignment that cannot be graded never stops the others.
+                console.print(f"[bold yellow]skipped {markup(assignment)}:[/bold yellow] {markup(str(exc))}")
+                outcomes[assignment] = ("skipped", str(exc))
+                continue
+            code = report(console, args, assignment, state, course_dir)
+            outcomes[assignment] = ("graded" if code == 0 else "MISMATCH",
+                                    f"{len(state.students)} submission(s)"
+                                    + (", the gradebook disagrees (above)" if code else ""))
+    if len(assignments) > 1:
+        summary(console, outcomes)
+    return exit_status(outcomes)
+
+
+def exit_status(outcomes: dict[str, tuple[str, str]]) -> int:
+    """0 all graded and recorded; 1 a gradebook disagrees; 2 nothing graded; 3 some skipped."""
+    kinds = [kind for kind, _ in outcomes.values()]
+    if "MISMATCH" in kinds:
+        return 1
+    if "graded" not in kinds:
+        return 2
+    return 3 if "skipped" in kinds else 0
+
+
+def summary(console: Console, outcomes: dict[str, tuple[str, str]]) -> None:
+    """The last thing printed for several assignments: which were graded and which skipped, and why."""
+    table = Table(title="autograde: every assignment asked for")
+    table.add_column("assignment")
+    table.add_column("outcome")
+    table.add_column("detail", overflow="fold", max_width=90)
+    colour = {"graded": "green", "skipped": "yellow", "MISMATCH": "red"}
+    for assignment, (kind, detail) in outcomes.items():
+        table.add_row(text(assignment, one_line=True), f"[{colour[kind]}]{kind}[/{colour[kind]}]", text(detail))
+    console.print(table)
 
 
 def report(console: Console, args: argparse.Namespace, assignment: str, state, course_dir: Path) -> int:
@@ -96,15 +145,29 @@ def report(console: Console, args: argparse.Namespace, assignment: str, state, c
     for line in state.restored:
         console.print(f"[red]tampering undone:[/red] {markup(line)}")
 
-    table = Table(title=text(f"{assignment}: {len(state.students)} submission(s)", one_line=True))
+    from grader.autograde.late import describe, late_text
+
+    due = state.course.assignment(assignment).due
+    calendar = (f"due {due:%Y-%m-%d %H:%M} {state.course.time_zone}, {describe(state.course.late_policy)}"
+                if due else "no due date")
+    table = Table(title=text(f"{assignment}: {len(state.students)} submission(s) ({calendar})", one_line=True))
     table.add_column("student")
     table.add_column("score", justify="right")
+    if state.late:
+        table.add_column("late (penalty)", justify="right")
     table.add_column("first thing to look at", overflow="fold", max_width=80)
     for student in state.students:
         record = state.records[student]
         flag = " (rescued)" if student in state.rescued else ""
-        table.add_row(text(student + flag, one_line=True),
-                      f"{format_points(record.total)}/{format_points(record.max)}", text(first_issue(record)))
+        late = state.late.get(student)
+        late_cell = ([f"{late_text(late[0])} (-{format_points(late[1])})" if late else ""] if state.late else [])
+        # The gradebook's score, what formgrader and exports show: a manual grade there changes it.
+        score, manual = state.final.get(student, (record.total, []))
+        shown_score = f"{format_points(score)}/{format_points(record.max)}"
+        if manual:
+            shown_score += f" (manual: {', '.join(manual)}; autograded {format_points(record.total)})"
+        table.add_row(text(student + flag, one_line=True), text(shown_score), *late_cell,
+                      text(first_issue(record)))
         if args.details:
             for function in record.result.functions:
                 console.print(text(function_report(record, function)), end="")

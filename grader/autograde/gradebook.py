@@ -197,6 +197,66 @@ def built_notebook(gb: Gradebook, target: GradebookTarget, assignment: str, note
                           "nbgrader_config.py names; build again with this gradebook") from None
 
 
+def points_changed(notebook, points: dict[str, float]) -> list[str]:
+    """Exercises whose maximum in the gradebook (what `grader build` recorded from the source notebook)
+    differs from ``points`` (course.yaml), as ``"name: 2 -> 3"``.
+
+    nbgrader caps a recorded score at the gradebook's maximum, so grading before a rebuild would
+    record grades that are not the trusted ones.
+    """
+    changed = []
+    for cell in notebook.grade_cells:
+        function = exercise_of_grade(cell.name)
+        if function in points and abs(float(cell.max_score) - float(points[function])) > 1e-9:
+            changed.append(f"{function}: {float(cell.max_score):g} -> {float(points[function]):g}")
+    return changed
+
+
+def set_due_dates(gb: Gradebook, due: dict[str, object]) -> None:
+    """Each assignment's due date in the gradebook (UTC, or None), as course.yaml gives it: nbgrader
+    computes how late a submission is from it."""
+    for assignment, when in due.items():
+        try:
+            row = gb.find_assignment(assignment)
+        except MissingEntry:
+            continue  # not built in this gradebook
+        if row.duedate != when:
+            row.duedate = when
+    gb.db.commit()
+
+
+def final_scores(target: GradebookTarget, assignment: str) -> dict[str, tuple[float, list[str]]]:
+    """student -> (the gradebook's score of their submission, what people graded by hand): the score
+    formgrader and ``nbgrader export`` show, manual grades included (before a late penalty); the
+    second part names each exercise with a manual score or extra credit."""
+    out: dict[str, tuple[float, list[str]]] = {}
+    with target.open() as gb:
+        try:
+            submissions = gb.find_assignment(assignment).submissions
+        except MissingEntry:
+            return out
+        for submission in submissions:
+            manual = [exercise_of_grade(grade.name) or grade.name for nb in submission.notebooks for grade in nb.grades
+                      if grade.manual_score is not None or grade.extra_credit]
+            out[submission.student.id] = (float(submission.score), manual)
+    return out
+
+
+def late_state(target: GradebookTarget, assignment: str) -> dict[str, tuple[float, float]]:
+    """student -> (seconds late, late penalty in points) of every late submission of ``assignment``."""
+    out = {}
+    with target.open() as gb:
+        try:
+            submissions = gb.find_assignment(assignment).submissions
+        except MissingEntry:
+            return out
+        for submission in submissions:
+            late = submission.total_seconds_late
+            if late > 0:
+                out[submission.student.id] = (late, float(submission.late_submission_penalty or 0.0))
+    return out
+
+
 def enrol(target: GradebookTarget, students: list[str]) -> None:
     """Add every student to the gradebook, once.
 

@@ -41,7 +41,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from grader.notebooks.extract import Extraction, notebooks_of, solution_cells
 from grader.autograde.gradebook import (GradebookTarget, built_notebook, course_gradebook, enrol, gradebook_scores,
-                                        load_nbgrader_config, manual_state, restore_manual)
+                                        final_scores, late_state, load_nbgrader_config, manual_state, points_changed,
+                                        restore_manual, set_due_dates)
 from grader.autograde.recorder import Recorder, notebook_node, remove
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
 from grader.engine.record import GradeRecord
@@ -66,6 +67,7 @@ class AutogradeState:
     jobs: int = 1
     archive: Path | None = None
     name_regexp: str | None = None
+    lms: str = "auto"  # the LMS whose download --zip is (zipcollect.LMS_NAMES)
     info: BuiltAssignment | None = None
     students: list[str] = field(default_factory=list)
     unusable: list[str] = field(default_factory=list)  # folders of submitted/ whose name is no student id
@@ -81,7 +83,10 @@ class AutogradeState:
     manual_before: dict = field(default_factory=dict)
     restored: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step
+    late: dict[str, tuple[float, float]] = field(default_factory=dict)  # student -> (seconds late, penalty)
+    final: dict[str, tuple[float, list[str]]] = field(default_factory=dict)  # gradebook.final_scores
     pool: object | None = None  # grading processes kept for several assignments (trusted.grading_pool)
+    rebuild_command: str = "grader build"  # how this course is rebuilt, as the instructor would type it
 
     def progress(self) -> Progress:
         return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -89,19 +94,35 @@ class AutogradeState:
 
 
 class CollectZip:
+    """Collect an LMS download into submitted/, and say at once -- before anything is graded -- what was
+    left out and how to collect it."""
+
     name = "collect"
 
     def __call__(self, state: AutogradeState) -> None:
         if state.archive is None:
             return
-        from grader.autograde.zipcollect import collect_zip
+        from grader.autograde.zipcollect import LMS_SHAPES, collect_zip
 
         info = built_info(state.course_dir, state.assignment)
         collected = collect_zip(state.course_dir, state.assignment.id, state.archive, [info.notebook],
-                                info.student_modules, state.name_regexp)
+                                info.student_modules, state.name_regexp, lms=state.lms,
+                                time_zone=state.course.time_zone,
+                                exercise_modules=[e.module for e in state.assignment.exercises if e.kind != "lab"])
+        how = (f"a {collected.lms} download" + (" (recognised from its names)" if collected.detected else "")
+               if collected.lms != "generic" else "names read as " + (f"--name-regexp {state.name_regexp}"
+                                                                      if state.name_regexp else "<student>_<file>"))
         state.console.print(f"collected {collected.files} file(s) of {len(collected.students)} student(s) from "
-                            f"{markup(state.archive.name)} into submitted/")
-        state.warnings += [f"{state.archive.name}: {problem}" for problem in collected.problems]
+                            f"{markup(state.archive.name)} into submitted/ ({markup(how)})")
+        if collected.late:
+            state.console.print(f"marked late by the LMS: {markup(', '.join(collected.late))}")
+        for problem in collected.problems:
+            state.console.print(f"[yellow]not collected:[/yellow] {markup(state.archive.name)}: {markup(problem)}")
+        if collected.unnamed:
+            shapes = ", ".join(LMS_SHAPES)
+            state.console.print(f"[yellow]{collected.unnamed} file(s) gave no student:[/yellow] give the LMS with "
+                                f"--lms ({shapes}) or the names' shape with --name-regexp "
+                                r"'(?P<student_id>...)_(?P<file_id>...)', then run this command again")
 
 
 def feedback_is_sanitised(course_dir: Path) -> bool:
@@ -118,7 +139,8 @@ class FindSubmissions:
         stale = stale_inputs(state.course, state.course_dir)
         if stale:
             state.warnings.append("the course changed since `grader build` (" + ", ".join(stale[:4])
-                                  + (" ..." if len(stale) > 4 else "") + "); rebuild before releasing again")
+                                  + (" ..." if len(stale) > 4 else "") + "); before releasing again run "
+                                  f"`{state.rebuild_command} --assignment {state.assignment.id}`")
         if not feedback_is_sanitised(state.course_dir):
             state.warnings.append("nbgrader's configuration leaves SanitizeStudentHTML out of "
                                   "GenerateFeedback.preprocessors (an older `grader build`, or a setting of yours): "
@@ -152,7 +174,15 @@ class Enrol:
 
     def __call__(self, state: AutogradeState) -> None:
         with state.gradebook.open() as gb:  # before grading: a gradebook the assignment was not built in
-            built_notebook(gb, state.gradebook, state.assignment.id, Path(state.info.notebook).stem)
+            notebook = built_notebook(gb, state.gradebook, state.assignment.id, Path(state.info.notebook).stem)
+            changed = points_changed(notebook, {e.function: e.points for e in state.assignment.exercises})
+            if not changed:  # a due date changed in course.yaml applies without a rebuild
+                set_due_dates(gb, {state.assignment.id: state.course.due_utc(state.assignment.id)})
+        if changed:  # nbgrader would cap the new scores at the old maximum: rebuild before grading
+            rebuild = f"{state.rebuild_command} --assignment {state.assignment.id}"  # another command's line
+            raise GraderError(f"the points of {state.assignment.id} changed in course.yaml since it was built "
+                              f"({', '.join(changed)}); the gradebook still has the old maximum. Run `{rebuild}` "
+                              "(keeps submissions, grades and manual grades), then autograde again")
         enrol(state.gradebook, state.students)
 
 
@@ -385,20 +415,29 @@ class Verify:
                 value = got.get(function)
                 if value is None or abs(float(value) - score) > 1e-6:
                     state.mismatches.append(f"{student}/{function}: gradebook has {value}, the grader gave {score:g}")
+        state.late = late_state(state.gradebook, state.assignment.id)
+        state.final = final_scores(state.gradebook, state.assignment.id)
 
 
 AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Enrol(), Extract(), Grade(), Record(), Rescue(), Verify())
 
 
 def autograde(course: Course, course_dir: Path, assignment_id: str, *, students: list[str] | None = None,
-              jobs: int = 1, archive: Path | None = None, name_regexp: str | None = None,
+              jobs: int = 1, archive: Path | None = None, name_regexp: str | None = None, lms: str = "auto",
               sandbox: str = "auto", scheduler: str | None = None, out: Path | None = None,
               db_url: str | None = None, console: Console | None = None, steps=AUTOGRADE_STEPS,
-              pool=None) -> AutogradeState:
+              pool=None, rebuild_command: str | None = None) -> AutogradeState:
     """Run the autograde pipeline on one assignment of an nbgrader course directory.
 
     ``db_url`` overrides the gradebook of nbgrader's configuration (as nbgrader's ``--db`` does).
     ``pool``: grading processes kept for several assignments (:func:`grader.autograde.trusted.grading_pool`).
+    ``rebuild_command``: how messages tell to rebuild this course (default ``grader build --course-dir DIR``).
+
+    Raises
+    ------
+    GraderError
+        When this assignment cannot be graded (not built, no submissions, points changed since the
+        build); nothing of it is recorded then.
     """
     course_dir = Path(course_dir).resolve()
     if not (course_dir / "nbgrader_config.py").is_file():
@@ -406,8 +445,10 @@ def autograde(course: Course, course_dir: Path, assignment_id: str, *, students:
     state = AutogradeState(course=course, course_dir=course_dir, assignment=course.assignment(assignment_id),
                            console=console or Console(), gradebook=course_gradebook(course_dir, db_url),
                            db_url=db_url or None, students_wanted=students, jobs=jobs,
-                           archive=Path(archive) if archive else None, name_regexp=name_regexp, sandbox=sandbox,
-                           scheduler=scheduler, out=Path(out).resolve() if out is not None else None, pool=pool)
+                           archive=Path(archive) if archive else None, name_regexp=name_regexp, lms=lms,
+                           sandbox=sandbox,
+                           scheduler=scheduler, out=Path(out).resolve() if out is not None else None, pool=pool,
+                           rebuild_command=rebuild_command or f"grader build --course-dir {course_dir}")
     for step in steps:
         started = time.perf_counter()
         step(state)

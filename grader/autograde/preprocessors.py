@@ -14,6 +14,10 @@ tests, the scores and the messages, and cuts the hidden tests out of every cell;
 autograded cell's report wraps, and the bare score nbgrader reads (``Out[n]: 0.64``) is
 left out. ``WrapFeedback`` makes code and outputs wrap instead of scrolling sideways.
 
+``OverwriteReleasedCells`` replaces nbgrader's ``OverwriteCells`` in
+``Autograde.sanitize_preprocessors``: the same, without its tampering warning for a locked cell
+that is exactly as released.
+
 ``SanitizeStudentHTML`` runs in both: the autograded notebook (what formgrader shows)
 and the feedback hold no HTML, output or metadata of a student's that could run script
 (:mod:`grader.autograde.sanitize`).
@@ -29,8 +33,9 @@ from pathlib import Path
 
 import nbformat
 from nbgrader import utils
-from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import Enum, Unicode
+from nbgrader.api import MissingEntry
+from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor, OverwriteCells
+from traitlets import Enum, List, Unicode
 
 from grader.notebooks.extract import GENERAL, check_notebook, linked_folder, read_notebook
 from grader.autograde.sanitize import sanitize_notebook
@@ -251,7 +256,45 @@ def readable_report(outputs: list) -> list:
                                 "data": {"text/html": REPORT_HTML.format(html.escape(text, quote=False)), "text/plain": text}})]
 
 
-class HideHiddenTests(NbGraderPreprocessor):
+class FeedbackPreprocessor(NbGraderPreprocessor):
+    """A step of ``GenerateFeedback``: ``display_data_priority`` is configurable, as on nbgrader's own
+    GetGrades. (NbGraderPreprocessor declares it without ``config=True``, so the HTML exporter's
+    ``NbConvertBase.display_data_priority`` made traitlets warn "not recognized" on every run.)"""
+
+    display_data_priority = List(NbGraderPreprocessor.display_data_priority.default_value).tag(config=True)
+
+
+class OverwriteReleasedCells(OverwriteCells):
+    """nbgrader's OverwriteCells, without a false tampering warning.
+
+    A locked cell with hidden tests reaches students without them (nbgrader's ClearHiddenTests at
+    release), while the gradebook's checksum is the source's, with them: plain ``nbgrader
+    autograde`` (formgrader's button) warned "Attribute 'checksum' for cell ... has changed!" for
+    every such cell of every honest student. A cell exactly as released gets its source back
+    before nbgrader's check; any other change is still reported and undone by nbgrader.
+    """
+
+    def preprocess_cell(self, cell, resources, cell_index):
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        grade_id = meta.get("grade_id")
+        if isinstance(grade_id, str) and meta.get("locked") and isinstance(cell.get("source"), str):
+            try:
+                source = self.gradebook.find_source_cell(grade_id, self.notebook_id, self.assignment_id)
+            except MissingEntry:
+                source = None
+            if source is not None and source.locked and cell.source == released_source(source.source):
+                cell.source = source.source
+        return super().preprocess_cell(cell, resources, cell_index)
+
+
+def released_source(source: str) -> str:
+    """A cell's source as nbgrader releases it: hidden test regions removed (nbgrader's own ClearHiddenTests)."""
+    cell = nbformat.v4.new_code_cell(source)
+    ClearHiddenTests()._remove_hidden_test_region(cell)
+    return cell.source
+
+
+class HideHiddenTests(FeedbackPreprocessor):
     """Feedback shows scores and readable messages, never the hidden tests."""
 
     def preprocess_cell(self, cell, resources, index):
@@ -267,7 +310,7 @@ class HideHiddenTests(NbGraderPreprocessor):
         return cell, resources
 
 
-class WrapFeedback(NbGraderPreprocessor):
+class WrapFeedback(FeedbackPreprocessor):
     """Feedback lines wrap instead of scrolling sideways: code (the visible checks, the student's cells)
     and outputs. Runs after CSSHTMLHeaderPreprocessor, which replaces the page's CSS."""
 
@@ -280,7 +323,7 @@ class WrapFeedback(NbGraderPreprocessor):
         return nb, resources
 
 
-class SanitizeStudentHTML(NbGraderPreprocessor):
+class SanitizeStudentHTML(FeedbackPreprocessor):
     """Nothing a student wrote can run script where the notebook is rendered (formgrader, feedback)."""
 
     def preprocess(self, nb, resources):

@@ -90,8 +90,13 @@ class _Rows:
     def load(self, student: str, timestamp) -> None:
         """The submission of ``student`` (created with its grades and comments if new), as nbgrader's
         autograde creates or updates it."""
-        self.submission = self.gb.update_or_create_submission(self.assignment, student,
-                                                              **({"timestamp": timestamp} if timestamp else {}))
+        # nbgrader's add_submission builds the submission's rows before adding them to the session, and
+        # reading the assignment's notebooks in between autoflushed half-made rows: SQLAlchemy warned
+        # twice per new submission (SAWarning "not in session, add operation ... will not proceed").
+        # Its own commit writes them all.
+        with self.gb.db.no_autoflush:
+            self.submission = self.gb.update_or_create_submission(self.assignment, student,
+                                                                  **({"timestamp": timestamp} if timestamp else {}))
         found = [nb for nb in self.submission.notebooks if nb.notebook is self.notebook]
         if not found:  # nbgrader's find_submission_notebook says the same
             raise MissingEntry(f"No such submitted notebook: {self.notebook.name}")

@@ -24,6 +24,9 @@ def register(sub, common) -> None:
     parser.add_argument("--assignment", action="append", metavar="ID",
                         help="build only this assignment (repeatable; default: all)")
     parser.add_argument("--no-leak-check", action="store_true", help="skip the leak check (not for releases)")
+    parser.add_argument("--new-gradebook", action="store_true",
+                        help="with --db: use that database even though the grades of the course's present gradebook "
+                             "would stay behind (by default this is refused; `grader gradebook copy` moves them)")
     parser.set_defaults(func=run)
 
 
@@ -34,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     course = load_course(args.course, check_files=False)
     course_dir = resolve_course_dir(course, args.course_dir)
     state = build_course(course, course_dir, only=args.assignment, leak_check=not args.no_leak_check,
-                         db_url=args.db, console=console)
+                         db_url=args.db, console=console, new_gradebook=args.new_gradebook)
     for b in state.built:
         extra = f" + {len(b.student_modules) + len(b.provided_files)} module file(s)" if b.lab else ""
         console.print(f"[green]built[/green] {b.id}: source/{b.id}/{b.notebook} -> release/{b.id}/{b.notebook}{extra}")

@@ -60,6 +60,15 @@ AUTOGRADE_PREPROCESSORS = [
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+LATE_PLUGIN = "grader.autograde.late.CourseLatePolicy"
+# nbgrader's Autograde.sanitize_preprocessors, OverwriteCells quiet about cells exactly as released.
+SANITIZE_PREPROCESSORS = [
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "grader.autograde.preprocessors.OverwriteReleasedCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
 FEEDBACK_PREPROCESSORS = [
     "grader.autograde.preprocessors.SanitizeStudentHTML",
     "nbgrader.preprocessors.GetGrades",
@@ -147,11 +156,20 @@ def config_text(course: Course, built: list[BuiltAssignment], course_dir: Path,
         "# Autograde: the hidden tests never run in the student's kernel. TrustedGrade replaces",
         "# Execute and fills each autograded cell from the trusted grader (`grader autograde`).",
         f"c.Autograde.autograde_preprocessors = {AUTOGRADE_PREPROCESSORS!r}",
+        "# A locked cell exactly as released (its hidden tests cut out) is no tampering: no warning.",
+        f"c.Autograde.sanitize_preprocessors = {SANITIZE_PREPROCESSORS!r}",
         f"c.TrustedGrade.course_root = {root}",
         "# A deleted check cell comes back from the gradebook, so every exercise gets a grade.",
         "c.OverwriteCells.add_missing_cells = True",
         "# Labs are graded from the student's .py modules: keep them, overwrite only the course's files.",
         f"c.Autograde.exclude_overwriting = {exclude!r}",
+        "",
+        "# Late work: the course's late policy (course.yaml calendar.late_policy); due dates are in the",
+        "# gradebook (course.yaml assignments[].due, written by `grader build` and `grader autograde`).",
+        *([f"c.AssignLatePenalties.plugin_class = {LATE_PLUGIN!r}",
+           f"c.CourseLatePolicy.per_day = {course.late_policy['per_day']!r}",
+           f"c.CourseLatePolicy.zero_after_days = {course.late_policy['zero_after_days']!r}"]
+          if course.late_policy else ["# (no late policy: nbgrader's default, no penalty)"]),
         "",
         "# Feedback: scores and misconception messages; the hidden tests are cut out, and no HTML",
         "# of a student's can run script (SanitizeStudentHTML, also in autograde: formgrader).",

@@ -34,6 +34,7 @@ class BuildState:
     only: list[str] | None = None
     leak_check: bool = True
     db_url: str | None = None  # --db: written to nbgrader_config.py
+    new_gradebook: bool = False  # --new-gradebook: --db may leave the grades of the old gradebook behind
     gradebook: str = ""  # where the grades go, password masked
     ready: list[Assignment] = field(default_factory=list)
     built: list[BuiltAssignment] = field(default_factory=list)
@@ -107,6 +108,8 @@ class WriteConfig:
 
         if state.db_url:
             checked_url(state.db_url, "the --db value")
+            if (state.course_dir / CONFIG).is_file() and not state.new_gradebook:
+                grades_stay_behind(course_gradebook(state.course_dir), state.db_url)
         own = own_settings(state.course_dir, state.db_url)
         (state.course_dir / CONFIG).write_text(config_text(state.course, list(built.values()), state.course_dir, own),
                                                encoding="utf-8")
@@ -119,6 +122,32 @@ class WriteConfig:
         state.gradebook = gradebook.shown
 
 
+def grades_stay_behind(old, new_url: str) -> None:
+    """Refuse to point the course at ``new_url`` while its grades are in ``old`` and ``new_url`` has none:
+    they would silently stay behind (``grader gradebook copy`` takes them along)."""
+    from grader.autograde.gradebook import GradebookTarget
+
+    if old.url == new_url:
+        return
+    if old.url.startswith("sqlite:///") and not Path(old.url[len("sqlite:///"):]).is_file():
+        return  # no gradebook there yet (opening it would create one)
+
+    def submissions(target) -> int:
+        from nbgrader.api import SubmittedAssignment
+
+        with target.open() as gb:
+            return gb.db.query(SubmittedAssignment).count()
+
+    held = submissions(old)
+    new = GradebookTarget(new_url, old.course_id)
+    if held and not submissions(new):
+        copy = f"grader gradebook copy --from {old.shown} --to {new.shown}"  # another command's line
+        empty = "--new-gradebook"  # `grader build`'s own option (build_course's new_gradebook)
+        raise GraderError(f"the course's grades are in {old.shown} ({held} submission(s)) and {new.shown} has "
+                          f"none: they would stay behind. Copy them first: `{copy}`, then run this again (or add "
+                          f"{empty} to start empty)")
+
+
 class Release:
     name = "release"
 
@@ -128,6 +157,10 @@ class Release:
         # One nbgrader process for the whole course when possible: its start-up dominates.
         for pattern in (["*"] if ids == sources else ids):
             run_nbgrader(state.course_dir, "generate_assignment", pattern, "--force")
+        from grader.autograde.gradebook import course_gradebook, set_due_dates
+
+        with course_gradebook(state.course_dir).open() as gb:  # course.yaml's due dates, for nbgrader
+            set_due_dates(gb, {a.id: state.course.due_utc(a.id) for a in state.course.assignments})
 
 
 class WriteKits:
@@ -158,13 +191,16 @@ BUILD_STEPS = (CheckReady(), WriteNotebooks(), WriteConfig(), Release(), WriteKi
 
 
 def build_course(course: Course, course_dir: Path, *, only: list[str] | None = None, leak_check: bool = True,
-                 db_url: str | None = None, console: Console | None = None, steps=BUILD_STEPS) -> BuildState:
+                 db_url: str | None = None, console: Console | None = None, steps=BUILD_STEPS,
+                 new_gradebook: bool = False) -> BuildState:
     """Run the build pipeline; the state says what was built, skipped and found.
 
     ``db_url`` becomes the gradebook of nbgrader_config.py; without it the configured one stays.
+    A ``db_url`` that would leave the grades of the configured gradebook behind is refused unless
+    ``new_gradebook``.
     """
     state = BuildState(course=course, course_dir=Path(course_dir).resolve(), console=console or Console(),
-                       only=only, leak_check=leak_check, db_url=db_url)
+                       only=only, leak_check=leak_check, db_url=db_url, new_gradebook=new_gradebook)
     state.course_dir.mkdir(parents=True, exist_ok=True)
     for step in steps:
         with state.console.status(f"{step.name} ..."):

@@ -42,6 +42,9 @@ def register(sub, common) -> None:
     parser.add_argument("--out", metavar="DIR", default=DEFAULT_OUT,
                         help=f"results directory (default: ./{DEFAULT_OUT})")
     parser.add_argument("--force", action="store_true", help="grade every submission again, even if unchanged")
+    parser.add_argument("--student", action="append", metavar="ID",
+                        help="grade again this student's submission only, even if unchanged (repeatable; the name "
+                             "of its subdirectory or .py file without .py); the others' results are kept")
     parser.add_argument("--only", action="append", metavar="FUNCTION",
                         help="grade only this function (repeatable); such results are kept apart from full ones")
     add_sandbox_options(parser)
@@ -200,13 +203,24 @@ def run(args: argparse.Namespace) -> int:
     if not students:
         raise GraderError(f"{submissions} holds no submission that can be graded: "
                           + "; ".join(f"{entry}: {reason}" for entry, reason in sorted(skipped.items())[:10]))
+    others: list[str] = []
+    if args.student:  # these only, graded again; the rest of the class keeps its results
+        wanted = list(dict.fromkeys(args.student))
+        unknown = [s for s in wanted if s not in students]
+        if unknown:
+            reasons = [f"{s}: {skipped[s]}" if s in skipped else s for s in unknown]
+            raise GraderError(f"no gradable submission in {submissions} for: {', '.join(reasons)} (students there: "
+                              f"{', '.join(sorted(students)[:20])}{' ...' if len(students) > 20 else ''})")
+        others = [s for s in students if s not in wanted]
+        students = {s: students[s] for s in wanted}
+        skipped = {}
     where = f"on the Dask cluster at {scheduler}" if scheduler else \
         f"with {jobs} process{'es' if jobs > 1 else ''}"
     progress = ClassProgress(console, args.submissions_dir, where)
     with progress.progress:
         result = grade_class(course, students, out, root=submissions.resolve(), jobs=jobs, mode=mode,
-                             scheduler=scheduler, force=args.force, only=args.only, on_event=progress,
-                             skipped=skipped)
+                             scheduler=scheduler, force=args.force or bool(args.student), only=args.only,
+                             on_event=progress, skipped=skipped, partial=bool(args.student), others=others)
     keep_extractions(course, out, extractions)
     table = Table(title=f"{course.title}: {len(result.students)} submissions", show_header=False)
     table.add_row("graded now", str(len(result.graded)))

@@ -16,6 +16,7 @@ import pytest
 
 from grader.classgrade.run import discover_submissions
 from grader.errors import GraderError
+from tests.helpers import default_sigint
 from tests.toy_course import looping_source, make_toy_course, solution_source, wrong_source
 
 LOOPING = looping_source()
@@ -117,6 +118,31 @@ def test_a_rerun_grades_only_what_changed(toy_class, tmp_path):
     assert "0 already graded and unchanged, 4 to grade" in fourth.stderr
 
 
+def test_student_regrades_those_students_only_and_keeps_the_class(toy_class, tmp_path):
+    """`--student ID` (repeatable): those are graded again, changed or not; nobody else is, not even a
+    student whose submission changed; summary.csv and the class list keep everyone."""
+    course, submissions = toy_class
+    (submissions / "erin.py").unlink()  # keep it quick
+    out = tmp_path / "results"
+    assert run_class(course, submissions, out, "-j", "2").returncode == 0
+    before = {p.name: p.read_bytes() for p in (out / "results").glob("*.json")}
+    (submissions / "bob.py").write_text(solution_source())  # bob resubmits, fixed
+    (submissions / "dave" / "toy.py").write_text(wrong_source())  # dave changes too, but is not asked for
+    proc = run_class(course, submissions, out, "--student", "bob", "--student", "alice")
+    assert proc.returncode == 0, proc.stderr
+    assert "2 submissions in" in proc.stderr and "0 already graded and unchanged, 2 to grade" in proc.stderr
+    assert grades(out)["bob"]["total"] == 4
+    assert (out / "results" / "alice.json").read_bytes() != before["alice.json"]  # graded again
+    for name in ("carol.json", "dave.json"):
+        assert (out / "results" / name).read_bytes() == before[name]
+    with open(out / "summary.csv", newline="") as f:
+        assert {row["student"]: row["total"] for row in csv.DictReader(f)} == {
+            "alice": "4", "bob": "4", "carol": "0", "dave": "4"}
+    assert json.loads((out / "class.json").read_text())["students"] == ["alice", "bob", "carol", "dave"]
+    unknown = run_class(course, submissions, out, "--student", "zed")
+    assert unknown.returncode == 2 and "no gradable submission" in unknown.stderr and "zed" in unknown.stderr
+
+
 def test_grades_do_not_depend_on_the_number_of_processes(toy_class, tmp_path):
     course, submissions = toy_class
     one = run_class(course, submissions, tmp_path / "one", "-j", "1")
@@ -135,7 +161,7 @@ def test_an_interrupted_run_resumes_where_it_stopped(toy_class, tmp_path):
     out = tmp_path / "results"
     proc = subprocess.Popen([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
                              "--course", str(course), "-j", "1"], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and len(list((out / "results").glob("*.json"))) < 2:
         time.sleep(0.2)
@@ -334,3 +360,33 @@ def test_a_failed_regrade_leaves_not_graded_never_the_old_grade(tmp_path):
     assert rows["alice"]["total"] == "" and rows["alice"]["limits"].startswith("not graded"), rows["alice"]
     assert rows["bob"]["total"] == "4"
     assert [r.student for r in load_class(out).records] == ["bob"]
+
+
+def test_feedback_writes_a_readable_escaped_page_per_student(toy_class, tmp_path):
+    """`grader feedback RESULTS`: an HTML page and a Markdown file per student with the scores and
+    messages; what a student's exception says is text, never markup."""
+    course, submissions = toy_class
+    for entry in ("erin.py", "carol", "dave"):  # keep it quick
+        shutil.rmtree(submissions / entry) if (submissions / entry).is_dir() else (submissions / entry).unlink()
+    payload = "<script>alert(1)</script> [x](javascript:alert(2))"
+    (submissions / "mallory.py").write_text(solution_source().replace(
+        "return 2.0 * np.asarray(x, dtype=float)", f"raise ValueError({payload!r})"))
+    out = tmp_path / "results"
+    assert run_class(course, submissions, out).returncode == 0
+    proc = grader("feedback", str(out), "--course", str(course), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "feedback for 3 student(s)" in proc.stderr
+    folder = out / "feedback"
+    assert sorted(p.name for p in folder.iterdir()) == ["alice.html", "alice.md", "bob.html", "bob.md",
+                                                        "mallory.html", "mallory.md"]
+    bob = (folder / "bob.html").read_text()
+    assert "feedback for bob" in bob and "2 of 4 points" in bob and "double does not return twice its input" in bob
+    assert "- `double`: 0/2" in (folder / "bob.md").read_text()
+    assert "all checks passed" in (folder / "alice.html").read_text()
+    mallory_html, mallory_md = (folder / "mallory.html").read_text(), (folder / "mallory.md").read_text()
+    assert "ValueError" in mallory_html and "<script>" not in mallory_html and "&lt;script&gt;" in mallory_html
+    assert "<script>" not in mallory_md and "](javascript" not in mallory_md and r"\<script\>" in mallory_md
+    only = grader("feedback", str(out), "--student", "bob", "-o", str(tmp_path / "one"), cwd=tmp_path)
+    assert only.returncode == 0 and sorted(p.name for p in (tmp_path / "one").iterdir()) == ["bob.html", "bob.md"]
+    missing = grader("feedback", str(out), "--student", "zed", cwd=tmp_path)
+    assert missing.returncode == 2 and "no result for: zed" in missing.stderr

@@ -19,7 +19,7 @@ import pytest
 
 from grader.course import load_course
 from grader.engine.fingerprint import run_fingerprint
-from tests.helpers import ROOT
+from tests.helpers import ROOT, default_sigint
 from tests.sandbox.common import needs_bwrap
 from tests.toy_course import looping_source, make_toy_course, solution_source, wrong_source
 
@@ -126,7 +126,8 @@ def test_a_stopped_client_resumes_with_only_the_missing_students(cluster, tmp_pa
     out = tmp_path / "out"
     client = subprocess.Popen([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
                                "--course", str(course), "--scheduler", cluster.address],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                              preexec_fn=default_sigint)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and len(list((out / "results").glob("*.json"))) < 2:
         time.sleep(0.1)

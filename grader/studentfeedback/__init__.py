@@ -1,0 +1,1 @@
+"""``grader feedback``: one page per student from a results directory (:mod:`.write`)."""

@@ -1,0 +1,116 @@
+"""Feedback a student reads, from the records of ``grader grade-class`` (or ``grader autograde``).
+
+One self-contained HTML page and one Markdown file per student: the total, each exercise's
+score, what to fix first, then the notes and the distinct failure messages -- the same text as
+the nbgrader feedback and Gradescope's ``results.json`` (:mod:`grader.feedback`), never a hidden
+value. Every string a student could have shaped (their exception messages, file names) is
+escaped: the HTML runs no script and loads nothing (its Content-Security-Policy says so too),
+and Markdown renders it as text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+from grader.engine.record import GradeRecord
+from grader.engine.store import SAFE_ID, ResultStore, atomic_write
+from grader.errors import GraderError
+from grader.feedback import exercise_feedback, format_points
+
+CSP = "default-src 'none'; style-src 'unsafe-inline'"
+STYLE = """body{font-family:system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#222}
+h1{font-size:1.5rem}h2{font-size:1.1rem;margin-top:1.6rem}.full{color:#1a7f37}.part{color:#9a6700}.none{color:#cf222e}
+table{border-collapse:collapse}td,th{padding:.2rem .8rem;border-bottom:1px solid #ddd;text-align:left}
+li{margin:.2rem 0;white-space:pre-wrap}.note{color:#555}"""
+MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&])")
+
+
+def md(text: str) -> str:
+    """``text`` as Markdown that renders it literally (no markup, no HTML, one line)."""
+    return MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def _level(score: float, most: float) -> str:
+    return "full" if score >= most else ("part" if score > 0 else "none")
+
+
+def _sections(record: GradeRecord):
+    """(assignment, [(function, feedback)]) in the course's order."""
+    by_assignment: dict[str, list] = {}
+    for name, f in record.result.functions.items():
+        by_assignment.setdefault(f.assignment, []).append((name, exercise_feedback(record, name)))
+    return by_assignment.items()
+
+
+def render_html(record: GradeRecord, course_title: str) -> str:
+    e = html.escape
+    total = f"{format_points(record.total)} of {format_points(record.max)} points"
+    parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
+             f"<title>{e(course_title)}: feedback for {e(record.student)}</title><style>{STYLE}</style></head><body>",
+             f"<h1>{e(course_title)}: feedback for {e(record.student)}</h1>",
+             f"<p><strong>{e(total)}</strong> (graded {e(record.graded_at)} by the course grader; the hidden "
+             "tests are not shown, their messages name what went wrong)</p>"]
+    for assignment, exercises in _sections(record):
+        score = sum(fb["score"] for _, fb in exercises)
+        most = sum(fb["max"] for _, fb in exercises)
+        parts.append(f"<h2>{e(assignment)}: {format_points(score)} of {format_points(most)}</h2><table>"
+                     "<tr><th>exercise</th><th>score</th><th>what to look at</th></tr>")
+        for name, fb in exercises:
+            items = [f"<li class=\"note\">{e(n)}</li>" for n in fb["notes"]]
+            items += [f"<li>{e(m)}</li>" for m in fb["messages"]]
+            checks = f"<br><small>{fb['passed']} of {fb['checks']} checks passed</small>" if fb["checks"] else ""
+            parts.append(f"<tr><td><code>{e(name)}</code></td><td class=\"{_level(fb['score'], fb['max'])}\">"
+                         f"{format_points(fb['score'])}/{format_points(fb['max'])}</td>"
+                         f"<td>{'<ul>' + ''.join(items) + '</ul>' if items else 'all checks passed'}{checks}</td></tr>")
+        parts.append("</table>")
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def render_markdown(record: GradeRecord, course_title: str) -> str:
+    lines = [f"# {md(course_title)}: feedback for {md(record.student)}", "",
+             f"**{format_points(record.total)} of {format_points(record.max)} points** (graded "
+             f"{md(record.graded_at)} by the course grader; the hidden tests are not shown, their messages name "
+             "what went wrong)"]
+    for assignment, exercises in _sections(record):
+        score = sum(fb["score"] for _, fb in exercises)
+        most = sum(fb["max"] for _, fb in exercises)
+        lines += ["", f"## {md(assignment)}: {format_points(score)} of {format_points(most)}"]
+        for name, fb in exercises:
+            lines += ["", f"- `{name}`: {format_points(fb['score'])}/{format_points(fb['max'])}"
+                      + (f" ({fb['passed']} of {fb['checks']} checks passed)" if fb["checks"] else "")]
+            lines += [f"  - note: {md(n)}" for n in fb["notes"]]
+            lines += [f"  - {md(m)}" for m in fb["messages"]]
+    return "\n".join(lines) + "\n"
+
+
+def write_feedback(results: Path, out: Path | None = None, students: list[str] | None = None,
+                   course_title: str | None = None) -> tuple[Path, list[str]]:
+    """Write ``<out>/<student>.html`` and ``.md`` for every record in ``results`` (or ``students``);
+    (the folder, the students written).
+
+    Raises
+    ------
+    GraderError
+        When ``results`` holds no record (or not one of ``students``).
+    """
+    store = ResultStore(Path(results))
+    manifest = store.manifest() or {}
+    title = course_title or manifest.get("module_title") or manifest.get("course_title") or "Feedback"
+    if students:
+        bad = [s for s in students if not SAFE_ID.match(s) or store.load(s) is None]
+        if bad:
+            raise GraderError(f"{results} has no result for: {', '.join(bad)}")
+    records = store.all_records(students)
+    if not records:
+        raise GraderError(f"{results} holds no graded submission (results/<student>.json): give the --out "
+                          "directory of `grader grade-class`")
+    out = Path(out) if out is not None else Path(results) / "feedback"
+    out.mkdir(parents=True, exist_ok=True)
+    for record in records:  # a student id is SAFE_ID: a plain file name
+        atomic_write(out / f"{record.student}.html", render_html(record, title))
+        atomic_write(out / f"{record.student}.md", render_markdown(record, title))
+    return out, [r.student for r in records]
