@@ -35,6 +35,15 @@ class Unspecific(Misconception):
     """
 
 
+class Evidenced(Misconception):
+    """A failed check whose evidence is a relation between the student's own answers.
+
+    E.g. "the poisoned masked positions change the result", "varying gae_lambda changes
+    nothing": the cause the message names is shown by what the student's function did, not
+    inferred from a difference with the reference. Raised by :func:`expect_relation`.
+    """
+
+
 @dataclass
 class _Context:
     course: Any = None
@@ -129,6 +138,28 @@ def expect_right(actual: Any, expected: Any, message: str, **kwargs) -> None:
         raise Unspecific(str(failure)) from None
 
 
+def expect_observed(condition: Any, message: str) -> None:
+    """Fail with ``message`` (as :class:`Evidenced`) unless ``condition``, a property of the student's
+    answers alone, holds: the same seed repeats, different seeds differ, a spread shrinks."""
+    if not condition:
+        raise Evidenced(message)
+
+
+def expect_relation(actual: Any, other: Any, message: str, **kwargs) -> None:
+    """:func:`expect_close` between two answers of the student's own function, failing with :class:`Evidenced`.
+
+    Use it for a probe's isolating property (a metamorphic relation: the answer on the
+    poisoned input equals the answer on the clean one; varying gae_lambda with every record
+    cut changes nothing): when it fails, the student's answers themselves show the cause.
+    """
+    try:
+        expect_close(actual, other, message, **kwargs)
+    except Evidenced:
+        raise
+    except Misconception as failure:
+        raise Evidenced(str(failure)) from None
+
+
 def expect_shape(actual: Any, shape: tuple, message: str, what: str = "the result") -> np.ndarray:
     got = as_numeric(actual, what)
     if got.shape != tuple(shape):
@@ -210,7 +241,12 @@ def expect_masked_ignored(poisoned: Any, clean: Any, want: Any, wrong: str,
     ``compare(got, want, message)`` defaults to :func:`expect_close`.
     """
     compare = compare or expect_close
-    compare(poisoned, clean, MASKED_LEAK)
+    try:
+        compare(poisoned, clean, MASKED_LEAK)
+    except Unspecific:
+        raise
+    except Misconception as failure:  # the student's own two answers differ: the leak is shown
+        raise Evidenced(str(failure)) from None
     try:
         compare(clean, want, wrong)
     except Misconception as failure:

@@ -42,9 +42,27 @@ def test_contract_earns_nothing_unless_every_worked_example_passes():
 def test_contract_weighs_at_most_its_share():
     tests = [outcome("example", True, "example", 1)] + [outcome(f"raises{i}", True, "contract") for i in range(5)]
     tests[1] = outcome("raises0", False, "contract")
+    tests.append(outcome("probe", True, "probe", 1))
     share_lost = (1 - score_function(COURSE, "gae_advantages", tests, None).score / 5)
     # One of five contract tests failed: a fifth of the contract's (capped) share is lost.
     assert share_lost == pytest.approx(CONTRACT_SHARE / 5)
+
+
+def test_a_memorised_worked_example_earns_only_with_hidden_cases():
+    # The published answers, zeros elsewhere: every example passes, no hidden probe or property does.
+    tests = [outcome("example", True, "example", 3), outcome("probe", False, "probe", 2),
+             outcome("random", False, "property", 2), outcome("lists", True, "contract")]
+    assert score_function(COURSE, "gae_advantages", tests, None).score == 0
+    tests[1] = outcome("probe", True, "probe", 2)  # computing one hidden case right: the examples count again
+    assert score_function(COURSE, "gae_advantages", tests, None).score > 5 * 5 / 7 * 0.9 - 1e-9
+
+
+def test_a_failed_gate_makes_the_exercise_earn_nothing():
+    tests = [outcome("example", True, "example", 3), outcome("probe", True, "probe", 2),
+             Outcome("seed", True, 1.0, "", "probe", True)]
+    assert score_function(COURSE, "gae_advantages", tests, None).score == 5
+    tests[2] = Outcome("seed", False, 1.0, "the results do not vary with the seed", "probe", True)
+    assert score_function(COURSE, "gae_advantages", tests, None).score == 0
 
 
 def test_a_body_that_only_raises_earns_nothing():
