@@ -111,6 +111,8 @@ def table(root: Path, corpus: Path) -> tuple[list[dict], float]:
             "first_message": first_message(result),
             "diagnosed": bool(result.get("diagnosis")),
             "mistake": result.get("mistake"),
+            # The causes the first message names (catalogue ids; a grader from before they existed: the mistake).
+            "causes": result.get("causes", [result["mistake"]] if result.get("mistake") else []),
         })
     return rows, wall
 
@@ -150,6 +152,12 @@ def report(rows: list[dict], wall: float, labels: dict | None, verdicts: dict | 
               f"{sum(bool(labels.get(r['entry'])) for r in wrong)}")
         for r in missed:
             print(f"    {r['entry']} (labels: {', '.join(labels[r['entry']])})")
+        causes = [r for r in wrong if r.get("causes")]
+        foreign = [r for r in causes if set(r["causes"]) - set(labels.get(r["entry"]) or [])]
+        print(f"  first messages naming a cause (machine-readable): {len(causes)}/{len(wrong)}; naming a cause "
+              f"outside the entry's labels: {len(foreign)}")
+        for r in foreign:
+            print(f"    {r['entry']} told {', '.join(r['causes'])}: {r['statement']}")
     if verdicts is not None:
         counts = Counter(verdicts[r["entry"]]["verdict"] for r in wrong if r["entry"] in verdicts)
         print("  judged first messages (" + ", ".join(f"{k}: {counts.get(k, 0)}" for k in ("right", "generic", "wrong"))

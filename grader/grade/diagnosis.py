@@ -426,7 +426,7 @@ def _factors(reference: Callable, call: Call) -> dict[str, str]:
                                      else f"{name} mixed")
             if array.ndim == 2:
                 factors[f"{name} rows"] = f"one row of {name}" if array.shape[0] == 1 else f"several rows of {name}"
-            if array.dtype.kind in "iu":
+            if array.dtype.kind in "iu" and array.ndim == 2:  # token ids: holding an EOS or padding id or not
                 for id_name, id_value in ids.items():
                     holds = bool(np.any(array == id_value))
                     factors[f"{name} {id_name}"] = (f"{name} holding {id_name}" if holds
@@ -516,10 +516,14 @@ def observations(course: Course, function: str, failed: list[Call], passed: list
     # Which factor: every wrong answer shares one value of it, and an input with another value is answered right.
     wrong_factors = [_factors(reference, c) for c, _ in valued]
     right_factors = [_factors(reference, c) for c in right]
+    splits = set()
     for key in dict.fromkeys(k for f in wrong_factors for k in f):
         values = {f.get(key) for f in wrong_factors}
         others = {f.get(key) for f in right_factors if key in f} - values
-        if len(values) == 1 and None not in values and others:
+        # Factors that split the calls alike (a batch's rows, in each of its arrays) are said once.
+        split = tuple(key in f and f[key] in values for f in right_factors)
+        if len(values) == 1 and None not in values and others and split not in splits:
+            splits.add(split)
             words.append(f"wrong only with {values.pop()} (every answer with {' or '.join(sorted(others))} is right)")
     # Where, and the shape of the error.
     parts, where, shapes = set(), set(), None

@@ -136,9 +136,10 @@ class Collector:
         """(mistake, message, causes) to read first; None when nothing failed in the values.
 
         A cause is named only with evidence from the student's own answers: the known mistake
-        that answers exactly as they did everywhere (``mistake``); else the first failed probe
-        whose named cause their answers show (grader.grade.diagnosis.evidenced), saying how
-        much of the failures it explains; else what the grader observed (``causes`` empty).
+        that answers exactly as they did everywhere (``mistake``); else the failed probe whose
+        named cause their answers show (grader.grade.diagnosis.evidenced) and that explains most
+        failed checks, saying how much of the failures it explains; else what the grader
+        observed (``causes`` empty).
         Every failed probe whose cause is not shown is rewritten here as an observation: its
         hand-written text would name a mistake the code may not make.
         """
@@ -157,24 +158,29 @@ class Collector:
         probes = [(o, c, r) for o, c, r in failed_tests if o.kind == "probe"]
         if found is not None:
             return found[0], found[1], [found[0]]
-        first = None
+        shown_by = []  # (probe, the causes its failure shows)
         for outcome, calls, relation in probes:
             causes = causes_named(course, function, outcome.message)
             shown = evidenced(course, function, calls, evidence["passed"], causes, relation)
             if shown:
-                first = first or (outcome, shown)
+                shown_by.append((outcome, shown))
                 continue
             # Its text names a cause that the answers do not show: say what they show instead.
             outcome.kind = "property"
             seen = observations(course, function, calls)
             outcome.message = "wrong on a hand-built input" + (f" ({'; '.join(seen[1])})" if seen and seen[1] else "")
-        if first is not None:
-            outcome, shown = first
+        if shown_by:
+            # Several probes may show their causes: the one that explains most failed checks comes first.
             behaviour = [(o, c) for o, c, _ in failed_tests if o.kind != "contract"]
-            explains = [o for o, c in behaviour
-                        if o is outcome or any(explained(course, function, cause, c) for cause in shown)]
-            rest = len(failed_tests) - len(explains)
-            scope = (f"your answers show it on check '{outcome.name}'; it explains {len(explains)} of the "
+
+            def explains(probe, shown):
+                return [o for o, c in behaviour
+                        if o is probe or any(explained(course, function, cause, c) for cause in shown)]
+
+            counted = [(len(explains(o, shown)), -i, o, shown) for i, (o, shown) in enumerate(shown_by)]
+            count, _, outcome, shown = max(counted, key=lambda x: x[:2])
+            rest = len(failed_tests) - count
+            scope = (f"your answers show it on check '{outcome.name}'; it explains {count} of the "
                      f"{len(failed_tests)} failed checks" + ("" if not rest else "; the others are listed after it"))
             return None, f"{outcome.message} ({scope})", shown
         said = observe(course, function, evidence["failed"], evidence["passed"])
