@@ -175,9 +175,12 @@ def cross_validation_report(root, mutants, tmp, verbose=False) -> None:
         # The causes the first message names: its cause ids, and every catalogue mistake whose phrase it
         # contains (the same reading for a grader from before cause ids, whose probes named causes in text).
         # A cause whose phrase is this mistake's own is the same mistake written differently.
+        # A failed input check's message says what was checked ("must raise ValueError"): a fact, no cause.
         first = first_message(f).lower()
+        checks = {t["message"].lower() for t in f["tests"] if not t["passed"] and t.get("kind") == "contract"}
         causes = set(f.get("causes") or []) | ({f["mistake"]} if f.get("mistake") else set())
-        causes |= {name for (function, name), text in phrase.items() if function == m.function and text in first}
+        if first not in checks:
+            causes |= {name for (function, name), text in phrase.items() if function == m.function and text in first}
         foreign = sorted(c for c in causes if phrase.get((m.function, c)) != m.expect.lower())
         if foreign:
             wrong_cause += 1

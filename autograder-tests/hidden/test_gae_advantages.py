@@ -6,7 +6,7 @@ from grader.testing import given
 from hypothesis import strategies as st
 
 from grader.testing import (example_cases, expect_close, expect_example, expect_inputs_unchanged, expect_raises,
-                            expect_relation, expect_right)
+                            expect_right)
 
 
 def gae_args(rewards, values, next_values, terminated, trace_cuts, gamma, gae_lambda):
@@ -28,9 +28,9 @@ def test_lambda_only_decays_the_recursion(impl, reference):
     args = gae_args([1.0, 0.5, 2.0], [0.2, 0.4, 0.1], [3.0, -2.0, 5.0], [False] * 3, [True] * 3,
                     gamma=0.9, gae_lambda=0.5)
     got = impl.gae_advantages(**args)
-    expect_relation(impl.gae_advantages(**dict(args, gae_lambda=0.8)), got,
-                    "with every record cut the advantages still depend on gae_lambda: it only decays the recursion, "
-                    "and the bootstrap is discounted by gamma (delta_t = r_t + gamma * next_values_t - values_t)")
+    expect_close(impl.gae_advantages(**dict(args, gae_lambda=0.8)), got,
+                 "with every record cut the advantages still depend on gae_lambda: it only decays the recursion, "
+                 "and the bootstrap is discounted by gamma (delta_t = r_t + gamma * next_values_t - values_t)")
     expect_right(got, reference.gae_advantages(**args),
                  "differs from the one-step errors r_t + gamma * next_values_t - values_t with every record cut")
 
