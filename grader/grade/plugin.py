@@ -23,7 +23,7 @@ import pytest
 from grader import testing
 from grader.course import Course, find_course_root, load_course
 from grader.grade.diagnosis import (PASSED_PER_TEST, Call, Raised, causes_named, diagnose, evidenced, explained,
-                                    observations, observe, remembered)
+                                    known_mistakes, observations, observe, remembered)
 from grader.grade.results import KINDS, SubmissionResult, TestOutcome, score_function
 from grader.worker.client import WorkerStartError
 from grader.grade.submission import (
@@ -99,16 +99,17 @@ class Collector:
             self.on_result(sid, self.results[sid])
 
     def record(self, sid: str, function: str, outcome: TestOutcome, calls: list[Call] = (),
-               relation: bool = False) -> None:
+               relation: bool = False, claims: bool = True) -> None:
         """Keep a test's outcome and the calls it made; ``relation``: it failed on a relation between the
-        student's own answers (grader.testing.Evidenced), which is evidence of the cause it names."""
+        student's own answers (grader.testing.Evidenced), which is evidence of the cause it names;
+        ``claims``: its message is a check's text, which may name a cause (not the student's own error)."""
         self.outcomes[sid].setdefault(function, []).append(outcome)
         evidence = self.calls[sid].setdefault(function, self._no_evidence())
         if outcome.passed:
             evidence["passed"].extend(calls[:PASSED_PER_TEST])
         else:
             evidence["failed"].extend(calls)
-            evidence["tests"].append((outcome, list(calls), relation))
+            evidence["tests"].append((outcome, list(calls), relation, claims))
             if outcome.kind == "contract":
                 evidence["checks"].extend(calls)
 
@@ -154,10 +155,14 @@ class Collector:
             # (most do not) is still told which misconception their values show, and that it does
             # not explain the failed input checks.
             found = diagnose(course, function, values, evidence["passed"], scope="wrong value")
-        failed_tests = [(outcome, calls, relation) for outcome, calls, relation in evidence["tests"]]
-        probes = [(o, c, r) for o, c, r in failed_tests if o.kind == "probe"]
+        failed_tests = [(outcome, calls, relation) for outcome, calls, relation, _ in evidence["tests"]]
+        probes = [(o, c, r) for o, c, r, claims in evidence["tests"] if o.kind == "probe" and claims]
         if found is not None:
             return found[0], found[1], [found[0]]
+        if not known_mistakes(course, function) and any(o.kind == "probe" for o, _, _ in failed_tests):
+            # A course that keeps no catalogue for this function has no cause ids to check its probes'
+            # texts against (e.g. a small course of its own): they speak as written, first.
+            return None
         shown_by = []  # (probe, the causes its failure shows)
         for outcome, calls, relation in probes:
             causes = causes_named(course, function, outcome.message)
@@ -403,10 +408,14 @@ def pytest_runtest_makereport(item, call):
         if kind == "probe" and any(isinstance(e, testing.Unspecific) for e in chain):
             kind = "property"  # the probe's mistake is not it: the answer is just wrong, as a property says
         relation = any(isinstance(e, testing.Evidenced) for e in chain)
+        # A failure the student's code raised (its own error, shown as it is) claims no cause: only a
+        # check's hand-written message does.
+        claims = next((isinstance(e, testing.Misconception) for e in chain
+                       if isinstance(e, (testing.Misconception, StudentError, FunctionUnavailable))), False)
         gate = item.get_closest_marker("gate") is not None
         collector.record(sid, function,
                          TestOutcome(outcome_name(item, sid), report.passed, weight, message, kind, gate),
-                         item.stash.get(CALLS, []), relation)
+                         item.stash.get(CALLS, []), relation, claims)
 
 
 def _exception_chain(exc: BaseException) -> list[BaseException]:
