@@ -161,8 +161,9 @@ def cross_validation_report(root, mutants, tmp, verbose=False) -> None:
             plan[str(m)] = {"path": str(path), "only": [m.function]}
             expect[str(m)] = m
         results.update(grade_batch(copy, plan)[0])
-    named = other = 0
+    named = other = wrong_cause = 0
     others = []
+    phrase = {(m.function, m.name): m.expect.lower() for m in known}
     for sid, m in expect.items():
         f = results[sid]["functions"][m.function]
         named += m.expect.lower() in first_message(f).lower()
@@ -171,10 +172,25 @@ def cross_validation_report(root, mutants, tmp, verbose=False) -> None:
         if f.get("mistake"):
             other += 1
             others.append(f"  {sid} named as {f['mistake']}")
+        # The causes the first message names: its cause ids, and every catalogue mistake whose phrase it
+        # contains (the same reading for a grader from before cause ids, whose probes named causes in text).
+        # A cause whose phrase is this mistake's own is the same mistake written differently.
+        # A failed input check's message says what was checked ("must raise ValueError"): a fact, no cause.
+        first = first_message(f).lower()
+        checks = {t["message"].lower() for t in f["tests"] if not t["passed"] and t.get("kind") == "contract"}
+        causes = set(f.get("causes") or []) | ({f["mistake"]} if f.get("mistake") else set())
+        if first not in checks:
+            causes |= {name for (function, name), text in phrase.items() if function == m.function and text in first}
+        foreign = sorted(c for c in causes if phrase.get((m.function, c)) != m.expect.lower())
+        if foreign:
+            wrong_cause += 1
+            others.append(f"  {sid} told {', '.join(foreign)}: {first_message(f)[:140]}")
     n = len(expect)
-    print(f"\ncross-validation: {n} known mistakes, each graded without itself in the catalogue")
+    print(f"\ncross-validation: {n} known mistakes, each graded without itself (nor the probes whose text only it"
+          f" evidences) in the catalogue")
     print(f"  first message still names the mistake:   {named}/{n} = {named / n:.0%}")
-    print(f"  another known mistake named instead:      {other}/{n} = {other / n:.0%}")
+    print(f"  another known mistake matched instead:    {other}/{n} = {other / n:.0%}")
+    print(f"  first message names a cause it lacks:     {wrong_cause}/{n} = {wrong_cause / n:.0%}")
     print("\n".join(others))
 
 

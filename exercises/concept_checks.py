@@ -234,3 +234,15 @@ optimal_baseline_values = None  # your answer: a tuple of 2 numbers (value, b_st
 #       4. active_clip_fraction and ratio_outside_fraction always agree, since both ask
 #          whether the ratio left the clip interval.
 implementation_notes = None  # your answer: a tuple of 4 booleans (True or False), statement 1 first
+
+# ---------------------------------------------------------------------------------------
+# 25. The lab notebook's takeaway: "advantages used by the actor loss need an explicit
+#     detach contract". True or false?
+#       1. In the actor loss, each advantage is a fixed coefficient of grad log pi(a|s): no
+#          gradient may flow through it, e.g. into the critic that computed it.
+#       2. If the advantages were left attached to the critic, minimising the actor loss
+#          would also move the value function, toward values that make the surrogate look
+#          better rather than toward the returns.
+#       3. Detaching the advantages biases the policy-gradient estimate, because the
+#          gradient of the advantage with respect to the policy is then left out.
+detach_statements = None  # your answer: a tuple of 3 booleans (True or False), statement 1 first

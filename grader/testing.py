@@ -35,6 +35,18 @@ class Unspecific(Misconception):
     """
 
 
+class Evidenced(Misconception):
+    """A failed check whose message states exactly what the student's own answers show.
+
+    E.g. "two calls with the same seed give different results": the message names no more
+    than the observed relation between their answers, so it needs no further evidence.
+    Raised by :func:`expect_observed`. A relation that several mistakes break alike (poisoned
+    masked positions change the answer: a leak, an ignored mask and an inverted one all do
+    that) is no evidence for one of them: compare with :func:`expect_close` instead, and the
+    diagnosis will ask the named mistake to answer as the student did.
+    """
+
+
 @dataclass
 class _Context:
     course: Any = None
@@ -129,6 +141,14 @@ def expect_right(actual: Any, expected: Any, message: str, **kwargs) -> None:
         raise Unspecific(str(failure)) from None
 
 
+def expect_observed(condition: Any, message: str) -> None:
+    """Fail with ``message`` (as :class:`Evidenced`) unless ``condition``, a property of the student's
+    answers alone, holds: the same seed repeats, different seeds differ, a spread shrinks. The
+    message must state only that property (and what to do), no cause beyond it."""
+    if not condition:
+        raise Evidenced(message)
+
+
 def expect_shape(actual: Any, shape: tuple, message: str, what: str = "the result") -> np.ndarray:
     got = as_numeric(actual, what)
     if got.shape != tuple(shape):
@@ -200,17 +220,18 @@ _MASKED_POISON = ((-np.inf, -np.inf), (np.nan, -1.0), (0.0, -np.inf), (-np.inf, 
 
 
 def expect_masked_ignored(poisoned: Any, clean: Any, want: Any, wrong: str,
-                          compare: Callable[[Any, Any, str], None] | None = None) -> None:
+                          compare: Callable[[Any, Any, str], None] | None = None, leak: str = MASKED_LEAK) -> None:
     """A function's answer on poisoned masked positions (:func:`poison_masked`) equals its answer on
     the clean ones (else :data:`MASKED_LEAK`), and that answer is right (else ``wrong``, as
     :class:`Unspecific`).
 
     The pair keeps a body that answers the same to everything from passing, and keeps a
     function that only computes wrong from being told that masked positions leak.
-    ``compare(got, want, message)`` defaults to :func:`expect_close`.
+    ``compare(got, want, message)`` defaults to :func:`expect_close`; ``leak`` is the message of a leak
+    (:data:`MASKED_LEAK`, with a note where the course asks more than the module's code).
     """
     compare = compare or expect_close
-    compare(poisoned, clean, MASKED_LEAK)
+    compare(poisoned, clean, leak)
     try:
         compare(clean, want, wrong)
     except Misconception as failure:

@@ -289,3 +289,17 @@ optimal_baseline_values = (2.8, 8.2)  # format: a tuple of 2 numbers (value, b_s
 ### BEGIN SOLUTION
 implementation_notes = (False, True, True, False)  # format: a tuple of 4 booleans (True or False), statement 1 first
 ### END SOLUTION
+
+# ---------------------------------------------------------------------------------------
+# 25. The lab notebook's takeaway: "advantages used by the actor loss need an explicit
+#     detach contract". True or false?
+#       1. In the actor loss, each advantage is a fixed coefficient of grad log pi(a|s): no
+#          gradient may flow through it, e.g. into the critic that computed it.
+#       2. If the advantages were left attached to the critic, minimising the actor loss
+#          would also move the value function, toward values that make the surrogate look
+#          better rather than toward the returns.
+#       3. Detaching the advantages biases the policy-gradient estimate, because the
+#          gradient of the advantage with respect to the policy is then left out.
+### BEGIN SOLUTION
+detach_statements = (True, True, False)  # format: a tuple of 3 booleans (True or False), statement 1 first
+### END SOLUTION

@@ -168,7 +168,29 @@ def trivial_bodies(course, function: str) -> dict[str, str]:
             "        except Exception:\n"
             "            return fill\n\n"
             f"    {body}\n")
+    if "seed" in signature.parameters:
+        # A simulation that does not simulate: the same draw whatever the seed (textbook-close constants).
+        sources["ignores_seed"] = sources["zeros"].replace(
+            "    return shaped(0.0)\n", f"    return _reference_{function}(**dict(ARGS, seed=0))\n").replace(
+            ": zeros.", ": ignores its seed.")
+    examples = _published_examples(course, function)
+    if examples:
+        # A memorised answer: the right one on every published worked example, zeros elsewhere.
+        sources["memorised"] = sources["zeros"].replace(
+            "    return shaped(0.0)\n",
+            f"    for example in {examples!r}:\n"
+            "        if all(np.array_equal(np.asarray(ARGS.get(k)), np.asarray(v)) for k, v in example.items()):\n"
+            f"            return _reference_{function}(**ARGS)\n"
+            "    return shaped(0.0)\n").replace(": zeros.", ": memorised worked examples.")
     return sources
+
+
+def _published_examples(course, function: str) -> list[dict]:
+    """The arguments of ``function``'s worked examples (those a body doing no work does not reproduce)."""
+    import yaml
+
+    entries = yaml.safe_load((course.tests_dir / "worked_examples.yaml").read_text(encoding="utf-8")) or {}
+    return [dict(e.get("args", {})) for e in entries.get(function, []) if not e.get("edge")]
 
 
 def trivial_plan(course, dest: Path, functions: list[str]) -> dict[str, dict]:

@@ -133,7 +133,7 @@ def test_known_mistakes_earn_the_exact_partial_score(grades):
     scores = {item: f["score"] for item, f in result["functions"].items()}
     assert scores == EXPECTED
     assert result["total"] == pytest.approx(sum(EXPECTED.values()), abs=1e-6)
-    assert result["total"] == pytest.approx(33.55, abs=1e-6)
+    assert result["total"] == pytest.approx(35.55, abs=1e-6)
 
 
 def test_each_miss_is_explained_by_its_own_explanation(grades):

@@ -42,9 +42,27 @@ def test_contract_earns_nothing_unless_every_worked_example_passes():
 def test_contract_weighs_at_most_its_share():
     tests = [outcome("example", True, "example", 1)] + [outcome(f"raises{i}", True, "contract") for i in range(5)]
     tests[1] = outcome("raises0", False, "contract")
+    tests.append(outcome("probe", True, "probe", 1))
     share_lost = (1 - score_function(COURSE, "gae_advantages", tests, None).score / 5)
     # One of five contract tests failed: a fifth of the contract's (capped) share is lost.
     assert share_lost == pytest.approx(CONTRACT_SHARE / 5)
+
+
+def test_a_memorised_worked_example_earns_only_with_hidden_cases():
+    # The published answers, zeros elsewhere: every example passes, no hidden probe or property does.
+    tests = [outcome("example", True, "example", 3), outcome("probe", False, "probe", 2),
+             outcome("random", False, "property", 2), outcome("lists", True, "contract")]
+    assert score_function(COURSE, "gae_advantages", tests, None).score == 0
+    tests[1] = outcome("probe", True, "probe", 2)  # computing one hidden case right: the examples count again
+    assert score_function(COURSE, "gae_advantages", tests, None).score > 5 * 5 / 7 * 0.9 - 1e-9
+
+
+def test_a_failed_gate_makes_the_exercise_earn_nothing():
+    tests = [outcome("example", True, "example", 3), outcome("probe", True, "probe", 2),
+             Outcome("seed", True, 1.0, "", "probe", True)]
+    assert score_function(COURSE, "gae_advantages", tests, None).score == 5
+    tests[2] = Outcome("seed", False, 1.0, "the results do not vary with the seed", "probe", True)
+    assert score_function(COURSE, "gae_advantages", tests, None).score == 0
 
 
 def test_a_body_that_only_raises_earns_nothing():
@@ -237,3 +255,45 @@ def test_a_known_mistake_without_input_checks_is_still_named_first(function, mis
     contract = [t for t in result["tests"] if t["kind"] == "contract" and not t["passed"]]
     assert contract, "the variant should fail the input checks"
     assert messages_of(result)[0] == result["diagnosis"] and contract[0]["message"] in messages_of(result)
+    # It explains the wrong values, not the failed input checks: the message does not claim more.
+    assert "every wrong value" in result["diagnosis"] and "every wrong result" not in result["diagnosis"]
+
+
+# -- observations: what the answers show, found by the grader, naming no cause --------------------
+def rtg_call(rewards, gamma, answer=None):
+    args = dict(rewards=np.array(rewards, dtype=float), gamma=gamma)
+    right = run(COURSE.reference("reward_to_go"), Call((), args, None))
+    return Call((), args, right if answer is None else answer(right))
+
+
+def test_observations_localise_the_error_without_a_catalogue():
+    from grader.grade.diagnosis import observe
+
+    reversed_ = [rtg_call([1.0, 2.0, 4.0], 0.9, lambda a: a[::-1]), rtg_call([3.0, -1.0, 0.5, 2.0], 0.5,
+                                                                            lambda a: a[::-1])]
+    said = observe(COURSE, "reward_to_go", reversed_)
+    assert "the right answer reversed" in said and "no known mistake" in said
+    flipped = [rtg_call([1.0, 2.0, 4.0], 0.9, lambda a: -a), rtg_call([3.0, -1.0, 0.5], 0.5, lambda a: -a)]
+    said = observe(COURSE, "reward_to_go", flipped)
+    assert "sign flipped" in said and "times a constant factor" in said
+    # Wrong only when gamma is strictly between 0 and 1, right with gamma = 1: the factor is named.
+    by_gamma = [rtg_call([1.0, 2.0, 4.0], 0.9, lambda a: a + 1.0), rtg_call([1.0, 2.0, 4.0], 1.0)]
+    said = observe(COURSE, "reward_to_go", by_gamma[:1], by_gamma[1:])
+    assert "wrong only with gamma not 0 or 1 (every answer with gamma = 1 is right)" in said
+    # No value of a hidden case appears (the right answer here is 6.04, 5.6, 4; the inputs 1, 2, 4 and 0.9).
+    assert not any(value in said for value in ("6.04", "5.6", "4", "0.9", "2.0"))
+    assert observe(COURSE, "reward_to_go", [rtg_call([1.0, 2.0], 0.9)]) is None  # nothing wrong, nothing said
+
+
+def test_a_probe_names_its_cause_only_when_the_answers_show_it():
+    from grader.grade.diagnosis import causes_named, evidenced
+
+    message = "the recursion ignores gae_lambda: each step back must decay by gamma * gae_lambda"
+    causes = causes_named(COURSE, "gae_advantages", message)
+    assert causes == ["ignores_lambda"]
+    shown = [gae_call(0.9, 0.5, model("ignores_lambda"))]
+    assert evidenced(COURSE, "gae_advantages", shown, [], causes) == ["ignores_lambda"]
+    other = gae_call(0.9, 0.5, model("undiscounted_bootstrap"))  # wrong, but not in the way the text says
+    assert evidenced(COURSE, "gae_advantages", [other], [], causes) == []
+    # A relation the student's answers break (grader.testing.Evidenced) is evidence by itself.
+    assert evidenced(COURSE, "gae_advantages", [other], [], causes, relation=True) == ["ignores_lambda"]

@@ -44,10 +44,10 @@ def test_json_has_the_documented_shape(reference_and_stub_grades):
     assert set(result) == {"submission", "total", "max", "functions"}
     assert isinstance(result["submission"], str)
     for f in result["functions"].values():
-        assert set(f) == {"score", "max", "tests", "error", "diagnosis", "mistake"}
+        assert set(f) == {"score", "max", "tests", "error", "diagnosis", "mistake", "causes"}
         assert isinstance(f["score"], float) and isinstance(f["max"], float)
         for t in f["tests"]:
-            assert set(t) == {"name", "passed", "weight", "message", "kind"}
+            assert set(t) == {"name", "passed", "weight", "message", "kind", "gate"}
             assert isinstance(t["passed"], bool) and isinstance(t["weight"], float)
             assert not t["passed"] and t["message"], "a failed test says why"
             assert "Traceback" not in t["message"]

@@ -1,8 +1,9 @@
 """Trivial answers earn nothing.
 
 Every body of tests/data/trivial/bodies.py (raise ValueError, raise NotImplementedError,
-return zeros, ones or NaN in the right shape, None, the first argument), as the
-implementation of every function exercise, must score exactly 0: the contract's tests
+return zeros, ones or NaN in the right shape, None, the first argument), and a body that memorised the
+published worked examples (their answers, zeros elsewhere), as the implementation of every
+function exercise, must score exactly 0: the contract's tests
 earn only when the function computes right (grader.grade.results), and every other test
 a trivial body could pass is written as a pair. All are graded in one session.
 """

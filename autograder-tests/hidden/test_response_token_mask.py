@@ -80,7 +80,9 @@ def test_pad_equal_to_eos(impl, reference):
     # GPT-2 style: padding reuses the EOS id. The first EOS after the prompt is still generated.
     args = mask_args([[BOS, 5, 6, 7, 9, 9, 9], [BOS, 4, 5, 9, 9, 9, 9]], [2, 2], pad_token_id=9, eos_token_id=9)
     check(impl, reference, "pad==eos: the EOS is treated as padding; when pad_token_id == eos_token_id the first "
-                           "EOS after the prompt still ends the response and counts like any generated EOS", **args)
+                           "EOS after the prompt still ends the response and counts like any generated EOS (this "
+                           "course's rule, stricter than the module's own response_token_mask, which tests for "
+                           "padding first: not a misconception about masks)", **args)
 
 
 def test_padding_is_never_counted(impl, reference):

@@ -95,6 +95,7 @@ class Mistake:
     summary: str
     diagnosis: str
     run: Callable[..., Any]
+    expect: str = ""  # the phrase that names this mistake in a probe's message (its cause id's text)
 
 
 def read_header(text: str) -> tuple[str, dict[str, str]] | None:
@@ -148,7 +149,8 @@ def known_mistakes(course: Course, function: str) -> list[Mistake]:
             module = importlib.util.module_from_spec(spec)
             vars(module).update(reference_globals)
             spec.loader.exec_module(module)
-            mistakes.append(Mistake(function, path.stem, header[0], header[1]["diagnosis"], getattr(module, function)))
+            mistakes.append(Mistake(function, path.stem, header[0], header[1]["diagnosis"], getattr(module, function),
+                                    header[1].get("expect", "")))
         _loaded[key] = mistakes
     return _loaded[key]
 
@@ -261,7 +263,8 @@ def wrong_calls(course: Course, function: str, calls: list[Call], answers: Answe
     return [(c, want) for c, want in pairs if not answers.agrees(c, want)]
 
 
-def diagnose(course: Course, function: str, failed: list[Call], passed: list[Call] = ()) -> tuple[str, str] | None:
+def diagnose(course: Course, function: str, failed: list[Call], passed: list[Call] = (),
+             scope: str = "wrong result") -> tuple[str, str] | None:
     """(name, message) of the one known mistake that answers exactly like the student.
 
     ``failed`` are the calls made by the function's failed tests, ``passed`` the first calls
@@ -269,6 +272,8 @@ def diagnose(course: Course, function: str, failed: list[Call], passed: list[Cal
     all of them, and differ from the reference on at least one failed call (it explains a
     failure). None when no mistake, or more than one, does:
     also when the failures do not show in the returned values (inputs modified in place).
+    ``scope`` is what ``failed`` holds, as the message says it ("wrong value": the failed input
+    checks were left out, and the message does not claim to explain them).
     """
     mistakes = known_mistakes(course, function)
     if not mistakes or not failed:
@@ -283,7 +288,50 @@ def diagnose(course: Course, function: str, failed: list[Call], passed: list[Cal
         if all(answers.agrees(c, run(reference, c)) for c in failed):
             return None  # the student's answers are right: the failures lie elsewhere
     found = candidates[0]
-    return found.name, f"{found.diagnosis} (this known mistake explains every wrong result of {function})"
+    also = "" if scope == "wrong result" else "; the failed input checks listed after it are not part of it"
+    return found.name, f"{found.diagnosis} (this known mistake explains every {scope} of {function}{also})"
+
+
+# -- a probe's cause, only with evidence ----------------------------------------------------------
+def causes_named(course: Course, function: str, message: str) -> list[str]:
+    """The known mistakes a probe's message names: those whose ``expect:`` phrase it contains.
+
+    These are the machine-readable ids of the cause a message states. A probe whose message
+    contains no known mistake's phrase names no cause the grader can check.
+    """
+    text = message.lower()
+    return [m.name for m in known_mistakes(course, function) if m.expect and m.expect.lower() in text]
+
+
+def evidenced(course: Course, function: str, probe: list[Call], passed: list[Call], causes: list[str],
+              relation: bool = False) -> list[str]:
+    """Which of ``causes`` the student's own answers show on a failed probe (``probe``: its calls).
+
+    A relation between the student's answers (``relation``: the probe's isolating property,
+    :class:`grader.testing.Evidenced`) shows every cause the message names. Otherwise a named
+    mistake is shown when it answers exactly as the student did on every call of the probe and on
+    the calls of the passed tests (where the student is right, so must it be). A probe's message
+    that differs from the reference but shows neither names a cause without evidence.
+    """
+    if relation or not causes:
+        return list(causes)
+    answers = Answers(course, function)
+    by_name = {m.name: m for m in known_mistakes(course, function)}
+    shown = []
+    with quiet():
+        for name in causes:
+            mistake = by_name[name]
+            if probe and all(answers.agrees(c, run(mistake.run, c)) for c in [*probe, *passed]):
+                shown.append(name)
+    return shown
+
+
+def explained(course: Course, function: str, cause: str, calls: list[Call]) -> bool:
+    """Does the known mistake ``cause`` answer exactly as the student on ``calls`` (one test's)?"""
+    mistake = next(m for m in known_mistakes(course, function) if m.name == cause)
+    answers = Answers(course, function)
+    with quiet():
+        return bool(calls) and all(answers.agrees(c, run(mistake.run, c)) for c in calls)
 
 
 # -- what the failures have in common, when no known mistake explains them ----------------------
@@ -364,3 +412,166 @@ def _where(got: Any, want: Any, mask: np.ndarray | None, answers: Answers) -> st
         if np.flatnonzero(off).tolist() == [0]:
             return "in the first element only"
     return ""
+
+
+# -- what the grader observed, when no cause is evidenced -----------------------------------------
+# Arguments read as masks or flags: their factor is "all set", "none set" or "mixed".
+FLAG_ARGUMENTS = ("mask", "token_mask", "terminated", "trace_cuts", "dones", "done")
+
+
+def _factors(reference: Callable, call: Call) -> dict[str, str]:
+    """The input factors of a call, one word each, catalogue-free: read from the arguments' types.
+
+    A number is 0, 1 or another value (gamma, gae_lambda, epsilon...); a flag is itself; a mask or
+    boolean array is all set, none set or mixed; a 2-D array has one row or several; an array
+    that holds an integer argument's value (an EOS or padding id among the tokens) holds it or not.
+    """
+    try:
+        bound = inspect.signature(reference).bind(*call.args, **call.kwargs).arguments
+    except TypeError:
+        return {}
+    factors: dict[str, str] = {}
+    ids = {k: v for k, v in bound.items() if isinstance(v, (int, np.integer)) and not isinstance(v, bool)}
+    for name, value in bound.items():
+        if isinstance(value, (bool, np.bool_)):
+            factors[name] = f"{name}={bool(value)}"
+        elif isinstance(value, (int, float, np.integer, np.floating)):
+            v = float(value)
+            factors[name] = f"{name} = {v:g}" if v in (0.0, 1.0) else f"{name} not 0 or 1"
+        elif isinstance(value, (np.ndarray, list, tuple)):
+            try:
+                array = np.asarray(value)
+            except (TypeError, ValueError):
+                continue
+            if array.dtype == object:
+                continue
+            if array.dtype == bool or name in FLAG_ARGUMENTS:
+                flags = array != 0
+                if flags.size:
+                    factors[name] = (f"{name} all set" if flags.all() else f"{name} none set" if not flags.any()
+                                     else f"{name} mixed")
+            if array.ndim == 2:
+                factors[f"{name} rows"] = f"one row of {name}" if array.shape[0] == 1 else f"several rows of {name}"
+            if array.dtype.kind in "iu" and array.ndim == 2:  # token ids: holding an EOS or padding id or not
+                for id_name, id_value in ids.items():
+                    holds = bool(np.any(array == id_value))
+                    factors[f"{name} {id_name}"] = (f"{name} holding {id_name}" if holds
+                                                    else f"{name} without {id_name}")
+    return factors
+
+
+def _pieces(reference: Callable, got: Any, want: Any) -> list[tuple[str, Any, Any]]:
+    """(name, got, want) for each named part of an answer (fields, keys, a tuple's arrays), or the whole."""
+    names = _returned_names(reference)
+    if isinstance(want, dict) and isinstance(got, dict) and got.keys() == want.keys():
+        return [(k, got[k], want[k]) for k in want if k]
+    if isinstance(want, list) and isinstance(got, list) and len(got) == len(want) == len(names):
+        return list(zip(names, got, want))
+    return [("", got, want)]
+
+
+def _shape_of_error(got: Any, want: Any, answers: Answers) -> set[str]:
+    """What relates a wrong array to the right one, in words that show no value."""
+    if not (isinstance(got, np.ndarray) and isinstance(want, np.ndarray)):
+        return set()
+    same = answers.same
+    if got.shape != want.shape:
+        if got.ndim == 2 and got.shape == want.shape[::-1] and same(got.T, want):
+            return {"transposed"}
+        return {"of the wrong shape"}
+    if got.ndim == 0 or got.size == 0:
+        shapes = set()
+    else:
+        shapes = set()
+        if got.shape[-1] > 1 and same(got[..., ::-1], want):
+            shapes.add("the right answer reversed")
+        if got.shape[-1] > 1 and (same(got[..., 1:], want[..., :-1]) or same(got[..., :-1], want[..., 1:])):
+            shapes.add("the right answer shifted by one position")
+        if got.ndim == 2 and got.shape[0] == got.shape[1] and got.shape[0] > 1 and same(got.T, want):
+            shapes.add("transposed")
+    if np.any(want != 0) and same(got, -want):
+        shapes.add("the right answer with its sign flipped")
+    finite = np.isfinite(got) & np.isfinite(want)
+    nonzero = finite & (np.abs(want) > answers.atol)
+    # A factor is a relation only between several numbers: any wrong single number is "a factor" off.
+    if np.count_nonzero(nonzero) > 1 and not np.any(~np.isfinite(got) & np.isfinite(want)):
+        ratio = got[nonzero] / want[nonzero]
+        if np.allclose(ratio, ratio.flat[0], rtol=1e-9, atol=0) and not np.isclose(ratio.flat[0], 1.0) \
+                and same(got, ratio.flat[0] * want):
+            shapes.add("the right answer times a constant factor")
+    if np.any(~np.isfinite(got) & np.isfinite(want)):
+        shapes.add("NaN or inf where the answer is finite")
+    return shapes
+
+
+def observe(course: Course, function: str, failed: list[Call], passed: list[Call] = ()) -> str | None:
+    """What the student's wrong answers show, found by the grader and naming no cause; None if nothing.
+
+    Which input factor the error depends on (:func:`_factors`: every wrong answer shares one
+    value of a factor while the answers with its other values are all right), where it is wrong
+    (named parts, masked or response positions, first or last element) and the shape of the error
+    (reversed, shifted by one, sign flipped, a constant factor, transposed), each said only when
+    it holds for every wrong answer. Never a value of a hidden case.
+    """
+    seen = observations(course, function, failed, passed)
+    if seen is None:
+        return None
+    count, words = seen
+    return (f"{function}: no known mistake explains every wrong result; what your answers show: "
+            + "; ".join([count, *words]))
+
+
+def observations(course: Course, function: str, failed: list[Call], passed: list[Call] = ()
+                 ) -> tuple[str, list[str]] | None:
+    """(how many answers are wrong, what they show) for :func:`observe`; None when none is wrong."""
+    reference = course.reference(function)
+    answers = Answers(course, function)
+    with quiet():
+        judged = [(c, run(reference, c)) for c in [*failed, *passed]]
+    judged = [(c, want) for c, want in judged if not isinstance(want, Raised)]
+    wrong = [(c, want) for c, want in judged if not answers.agrees(c, want)]
+    right = [c for c, want in judged if answers.agrees(c, want)]
+    if not wrong:
+        return None
+    raised = [c for c, _ in wrong if isinstance(c.outcome, Raised)]
+    valued = [(c, want) for c, want in wrong if not isinstance(c.outcome, Raised)]
+    words: list[str] = []
+    if raised and not valued:
+        types = sorted({c.outcome.error_type for c in raised})
+        return f"it raises {' or '.join(types)} on {len(raised)} input(s) where the contract defines an answer", []
+    # Which factor: every wrong answer shares one value of it, and an input with another value is answered right.
+    wrong_factors = [_factors(reference, c) for c, _ in valued]
+    right_factors = [_factors(reference, c) for c in right]
+    splits = set()
+    for key in dict.fromkeys(k for f in wrong_factors for k in f):
+        values = {f.get(key) for f in wrong_factors}
+        others = {f.get(key) for f in right_factors if key in f} - values
+        # Factors that split the calls alike (a batch's rows, in each of its arrays) are said once.
+        split = tuple(key in f and f[key] in values for f in right_factors)
+        if len(values) == 1 and None not in values and others and split not in splits:
+            splits.add(split)
+            words.append(f"wrong only with {values.pop()} (every answer with {' or '.join(sorted(others))} is right)")
+    # Where, and the shape of the error.
+    parts, where, shapes = set(), set(), None
+    every = set()
+    with quiet():
+        for call, want in valued:
+            pieces = _pieces(reference, _plain(call.outcome), _plain(want))
+            every |= {name for name, *_ in pieces}
+            for name, g, e in pieces:
+                if answers.same(g, e):
+                    continue
+                parts.add(name)
+                where.add(_where(g, e, _mask_of(reference, call), answers))
+                found = _shape_of_error(g, e, answers)
+                shapes = found if shapes is None else shapes & found
+    if "" not in parts and parts and parts < every:
+        words.append(f"only {' and '.join(sorted(parts))} {'is' if len(parts) == 1 else 'are'} ever wrong")
+    if len(where) == 1 and "" not in where:
+        words.append(f"the wrong values always sit {where.pop()}")
+    for shape in sorted(shapes or ()):
+        words.append(f"each wrong answer is {shape}" if shape.startswith(("the ", "transposed", "of "))
+                     else f"each wrong answer has {shape}")
+    if raised:
+        words.append(f"it also raises on {len(raised)} input(s) where the contract defines an answer")
+    return f"{len(wrong)} of {len(judged)} answers checked are wrong", words

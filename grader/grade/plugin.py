@@ -22,7 +22,9 @@ import pytest
 
 from grader import testing
 from grader.course import Course, find_course_root, load_course
-from grader.grade.diagnosis import EVIDENCE_BYTES, PASSED_PER_TEST, Call, call_bytes, Raised, common_ground, diagnose, remembered
+from grader.grade.diagnosis import (EVIDENCE_BYTES, PASSED_PER_TEST, Call, Raised, call_bytes, causes_named,
+                                    diagnose, evidenced, explained, known_mistakes, observations, observe,
+                                    remembered)
 from grader.grade.results import KINDS, SubmissionResult, TestOutcome, score_function
 from grader.worker.client import WorkerStartError
 from grader.grade.submission import (
@@ -97,9 +99,13 @@ class Collector:
         if self.on_result is not None:
             self.on_result(sid, self.results[sid])
 
-    def record(self, sid: str, function: str, outcome: TestOutcome, calls: list[Call] = ()) -> None:
+    def record(self, sid: str, function: str, outcome: TestOutcome, calls: list[Call] = (),
+               relation: bool = False, claims: bool = True) -> None:
+        """Keep a test's outcome and the calls it made; ``relation``: it failed on a relation between the
+        student's own answers (grader.testing.Evidenced), which is evidence of the cause it names;
+        ``claims``: its message is a check's text, which may name a cause (not the student's own error)."""
         self.outcomes[sid].setdefault(function, []).append(outcome)
-        evidence = self.calls[sid].setdefault(function, {"failed": [], "passed": [], "checks": [], "bytes": 0})
+        evidence = self.calls[sid].setdefault(function, self._no_evidence())
         kept = []
         for call in (calls[:PASSED_PER_TEST] if outcome.passed else calls):
             size = call_bytes(call)
@@ -111,8 +117,13 @@ class Collector:
             evidence["passed"].extend(kept)
         else:
             evidence["failed"].extend(kept)
+            evidence["tests"].append((outcome, kept, relation, claims))
             if outcome.kind == "contract":
                 evidence["checks"].extend(kept)
+
+    @staticmethod
+    def _no_evidence() -> dict:
+        return {"failed": [], "passed": [], "checks": [], "tests": [], "bytes": 0}
 
     def _result(self, sid: str, submission: Submission) -> SubmissionResult:
         functions = {}
@@ -124,7 +135,7 @@ class Collector:
                 error, error_kind = state.unavailable.reason, state.unavailable.kind
             elif state is not None and state.not_implemented and tests and not any(t.passed for t in tests):
                 error = "not implemented"
-            evidence = self.calls[sid].pop(function, {"failed": [], "passed": [], "checks": []})
+            evidence = self.calls[sid].pop(function, self._no_evidence())
             found = None
             if error is None:
                 try:
@@ -138,22 +149,62 @@ class Collector:
                                 elapsed=time.monotonic() - self.started.get(sid, time.monotonic()))
 
     def _diagnosis(self, function: str, tests: list[TestOutcome], evidence: dict) -> tuple | None:
-        """(mistake, message) to read first: the known mistake that explains every wrong result; else,
-        when no misconception probe failed (its message would name a mistake), what the failed
-        checks have in common, with no mistake named."""
+        """(mistake, message, causes) to read first; None when nothing failed in the values.
+
+        A cause is named only with evidence from the student's own answers: the known mistake
+        that answers exactly as they did everywhere (``mistake``); else the failed probe whose
+        named cause their answers show (grader.grade.diagnosis.evidenced) and that explains most
+        failed checks, saying how much of the failures it explains; else what the grader
+        observed (``causes`` empty).
+        Every failed probe whose cause is not shown is rewritten here as an observation: its
+        hand-written text would name a mistake the code may not make.
+        """
         if not evidence["failed"]:
             return None
-        found = diagnose(self.course, function, evidence["failed"], evidence["passed"])
+        course = self.course
+        found = diagnose(course, function, evidence["failed"], evidence["passed"])
         checks = {id(call) for call in evidence["checks"]}  # the same objects (equality would compare arrays)
         values = [call for call in evidence["failed"] if id(call) not in checks]
         if found is None and evidence["checks"] and values:
             # Every known mistake keeps the reference's input checks: a student who wrote none
-            # (most do not) is still told which misconception their values show.
-            found = diagnose(self.course, function, values, evidence["passed"])
-        if found is None and not any(t.kind == "probe" and not t.passed for t in tests):
-            common = common_ground(self.course, function, evidence["failed"])
-            found = (None, common) if common else None
-        return found
+            # (most do not) is still told which misconception their values show, and that it does
+            # not explain the failed input checks.
+            found = diagnose(course, function, values, evidence["passed"], scope="wrong value")
+        failed_tests = [(outcome, calls, relation) for outcome, calls, relation, _ in evidence["tests"]]
+        probes = [(o, c, r) for o, c, r, claims in evidence["tests"] if o.kind == "probe" and claims]
+        if found is not None:
+            return found[0], found[1], [found[0]]
+        if not known_mistakes(course, function) and any(o.kind == "probe" for o, _, _ in failed_tests):
+            # A course that keeps no catalogue for this function has no cause ids to check its probes'
+            # texts against (e.g. a small course of its own): they speak as written, first.
+            return None
+        shown_by = []  # (probe, the causes its failure shows)
+        for outcome, calls, relation in probes:
+            causes = causes_named(course, function, outcome.message)
+            shown = evidenced(course, function, calls, evidence["passed"], causes, relation)
+            if shown:
+                shown_by.append((outcome, shown))
+                continue
+            # Its text names a cause that the answers do not show: say what they show instead.
+            outcome.kind = "property"
+            seen = observations(course, function, calls)
+            outcome.message = "wrong on a hand-built input" + (f" ({'; '.join(seen[1])})" if seen and seen[1] else "")
+        if shown_by:
+            # Several probes may show their causes: the one that explains most failed checks comes first.
+            behaviour = [(o, c) for o, c, _ in failed_tests if o.kind != "contract"]
+
+            def explains(probe, shown):
+                return [o for o, c in behaviour
+                        if o is probe or any(explained(course, function, cause, c) for cause in shown)]
+
+            counted = [(len(explains(o, shown)), -i, o, shown) for i, (o, shown) in enumerate(shown_by)]
+            count, _, outcome, shown = max(counted, key=lambda x: x[:2])
+            rest = len(failed_tests) - count
+            scope = (f"your answers show it on check '{outcome.name}'; it explains {count} of the "
+                     f"{len(failed_tests)} failed checks" + ("" if not rest else "; the others are listed after it"))
+            return None, f"{outcome.message} ({scope})", shown
+        said = observe(course, function, evidence["failed"], evidence["passed"])
+        return (None, said, []) if said else None
 
     def missing_results(self) -> list[str]:
         return [sid for sid in self.submissions if sid not in self.results and sid not in self.infrastructure_errors]
@@ -202,6 +253,8 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "example: a worked example of the module (read after the probes)")
     config.addinivalue_line("markers", "property: compared with the definition on many inputs (grader.testing.given "
                                        "marks these)")
+    config.addinivalue_line("markers", "gate: failing it shows the function does not do the work (a simulation "
+                                       "that ignores its seed): the exercise earns nothing")
     config.addinivalue_line("markers", "contract: errors on bad input, lists, inputs left unchanged, edge cases a "
                                        "trivial body passes; earns only when the function computes right, at most "
                                        "10 % of the exercise")
@@ -366,11 +419,18 @@ def pytest_runtest_makereport(item, call):
                 return
         message = "" if report.passed else explain(call.excinfo, item, function)
         kind = kind_of(item)
-        if kind == "probe" and call.excinfo is not None and any(
-                isinstance(e, testing.Unspecific) for e in _exception_chain(call.excinfo.value)):
+        chain = _exception_chain(call.excinfo.value) if call.excinfo is not None else []
+        if kind == "probe" and any(isinstance(e, testing.Unspecific) for e in chain):
             kind = "property"  # the probe's mistake is not it: the answer is just wrong, as a property says
-        collector.record(sid, function, TestOutcome(outcome_name(item, sid), report.passed, weight, message, kind),
-                         item.stash.get(CALLS, []))
+        relation = any(isinstance(e, testing.Evidenced) for e in chain)
+        # A failure the student's code raised (its own error, shown as it is) claims no cause: only a
+        # check's hand-written message does.
+        claims = next((isinstance(e, testing.Misconception) for e in chain
+                       if isinstance(e, (testing.Misconception, StudentError, FunctionUnavailable))), False)
+        gate = item.get_closest_marker("gate") is not None
+        collector.record(sid, function,
+                         TestOutcome(outcome_name(item, sid), report.passed, weight, message, kind, gate),
+                         item.stash.get(CALLS, []), relation, claims)
 
 
 def _exception_chain(exc: BaseException) -> list[BaseException]:

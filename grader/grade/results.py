@@ -24,14 +24,18 @@ class TestOutcome:
     weight: float
     message: str
     kind: str = "probe"
+    # A gate (``@pytest.mark.gate``): failing it shows the function does not do the exercise's work
+    # (a simulation whose results do not vary with the seed); the exercise then earns nothing.
+    gate: bool = False
 
     def to_json(self) -> dict:
         return {"name": self.name, "passed": self.passed, "weight": self.weight, "message": self.message,
-                "kind": self.kind}
+                "kind": self.kind, "gate": self.gate}
 
     @classmethod
     def from_json(cls, data: dict) -> "TestOutcome":
-        return cls(data["name"], data["passed"], data["weight"], data["message"], data.get("kind", "probe"))
+        return cls(data["name"], data["passed"], data["weight"], data["message"], data.get("kind", "probe"),
+                   bool(data.get("gate", False)))
 
 
 @dataclass
@@ -50,10 +54,15 @@ class FunctionResult:
     # failed checks have in common (``mistake`` None).
     diagnosis: str | None = None
     mistake: str | None = None
+    # The causes the diagnosis names, as machine-readable ids (names of known mistakes in the
+    # course's catalogue), each shown by the student's own answers; empty when the diagnosis is
+    # an observation that names no cause.
+    causes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"score": self.score, "max": self.max, "tests": [t.to_json() for t in self.tests],
-                "error": self.error, "diagnosis": self.diagnosis, "mistake": self.mistake}
+                "error": self.error, "diagnosis": self.diagnosis, "mistake": self.mistake,
+                "causes": list(self.causes)}
 
     @property
     def messages(self) -> list[str]:
@@ -74,6 +83,8 @@ def messages_of(function_json: dict) -> list[str]:
     failed = [t for t in function_json.get("tests", []) if not t["passed"] and t["message"]]
     if diagnosis and function_json.get("mistake"):
         failed = [t for t in failed if t.get("kind") == "contract"]
+    elif diagnosis:  # a probe's evidenced message, with what it explains: not twice
+        failed = [t for t in failed if not diagnosis.startswith(t["message"])]
     return list(dict.fromkeys(([diagnosis] if diagnosis else []) + [t["message"] for t in failed]))
 
 
@@ -104,7 +115,8 @@ class SubmissionResult:
         for name, f in data["functions"].items():
             tests = [TestOutcome.from_json(t) for t in f["tests"]]
             functions[name] = FunctionResult(name, assignment_of(name), f["score"], f["max"], tests, f["error"],
-                                             diagnosis=f.get("diagnosis"), mistake=f.get("mistake"))
+                                             diagnosis=f.get("diagnosis"), mistake=f.get("mistake"),
+                                             causes=list(f.get("causes") or []))
         return cls(submission=data["submission"], functions=functions)
 
 
@@ -122,7 +134,15 @@ def earned_share(tests: list[TestOutcome]) -> float:
     worked example (or, without worked examples, every behaviour test). Their total weight
     counts for at most :data:`CONTRACT_SHARE` of the whole, so neither raising ValueError
     everywhere nor accepting lists can be worth much on its own.
+
+    Two rules against answers that were not computed: the worked examples (published, so a
+    body can return their answers) earn their weight only together with a passed hidden
+    behaviour test that is not an example (a probe or property: other inputs of the same
+    definition); and a failed gate test (the function does not do the work, e.g. a simulation
+    that does not depend on its seed) makes the share 0, like a trivial body's.
     """
+    if any(t.gate and not t.passed for t in tests):
+        return 0.0
     behaviour = [t for t in tests if t.kind != "contract"]
     contract = [t for t in tests if t.kind == "contract"]
     behaviour_weight = sum(t.weight for t in behaviour)
@@ -134,25 +154,28 @@ def earned_share(tests: list[TestOutcome]) -> float:
         return 0.0
     gate = [t for t in tests if t.kind == "example"] or behaviour
     computes_right = bool(gate) and all(t.passed for t in gate)
-    earned = sum(t.weight for t in behaviour if t.passed)
-    if computes_right:
+    hidden_cases = any(t.passed for t in behaviour if t.kind != "example")
+    earned = sum(t.weight for t in behaviour if t.passed and (hidden_cases or t.kind != "example"))
+    if computes_right and hidden_cases:
         earned += scale * sum(t.weight for t in contract if t.passed)
     return earned / total
 
 
 def score_function(course: Course, function: str, tests: list[TestOutcome], error: str | None,
-                   error_kind: str | None = None, diagnosis: tuple[str | None, str] | None = None) -> FunctionResult:
+                   error_kind: str | None = None, diagnosis: tuple | None = None) -> FunctionResult:
     """Points earned: the exercise's points times :func:`earned_share` of its tests.
 
     A function that became unavailable (missing, import failure, time limit,
     crash) scores 0 whatever its earlier tests gave. ``diagnosis`` is the message to
     read first with the known mistake it names: (name, message) when one explains every
-    failed check, (None, message) when the message only says what the failures share.
+    failed check, (None, message) when the message only says what the failures share; a
+    third item lists the causes the message names (default: the mistake, if any).
     """
     exercise = course.exercise(function)
     tests = in_diagnostic_order(tests)
     score = 0.0 if error is not None else exercise.points * earned_share(tests)
-    mistake, message = diagnosis if diagnosis is not None and error is None else (None, None)
+    mistake, message, *named = diagnosis if diagnosis is not None and error is None else (None, None)
+    causes = list(named[0]) if named else ([mistake] if mistake else [])
     return FunctionResult(function=function, assignment=exercise.assignment, score=round(score, 6),
                           max=exercise.points, tests=tests, error=error, error_kind=error_kind,
-                          diagnosis=message, mistake=mistake)
+                          diagnosis=message, mistake=mistake, causes=causes)

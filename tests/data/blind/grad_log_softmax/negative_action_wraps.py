@@ -1,0 +1,19 @@
+"""does not reject a negative action, which numpy indexing silently wraps to count from the end"""
+import numbers
+
+import numpy as np
+
+
+def grad_log_softmax(logits, action):
+    z = np.asarray(logits, dtype=float)
+    if z.ndim != 1 or z.size == 0:
+        raise ValueError("logits must be a non-empty one-dimensional array")
+    if not isinstance(action, numbers.Integral):
+        raise ValueError("action must be an integer")
+    if action >= z.size:
+        raise ValueError("action is out of range")
+    e = np.exp(z - np.max(z))
+    p = e / np.sum(e)
+    score = -p
+    score[action] += 1.0
+    return score

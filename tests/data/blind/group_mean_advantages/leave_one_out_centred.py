@@ -1,0 +1,9 @@
+"""centres each reward on the mean of the other responses (the RLOO advantage) instead of the whole-group mean"""
+import numpy as np
+
+
+def group_mean_advantages(rewards):
+    r = np.asarray(rewards, dtype=float)
+    if r.ndim != 1 or r.size == 0:
+        raise ValueError("rewards must be a non-empty vector")
+    return r - (np.sum(r) - r) / (r.size - 1)

@@ -1,0 +1,13 @@
+"""never returns zeros: a constant group divides 0 by a zero standard deviation (nan)"""
+import numpy as np
+
+
+def group_zscore_advantages(rewards, eps=1e-8):
+    r = np.asarray(rewards, dtype=float)
+    if r.ndim != 1 or r.size == 0:
+        raise ValueError("rewards must be a non-empty vector")
+    if eps < 0:
+        raise ValueError("eps must be non-negative")
+    centred = r - np.mean(r)
+    std = float(np.sqrt(np.mean(centred ** 2)))
+    return centred / std

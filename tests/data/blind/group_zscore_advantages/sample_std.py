@@ -1,0 +1,15 @@
+"""uses the sample standard deviation (denominator G - 1) instead of the population one (denominator G)"""
+import numpy as np
+
+
+def group_zscore_advantages(rewards, eps=1e-8):
+    r = np.asarray(rewards, dtype=float)
+    if r.ndim != 1 or r.size == 0:
+        raise ValueError("rewards must be a non-empty vector")
+    if eps < 0:
+        raise ValueError("eps must be non-negative")
+    centred = r - np.mean(r)
+    std = float(np.std(r, ddof=1))
+    if std < eps or std == 0.0:
+        return np.zeros_like(centred)
+    return centred / std

@@ -1,0 +1,9 @@
+"""accepts a group of one reward and divides by G - 1 = 0 instead of raising ValueError"""
+import numpy as np
+
+
+def leave_one_out_baselines(rewards):
+    r = np.asarray(rewards, dtype=float)
+    if r.ndim != 1 or r.size < 1:
+        raise ValueError("rewards must be a vector of at least two rewards")
+    return (np.sum(r) - r) / (r.size - 1)

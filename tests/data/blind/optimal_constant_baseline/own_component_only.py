@@ -1,0 +1,15 @@
+"""uses only the action's own score component (1 - pi(a))**2 instead of the full squared norm of g(a)"""
+import numpy as np
+
+
+def optimal_constant_baseline(logits, action_values):
+    z = np.asarray(logits, dtype=float)
+    q = np.asarray(action_values, dtype=float)
+    if z.ndim != 1 or q.shape != z.shape or z.size < 2:
+        raise ValueError("logits and action_values must be aligned vectors of at least two actions")
+    e = np.exp(z - np.max(z))
+    p = e / np.sum(e)
+    scores = np.eye(z.size) - p
+    squared_norms = (1.0 - p) ** 2
+    weights = p * squared_norms
+    return float(np.sum(weights * q) / np.sum(weights))

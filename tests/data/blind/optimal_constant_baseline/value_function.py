@@ -1,0 +1,15 @@
+"""returns the value V = sum_a pi(a) Q(a) instead of the squared-score-norm weighted baseline"""
+import numpy as np
+
+
+def optimal_constant_baseline(logits, action_values):
+    z = np.asarray(logits, dtype=float)
+    q = np.asarray(action_values, dtype=float)
+    if z.ndim != 1 or q.shape != z.shape or z.size < 2:
+        raise ValueError("logits and action_values must be aligned vectors of at least two actions")
+    e = np.exp(z - np.max(z))
+    p = e / np.sum(e)
+    scores = np.eye(z.size) - p
+    squared_norms = np.sum(scores ** 2, axis=1)
+    weights = p * squared_norms
+    return float(np.sum(p * q))

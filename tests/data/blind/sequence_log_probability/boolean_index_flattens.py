@@ -1,0 +1,12 @@
+"""selects response tokens with a boolean index, which flattens the batch into one total instead of one sum per sequence"""
+import numpy as np
+
+
+def sequence_log_probability(token_log_probs, mask=None):
+    lp = np.asarray(token_log_probs, dtype=float)
+    if mask is None:
+        return np.sum(lp, axis=-1)
+    m = np.asarray(mask, dtype=float)
+    if m.shape != lp.shape:
+        raise ValueError("mask must have the shape of token_log_probs")
+    return np.sum(lp[m != 0])

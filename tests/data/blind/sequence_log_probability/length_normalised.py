@@ -1,0 +1,12 @@
+"""divides by the number of response tokens (a mean per token) instead of summing"""
+import numpy as np
+
+
+def sequence_log_probability(token_log_probs, mask=None):
+    lp = np.asarray(token_log_probs, dtype=float)
+    if mask is None:
+        return np.sum(lp, axis=-1)
+    m = np.asarray(mask, dtype=float)
+    if m.shape != lp.shape:
+        raise ValueError("mask must have the shape of token_log_probs")
+    return np.sum(np.where(m != 0, lp, 0.0), axis=-1) / np.maximum(np.sum(m, axis=-1), 1.0)

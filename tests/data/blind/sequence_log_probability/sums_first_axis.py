@@ -1,0 +1,12 @@
+"""sums over the first axis instead of the last (token) axis"""
+import numpy as np
+
+
+def sequence_log_probability(token_log_probs, mask=None):
+    lp = np.asarray(token_log_probs, dtype=float)
+    if mask is None:
+        return np.sum(lp, axis=0)
+    m = np.asarray(mask, dtype=float)
+    if m.shape != lp.shape:
+        raise ValueError("mask must have the shape of token_log_probs")
+    return np.sum(np.where(m != 0, lp, 0.0), axis=0)

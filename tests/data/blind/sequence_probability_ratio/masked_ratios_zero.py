@@ -1,0 +1,15 @@
+"""multiplies the token ratios by the mask before taking the product, so every masked position contributes 0 instead of 1"""
+import numpy as np
+
+
+def sequence_probability_ratio(new_log_probs, old_log_probs, mask):
+    new = np.asarray(new_log_probs, dtype=float)
+    old = np.asarray(old_log_probs, dtype=float)
+    m = np.asarray(mask, dtype=float)
+    if new.ndim != 2 or not (new.shape == old.shape == m.shape):
+        raise ValueError("new_log_probs, old_log_probs and mask must share one 2-D shape")
+    keep = m != 0
+    with np.errstate(invalid="ignore"):
+        token_log_ratios = np.where(keep, new - old, 0.0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.prod(np.exp(new - old) * m, axis=1)

@@ -1,0 +1,5 @@
+"""Believes detaching the advantages biases the policy gradient.
+
+expect: treats the advantage as a coefficient
+"""
+detach_statements = (True, True, True)

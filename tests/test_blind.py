@@ -1,0 +1,63 @@
+"""The blind corpus (tests/data/blind/), graded: honest first messages on mistakes nobody designed the grader around.
+
+Every entry is a copy of ``solutions/`` with one function replaced by an implementation
+written from the exercise docstrings alone (see tests/data/blind/README.md). Graded in one
+session, each on its own function:
+
+- every wrong entry loses points, every ``correct_*`` entry keeps full marks;
+- a first message that names a cause carries its machine-readable ids (the result's
+  ``causes``: catalogue names), and every one of them is among the entry's accepted labels
+  (tests/data/blind/labels.yaml: the catalogue mistakes that are the same mistake);
+- a first message without cause ids names none: it is what the grader observed, the
+  function's error, or a failed input check (contract tests check what they say directly).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from grader.course import load_course
+from grader.grade.results import messages_of
+from tests.helpers import ROOT, build_submission, grade_plan
+
+COURSE = load_course(ROOT, check_tests=False)
+BLIND = ROOT / "tests" / "data" / "blind"
+ENTRIES = sorted(BLIND.glob("*/*.py"))
+LABELS = yaml.safe_load((BLIND / "labels.yaml").read_text(encoding="utf-8"))
+OBSERVED = "what your answers show:"
+
+
+def entry_id(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    root = tmp_path_factory.mktemp("blind")
+    plan = {entry_id(p): {"path": str(build_submission(root / entry_id(p), [p])), "only": [p.parent.name]}
+            for p in ENTRIES}
+    return grade_plan(plan)
+
+
+@pytest.mark.parametrize("path", ENTRIES, ids=entry_id)
+def test_blind_entry(path, graded):
+    function, entry = path.parent.name, entry_id(path)
+    f = graded[entry]["functions"][function]
+    if path.stem.startswith("correct_"):
+        assert f["score"] == f["max"], [t for t in f["tests"] if not t["passed"]]
+        return
+    assert f["score"] < f["max"], f"{entry} kept full marks"
+    first = (messages_of(f) or [f["error"] or ""])[0]
+    causes = f["causes"]
+    assert set(causes) <= set(LABELS[entry] or []), (
+        f"{entry} is told a cause it does not have ({causes}; accepted: {LABELS[entry]}): {first}")
+    if causes:
+        assert first == f["diagnosis"]
+    else:
+        contract = [t["message"] for t in f["tests"] if not t["passed"] and t["kind"] == "contract"]
+        assert (f["diagnosis"] and OBSERVED in first) or first == f["error"] or first in contract, (
+            f"{entry}: a first message without a cause id must be an observation, the error or an input check: "
+            f"{first}")
