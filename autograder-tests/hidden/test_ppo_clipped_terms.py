@@ -122,3 +122,15 @@ def test_rejects_nonpositive_ratios(impl, ratio):
 def test_rejects_epsilon_outside_unit_interval(impl, clip_epsilon):
     expect_raises(ValueError, impl.ppo_clipped_terms, np.array([1.0, 1.1]), np.array([1.0, 1.0]),
                   clip_epsilon=clip_epsilon, message="clip_epsilon outside (0, 1) must raise ValueError")
+
+
+# -- defaults: a call without clip_epsilon uses the docstring's value ------------------------
+@pytest.mark.contract
+def test_default_clip_epsilon(impl, reference):
+    # Ratios between 1.1 and 1.2 (and 0.8 and 0.9) are clipped with epsilon 0.1, not with 0.2.
+    ratio, advantage = np.array([1.15, 0.85, 1.3, 0.7]), np.array([1.0, -1.0, 1.0, -1.0])
+    got = terms(impl, ratio, advantage)
+    want = dict(zip(NAMES, reference.ppo_clipped_terms(ratio, advantage)))
+    for name in NAMES:
+        expect_close(got[name], want[name], "called without clip_epsilon, the interval is not the docstring's "
+                     "default [0.8, 1.2] (clip_epsilon=0.2)", what=f"the {name} term")
