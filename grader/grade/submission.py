@@ -212,6 +212,32 @@ class Submission:
                                         "kwargs": runtime.encode(dict(kwargs)), "return_args": return_args},
                              charge_to=charge_to)
 
+    def map(self, function: str, args: list, rows: list[int], count: int, kwargs: dict, *,
+            charge_to: str | None = None, tentative: bool = False):
+        """``count`` calls of ``function`` in one crossing; their results stacked leaf by leaf.
+
+        Positional arguments at the indices ``rows`` have one row per call along their
+        first axis; the others and ``kwargs`` are the same for every call (see
+        ``runtime.Worker.map``). Time is charged as for :meth:`call`. ``tentative``:
+        a failure leaves the exercise's budget and state as they were before (the
+        caller will make the same calls one by one, and those decide).
+
+        Raises
+        ------
+        FunctionUnavailable, StudentError, UnsupportedReturn
+        """
+        request = {"op": "map", "function": function, "args": runtime.encode(list(args)),
+                   "rows": sorted(int(r) for r in rows), "count": int(count), "kwargs": runtime.encode(dict(kwargs))}
+        if not tentative:
+            return self._request(function, request, charge_to=charge_to)["value"]
+        state = self.state(charge_to or function)
+        before = (state.spent, state.unavailable, state.not_implemented)
+        try:
+            return self._request(function, request, charge_to=charge_to)["value"]
+        except (FunctionUnavailable, StudentError, UnsupportedReturn):
+            state.spent, state.unavailable, state.not_implemented = before
+            raise
+
     def get(self, name: str):
         """The value of a module-level name of the submission (course.yaml gives its module)."""
         return self._request(name, {"op": "get", "name": name})["value"]
@@ -331,6 +357,11 @@ class RemoteFunction:
         """Call, and also return the arguments as the function left them (to detect mutation)."""
         reply = self._submission.call(self.__name__, args, kwargs, return_args=True, charge_to=self._charge_to)
         return reply["value"], reply.get("args_after"), reply.get("kwargs_after")
+
+    def map(self, args: list, rows: list[int], count: int, kwargs: dict, *, tentative: bool = False):
+        """``count`` calls in one crossing (:meth:`Submission.map`)."""
+        return self._submission.map(self.__name__, args, rows, count, kwargs, charge_to=self._charge_to,
+                                    tentative=tentative)
 
     def __repr__(self) -> str:
         return f"<student function {self.__name__}>"

@@ -1,0 +1,158 @@
+"""Labs graded by replaying the reference training's calls in a few large crossings.
+
+``impl.f.map`` sends many calls of one function in one request and brings their
+results back stacked; :mod:`grader.grade.labreplay` records the calls of a reference
+training and replays them, and a lab trains with the student's functions only when
+an answer differs (the hidden tests of both labs; the lab mutants, graded by
+tests/test_mutants.py, take that path).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from grader.grade import labreplay
+from grader.worker import runtime
+
+TOY = '''
+import numpy as np
+
+
+def double(x):
+    x = np.asarray(x, dtype=float)
+    return 2.0 * x if x.sum() < {wrong_above} else 3.0 * x
+
+
+def add(a, b):
+    raise NotImplementedError
+
+
+def scale(x, factor):
+    while True:
+        pass
+'''
+
+
+@pytest.fixture
+def toy(tmp_path):
+    from grader.course import load_course
+    from tests.toy_course import make_toy_course
+
+    return load_course(make_toy_course(tmp_path / "course"))
+
+
+def submission_of(course, folder, wrong_above=1e9):
+    from grader.grade.submission import Submission
+
+    folder.mkdir()
+    (folder / "toy.py").write_text(TOY.replace("{wrong_above}", repr(wrong_above)), encoding="utf-8")
+    (folder / "other.py").write_text(TOY.replace("{wrong_above}", "0"), encoding="utf-8")
+    return Submission(folder, course)
+
+
+def training(functions):
+    """A stand-in for a lab's training: 40 calls of double, two shapes, results feeding the next inputs."""
+    x, total = np.ones(3), 0.0
+    for step in range(40):
+        y = functions.double(x if step % 4 else np.ones(2) * step)
+        total += float(np.sum(y))
+        x = np.asarray(y, dtype=float)[:3] / 2.0 + step if np.size(y) == 3 else x
+    return total
+
+
+@dataclasses.dataclass
+class Stats:
+    mean: float
+    spread: float
+
+
+def test_results_of_many_calls_are_stacked_leaf_by_leaf():
+    results = [(np.arange(3.0) * i, {"n": i, "stats": Stats(float(i), 2.0 * i)}) for i in range(4)]
+    stacked = runtime.decode(runtime.encode_stacked(results), lambda name, fields: (name, fields))
+    arrays, extra = stacked
+    assert np.array_equal(arrays, np.arange(3.0)[None, :] * np.arange(4)[:, None])
+    assert np.array_equal(extra["n"], np.arange(4))
+    assert extra["stats"][0] == "Stats" and np.array_equal(extra["stats"][1]["spread"], 2.0 * np.arange(4))
+    for unlike in ([np.ones(2), np.ones(3)], [(1.0,), (1.0, 2.0)], [1.0, "a"], [{"a": 1}, {"b": 1}]):
+        with pytest.raises(runtime.UnsupportedValue):
+            runtime.encode_stacked(unlike)
+
+
+def test_a_batch_of_calls_crosses_once(toy, tmp_path):
+    from grader.grade.submission import Implementation, StudentError
+
+    submission = submission_of(toy, tmp_path / "student")
+    try:
+        impl = Implementation(submission)
+        rows = np.arange(12.0).reshape(4, 3)
+        got = impl.double.map([rows], [0], 4, {})
+        assert isinstance(got, np.ndarray) and np.array_equal(got, 2.0 * rows)
+        # A call that raises ends the batch with its error, as a single call would.
+        with pytest.raises(StudentError) as raised:
+            impl.add.map([np.ones((3, 1)), 1.0], [0], 3, {})
+        assert raised.value.error_type == "NotImplementedError"
+    finally:
+        submission.close()
+
+
+def test_replay_agrees_with_a_correct_submission_in_few_crossings(toy, tmp_path):
+    from grader.grade.submission import Implementation
+
+    record = labreplay.reference_record(("toy", str(tmp_path)), toy.reference, ["double"], training)
+    assert record.calls == {"double": 40} and len(record.groups) == 2  # two shapes of input
+    assert record.outcome == training(type("Reference", (), {"double": staticmethod(toy.reference("double"))}))
+    submission = submission_of(toy, tmp_path / "student")
+    try:
+        replayed = labreplay.replay(Implementation(submission).charged_to("add"), record, dict(rtol=1e-9, atol=0))
+    finally:
+        submission.close()
+    assert replayed.agrees and replayed.calls == 40 and replayed.crossings == 2
+
+
+def test_replay_stops_at_the_first_call_that_differs(toy, tmp_path):
+    from grader.grade.submission import Implementation
+
+    record = labreplay.reference_record(("toy", str(tmp_path)), toy.reference, ["double"], training)
+    submission = submission_of(toy, tmp_path / "student", wrong_above=30.0)
+    try:
+        replayed = labreplay.replay(Implementation(submission).charged_to("add"), record, dict(rtol=1e-9, atol=0),
+                                    reply_bytes=2000)  # small chunks: several crossings per group
+    finally:
+        submission.close()
+    inputs = []
+    training(type("Spy", (), {"double": staticmethod(lambda x: inputs.append(np.asarray(x)) or 2.0 * x)}))
+    first_wrong = next(i for i, x in enumerate(inputs, start=1) if x.sum() >= 30.0 and x.shape == (3,))
+    assert not replayed.agrees and replayed.function == "double" and replayed.call == first_wrong
+    assert "differs from the reference" in replayed.reason
+    assert np.array_equal(replayed.args[0], inputs[first_wrong - 1])
+    assert np.allclose(replayed.want, 2.0 * inputs[first_wrong - 1])  # for the lab's judge, never shown
+
+
+def test_a_failing_replay_leaves_the_lab_budget_and_state_as_they_were(toy, tmp_path):
+    # The replay is only a shortcut: when it fails, the training decides exactly as without it.
+    from grader.grade.submission import Implementation
+
+    def calls_of(name, *extra):
+        def train(functions):
+            return [getattr(functions, name)(np.array(float(i)), *extra) for i in range(5)]
+        return train
+
+    raising = labreplay.reference_record(("toy-add", str(tmp_path)), toy.reference, ["add"], calls_of("add", 1.0))
+    looping = labreplay.reference_record(("toy-scale", str(tmp_path)), toy.reference, ["scale"],
+                                         calls_of("scale", 2.0))
+    submission = submission_of(toy, tmp_path / "student")
+    try:
+        lab = Implementation(submission).charged_to("double")  # stands for a lab exercise here
+        replayed = labreplay.replay(lab, raising, dict(rtol=1e-9, atol=0))
+        assert not replayed.agrees and "NotImplementedError" in replayed.reason and replayed.call == 1
+        state = submission.state("double")
+        assert (state.spent, state.unavailable, state.not_implemented) == (0.0, None, False)
+        replayed = labreplay.replay(lab, looping, dict(rtol=1e-9, atol=0))
+        assert not replayed.agrees and "time limit" in replayed.reason
+        assert (state.spent, state.unavailable) == (0.0, None)
+        assert float(np.sum(lab.double(np.ones(2)))) == 4.0  # the lab goes on, on a new worker
+    finally:
+        submission.close()
