@@ -171,10 +171,14 @@ def main() -> None:
             print("lab training per submission: 6.8 s (not measured here: docs/labs.md's figure, --skip-lab)")
         else:
             reference = work / "reference"
+            # Two copies in one grading process: the first also records the reference trainings
+            # (once per process, grader/grade/labreplay.py), the second is what every other costs.
             shutil.copytree(course.solutions_dir, reference / "alice")
+            shutil.copytree(course.solutions_dir, reference / "bob")
             grade_class(course, reference, work / "lab", labs, "-j", "1")
-            lab_cost = records(work / "lab")[0]["elapsed"]
-            print(f"lab training per submission (both labs, reference solutions, measured): {lab_cost:.1f} s")
+            first, lab_cost = sorted((r["elapsed"] for r in records(work / "lab")), reverse=True)
+            print(f"labs per submission (both labs, reference solutions, measured): {lab_cost:.2f} s "
+                  f"({first:.1f} s for the grading process's first, which records the reference trainings)")
 
         per_task = functions_cost + lab_cost
         overhead = trip["latency"]
