@@ -156,3 +156,45 @@ def test_a_failing_replay_leaves_the_lab_budget_and_state_as_they_were(toy, tmp_
         assert float(np.sum(lab.double(np.ones(2)))) == 4.0  # the lab goes on, on a new worker
     finally:
         submission.close()
+
+
+LAB_FUNCTIONS = {"cartpole_ppo_lab": ["gae_advantages", "ppo_clipped_terms", "ppo_diagnostics"],
+                 "sequence_rloo_lab": ["response_token_mask", "leave_one_out_baselines", "masked_token_ppo_terms",
+                                       "masked_token_ppo_objective"]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lab", sorted(LAB_FUNCTIONS))
+def test_correct_alternatives_of_the_lab_functions_are_replayed_without_training(lab, tmp_path):
+    # tests/data/correct/ holds independent correct implementations (loops, other formulas): each
+    # must agree with the reference on every call of its training, or it would train every time.
+    import importlib.util
+
+    from grader import testing
+    from grader.course import load_course
+    from grader.grade.submission import Implementation, Submission
+    from tests.helpers import CORRECT, ROOT, build_submission
+
+    course = load_course(ROOT)
+    testing.CONTEXT.course, testing.CONTEXT.function = course, lab
+    spec = importlib.util.spec_from_file_location(f"_replay_{lab}", course.hidden_test_file(lab))
+    test = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(test)
+    params = testing.exercise_params(lab)
+    if lab == "cartpole_ppo_lab":
+        trained, cartpole = test.trusted_modules()
+        records, tolerance = [test.reference_record(course, trained, cartpole, params["seeds"], params["profile"])], test.CLOSE
+    else:
+        sequence = test.trusted("llm_sequence")
+        records, tolerance = [test.reference_record(sequence, s, params["profile"]) for s in params["seeds"]], test.TOLERANCE
+    alternatives = [p for f in LAB_FUNCTIONS[lab] for p in sorted((CORRECT / f).glob("*.py"))]
+    assert len(alternatives) >= 2 * len(LAB_FUNCTIONS[lab])
+    for path in alternatives:
+        submission = Submission(build_submission(tmp_path / path.parent.name / path.stem, [path]), course)
+        try:
+            impl = Implementation(submission).charged_to(lab)
+            differing = [r.where() for r in (labreplay.replay(impl, record, tolerance) for record in records)
+                         if not r.agrees]
+        finally:
+            submission.close()
+        assert not differing, (path, differing)
