@@ -13,9 +13,11 @@ and earns its verdict.
 - :func:`replay` sends those inputs to the student's functions in a few large
   calls (``impl.f.map``: one crossing per group and chunk, results stacked), and
   compares every answer with the reference's. The first call that differs (or raises,
-  times out, returns something unreadable) ends the replay; the hidden test then
-  trains with the student's functions as before, and the training's own checks,
-  cross-check and verdict decide, exactly as without a replay.
+  returns something unreadable) ends the replay, leaving the lab's budget as it was;
+  the hidden test then trains with the student's functions as before, and the
+  training's own checks, cross-check and verdict decide, exactly as without a replay.
+  A time-out is final (the lab is unavailable, as the training's own calls would make
+  it: one by one, the same calls take at least as long).
 
 Calls of one function are replayed in the order the training made them within a group
 of one shape; the groups, and the calls of different functions, are not interleaved as
@@ -248,7 +250,8 @@ def agreeing_rows(got, want, count: int, tolerance: dict) -> np.ndarray | None:
     keys, and arrays of its shapes. Values agree within ``tolerance``; NaN never agrees.
     """
     if isinstance(want, np.ndarray):
-        if not isinstance(got, np.ndarray) or got.shape != want.shape or got.shape[:1] != (count,):
+        if (not isinstance(got, np.ndarray) or got.shape != want.shape or got.shape[:1] != (count,)
+                or got.dtype.kind not in "biuf"):  # complex or text: not what the training reads as real
             return None
         try:
             g, w = got.astype(float), want.astype(float)

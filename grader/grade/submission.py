@@ -220,7 +220,10 @@ class Submission:
         first axis; the others and ``kwargs`` are the same for every call (see
         ``runtime.Worker.map``). Time is charged as for :meth:`call`. ``tentative``:
         a failure leaves the exercise's budget and state as they were before (the
-        caller will make the same calls one by one, and those decide).
+        caller will make the same calls one by one, and those decide), except a time-out:
+        one by one, the same calls would take at least as long, so the time is spent and
+        the exercise unavailable, as they would be (and a looping function costs its
+        time limit once, not twice).
 
         Raises
         ------
@@ -234,8 +237,9 @@ class Submission:
         before = (state.spent, state.unavailable, state.not_implemented)
         try:
             return self._request(function, request, charge_to=charge_to)["value"]
-        except (FunctionUnavailable, StudentError, UnsupportedReturn):
-            state.spent, state.unavailable, state.not_implemented = before
+        except (FunctionUnavailable, StudentError, UnsupportedReturn) as problem:
+            if not (isinstance(problem, FunctionUnavailable) and problem.kind == "time limit"):
+                state.spent, state.unavailable, state.not_implemented = before
             raise
 
     def get(self, name: str):
