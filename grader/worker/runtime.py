@@ -10,7 +10,10 @@ Values are plain data only: None, bool, int, float, str, lists, tuples, dicts
 with str keys, numpy arrays and scalars (the ``.npy`` bytes ``np.save`` writes,
 format 1.0, plain dtypes only) and dataclass instances (sent as their type name
 and fields). Nothing is ever pickled, so the trusted side never runs code chosen
-by the submission.
+by the submission. Requests: ``import``, ``call`` (one call), ``map`` (many calls of
+one function, inputs and results stacked along a first axis: one crossing for a
+chunk of a lab's calls, see :meth:`Worker.map`), ``get``, ``ping``; every reply is
+one ordinary reply.
 
 The student's code shares the worker's process and can replace anything here
 (``send`` included): the trusted side bounds every reply itself before decoding
