@@ -131,6 +131,76 @@ def test_replay_stops_at_the_first_call_that_differs(toy, tmp_path):
     assert np.allclose(replayed.want, 2.0 * inputs[first_wrong - 1])  # for the lab's judge, never shown
 
 
+def test_a_record_is_kept_on_disk_and_read_back_as_made(toy, tmp_path, monkeypatch):
+    """With the course, the record is stored under its fingerprint: later processes read it, not train."""
+    from grader.grade.submission import Implementation
+
+    monkeypatch.setenv("GRADER_CASES_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(labreplay, "_RECORDS", {})
+    trainings = []
+
+    def counted(functions):
+        trainings.append(1)
+        return training(functions)
+
+    made = labreplay.reference_record(("toy-disk",), toy.reference, ["double"], counted, course=toy)
+    [stored] = (tmp_path / "cache" / "labs").glob("toy-disk-*.json")
+    monkeypatch.setattr(labreplay, "_RECORDS", {})  # as in a new process
+    read = labreplay.reference_record(("toy-disk",), toy.reference, ["double"], counted, course=toy)
+    assert len(trainings) == 1 and read is not made
+    assert read.outcome == made.outcome and read.calls == made.calls and len(read.groups) == len(made.groups)
+    for a, b in zip(read.groups, made.groups):
+        assert (a.function, a.rows, a.kwargs, a.calls, a.order, a.row_bytes) == (
+            b.function, b.rows, b.kwargs, b.calls, b.order, b.row_bytes)
+        assert all(np.array_equal(x, y) and np.asarray(x).dtype == np.asarray(y).dtype for x, y in zip(a.args, b.args))
+        assert np.array_equal(a.expected, b.expected) and a.expected.dtype == b.expected.dtype
+    submission = submission_of(toy, tmp_path / "student", wrong_above=30.0)
+    try:
+        impl = Implementation(submission).charged_to("add")
+        replays = [labreplay.replay(impl, r, dict(rtol=1e-9, atol=0)) for r in (read, made)]
+        assert not replays[0].agrees and replays[0].where() == replays[1].where()
+        assert np.array_equal(replays[0].want, replays[1].want) and replays[0].calls == replays[1].calls
+    finally:
+        submission.close()
+    # Another key, or a damaged entry, is made again; GRADER_CASES_CACHE=0 keeps nothing on disk.
+    labreplay.reference_record(("toy-disk", "other"), toy.reference, ["double"], counted, course=toy)
+    stored.write_text("{not json", encoding="utf-8")
+    monkeypatch.setattr(labreplay, "_RECORDS", {})
+    labreplay.reference_record(("toy-disk",), toy.reference, ["double"], counted, course=toy)
+    assert len(trainings) == 3 and labreplay.load_record(stored) is not None
+    monkeypatch.setenv("GRADER_CASES_CACHE", "0")
+    monkeypatch.setattr(labreplay, "_RECORDS", {})
+    labreplay.reference_record(("toy-disk",), toy.reference, ["double"], counted, course=toy)
+    assert len(trainings) == 4
+
+
+def test_a_changed_course_does_not_read_an_old_record(toy, tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADER_CASES_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(labreplay, "_FINGERPRINTS", {})
+    from grader.engine.fingerprint import course_fingerprint
+
+    before = labreplay.record_cache_file(("toy",), course_fingerprint(toy))
+    solution = next(toy.solutions_dir.glob("*.py"))
+    solution.write_text(solution.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    assert labreplay.record_cache_file(("toy",), course_fingerprint(toy)) != before
+
+
+def test_expected_student_records_survive_the_disk(tmp_path):
+    from grader.grade.submission import Record
+
+    expected = (np.arange(4.0), Record("Stats", {"mean": np.arange(4.0), "spread": np.ones(4)}), [np.zeros(4, int)])
+    group = labreplay.Group("f", [np.ones((4, 2)), 0.5, None], [0], {"gamma": 0.9}, [1, 2, 3, 4], [0, 1, 2, 3],
+                            expected, 100)
+    record = labreplay.LabRecord([group], {"success_rate": np.float64(0.75), "steps": [1, 2]}, {"f": 4})
+    assert labreplay.store_record(record, tmp_path / "r.json")
+    read = labreplay.load_record(tmp_path / "r.json")
+    [back] = read.groups
+    assert isinstance(back.expected[1], Record) and back.expected[1].type_name == "Stats"
+    assert np.array_equal(back.expected[1].fields["spread"], np.ones(4)) and isinstance(back.expected[2], list)
+    assert back.args[1:] == [0.5, None] and back.kwargs == {"gamma": 0.9}
+    assert read.outcome == record.outcome and isinstance(read.outcome["success_rate"], np.float64)
+
+
 def test_a_failing_replay_leaves_the_lab_budget_and_state_as_they_were(toy, tmp_path):
     # The replay is only a shortcut: when it fails, the training decides exactly as without it.
     # A time-out is final: the same calls one by one would take at least as long.

@@ -149,8 +149,8 @@ def graded_runs(lab, cartpole, seeds, profile, functions, reference=False):
 def reference_record(course, lab, cartpole, seeds, profile):
     """The reference's graded trainings (every call of the three functions) and what they earned."""
     return labreplay.reference_record(
-        (LAB, tuple(seeds), profile, str(course.root)), course.reference, FUNCTIONS,
-        lambda functions: graded_runs(lab, cartpole, seeds, profile, functions, reference=True))
+        (LAB, tuple(seeds), profile), course.reference, FUNCTIONS,
+        lambda functions: graded_runs(lab, cartpole, seeds, profile, functions, reference=True), course=course)
 
 
 def replay_finding(replayed, stretch):

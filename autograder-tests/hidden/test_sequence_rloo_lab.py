@@ -147,7 +147,7 @@ def reference_record(lab, seed, profile):
         with one_blas_thread():
             return evaluated(lab, lab.sequence_rloo_lab(seed, profile, functions=functions), profile, seed)
 
-    return labreplay.reference_record((LAB, seed, profile, str(course.root)), course.reference, FUNCTIONS, train)
+    return labreplay.reference_record((LAB, seed, profile), course.reference, FUNCTIONS, train, course=course)
 
 
 def replay_finding(replayed):

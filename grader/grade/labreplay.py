@@ -27,7 +27,11 @@ in the training. A pure function cannot tell; the labs' functions are pure by co
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
@@ -146,20 +150,107 @@ def _signature(value):
 
 
 _RECORDS: dict = {}
+_FINGERPRINTS: dict = {}
+RECORD_FORMAT = "lab record v1"
 
 
-def reference_record(key, reference: Callable[[str], Callable], names, train: Callable[[Any], Any]) -> LabRecord:
+def reference_record(key, reference: Callable[[str], Callable], names, train: Callable[[Any], Any],
+                     course=None) -> LabRecord:
     """The record of the reference training ``train(functions)``, made once per process and ``key``.
 
-    ``key`` must name everything the training depends on (lab, seed, profile, and the
-    course, as ``course.fingerprint`` does); ``train`` gets the functions to call and
-    returns what the hidden test needs for its verdict.
+    ``key`` must name everything the training depends on besides the course (lab, seed,
+    profile); ``train`` gets the functions to call and returns what the hidden test
+    needs for its verdict.
+
+    With ``course``, the record is also kept on disk (:func:`record_cache_file`: the
+    grader's cache directory, keyed by ``key`` and the course fingerprint, which covers
+    the course's files, the grading code and the Python and numpy versions), so that
+    every grading process of a class, and every test run, after the first reads it
+    instead of training the reference again. It is plain data in the wire format (no
+    pickle), written atomically; an entry that cannot be read is made again.
     """
-    if key not in _RECORDS:
-        recorder = Recorder(reference, names)
-        outcome = train(recorder)
-        _RECORDS[key] = LabRecord(recorder.groups(), outcome, {n: len(c) for n, c in recorder.calls.items()})
-    return _RECORDS[key]
+    fingerprint = None
+    if course is not None:
+        root = str(course.root)
+        if root not in _FINGERPRINTS:
+            from grader.engine.fingerprint import course_fingerprint
+
+            _FINGERPRINTS[root] = course_fingerprint(course)
+        fingerprint = _FINGERPRINTS[root]
+    memory_key = (key, fingerprint)
+    if memory_key not in _RECORDS:
+        cache = record_cache_file(key, fingerprint) if fingerprint else None
+        record = load_record(cache) if cache is not None else None
+        if record is None:
+            recorder = Recorder(reference, names)
+            outcome = train(recorder)
+            record = LabRecord(recorder.groups(), outcome, {n: len(c) for n, c in recorder.calls.items()})
+            if cache is not None:
+                store_record(record, cache)
+        _RECORDS[memory_key] = record
+    return _RECORDS[memory_key]
+
+
+def record_cache_file(key, fingerprint: str) -> Path | None:
+    """Where the record of ``key`` under the course ``fingerprint`` is kept (None: no disk cache).
+
+    The directory is the property cases' (``GRADER_CASES_CACHE``, ``0`` turns both off).
+    """
+    from grader.testing import cache_directory
+
+    base = cache_directory()
+    if base is None:
+        return None
+    digest = hashlib.sha256(f"{RECORD_FORMAT}\0{key!r}\0{fingerprint}".encode())
+    digest.update(Path(__file__).read_bytes())  # this module is grading code too; said twice is harmless
+    name = str(key[0]) if isinstance(key, tuple) and key else "lab"
+    return base / "labs" / f"{''.join(c for c in name if c.isalnum() or c in '_-')}-{digest.hexdigest()[:24]}.json"
+
+
+def _wire(tree):
+    """:func:`runtime.encode` of an expected tree, whose student dataclasses are :class:`Record` instances."""
+    if isinstance(tree, Record):
+        return {"__dataclass__": tree.type_name, "fields": {k: _wire(v) for k, v in tree.fields.items()}}
+    if isinstance(tree, tuple):
+        return {"__tuple__": [_wire(v) for v in tree]}
+    if isinstance(tree, list):
+        return [_wire(v) for v in tree]
+    if isinstance(tree, dict):
+        return {"__dict__": {k: _wire(v) for k, v in tree.items()}}
+    return runtime.encode(tree)
+
+
+def store_record(record: LabRecord, path: Path) -> bool:
+    """Write ``record`` to ``path`` atomically; False when it cannot be (the cache only saves time)."""
+    try:
+        data = {"format": RECORD_FORMAT, "outcome": runtime.encode(record.outcome), "calls": dict(record.calls),
+                "groups": [{"function": g.function, "args": runtime.encode(list(g.args)), "rows": list(g.rows),
+                            "kwargs": runtime.encode(dict(g.kwargs)), "calls": list(g.calls),
+                            "order": list(g.order), "expected": _wire(g.expected), "row_bytes": g.row_bytes}
+                           for g in record.groups]}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(partial, path)
+        return True
+    except (OSError, runtime.UnsupportedValue):
+        return False
+
+
+def load_record(path: Path) -> LabRecord | None:
+    """The record stored at ``path``, or None (absent, damaged, or of another format)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("format") != RECORD_FORMAT:
+            return None
+        groups = [Group(g["function"], runtime.decode(g["args"]), [int(r) for r in g["rows"]],
+                        runtime.decode(g["kwargs"]), [int(c) for c in g["calls"]], [int(o) for o in g["order"]],
+                        runtime.decode(g["expected"], Record), int(g["row_bytes"]))
+                  for g in data["groups"]]
+        calls = {str(k): int(v) for k, v in data["calls"].items()}
+        return LabRecord(groups, runtime.decode(data["outcome"]), calls)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, runtime.WireError):
+        return None
 
 
 def replay(student, record: LabRecord, tolerance: dict, reply_bytes: int = DEFAULT_REPLY_BYTES) -> Replay:
@@ -286,5 +377,5 @@ def reply_limit_of(impl) -> int:
     return int(value) if isinstance(value, int) and value > 0 else DEFAULT_REPLY_BYTES
 
 
-__all__ = ["Group", "LabRecord", "Recorder", "Replay", "agreeing_rows", "reference_record", "replay",
-           "reply_limit_of"]
+__all__ = ["Group", "LabRecord", "Recorder", "Replay", "agreeing_rows", "load_record", "record_cache_file",
+           "reference_record", "replay", "reply_limit_of", "store_record"]
