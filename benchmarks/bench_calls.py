@@ -11,7 +11,14 @@ checks, process switches).
 Without ``--labs`` the labs are left out (the unit exercises and concept checks); with it
 they are graded too (their replay: a few ``map`` crossings carrying thousands of calls).
 
-Usage: python benchmarks/bench_calls.py [--labs]
+``--session N`` then grades N copies of the reference in one sandboxed session, as one
+``grade-class`` process does (a worker forked from the zygote per submission), and prints
+where a correct submission's time goes there: wall time, the trusted process's CPU, the
+crossings to the worker and to the zygote (``usage``: the memory check after a student
+function raised, ``fork``, ``kill``) and the wall time waited for each. On a loaded
+machine the wait per crossing, not the CPU, is most of a submission's wall time.
+
+Usage: python benchmarks/bench_calls.py [--labs] [--session N]
 """
 
 from __future__ import annotations
@@ -39,6 +46,8 @@ from grader.worker import client, runtime  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--labs", action="store_true", help="grade the labs too")
+    parser.add_argument("--session", type=int, default=0, metavar="N",
+                        help="also grade N copies in one sandboxed session (as grade-class) and break one down")
     args = parser.parse_args()
     course = load_course(ROOT)
     functions = [e.function for e in course.exercises if args.labs or e.kind != "lab"]
@@ -89,6 +98,71 @@ def main() -> None:
     print(f"  the worker's handling of the same {len(sent)} requests, in this process: {handled:.2f} s CPU "
           f"({1000 * handled / max(len(sent), 1):.2f} ms a crossing): the rest of a worker's CPU is its start-up "
           "and the pipes")
+
+    if args.session:
+        session_breakdown(course, functions, args.session)
+
+
+def session_breakdown(course, functions: list[str], count: int) -> None:
+    """Grade ``count`` copies of the reference in one sandboxed session; per submission: where the time goes."""
+    from grader.engine.driver import grade_here
+    from grader.engine.fingerprint import run_fingerprint
+    from grader.engine.parcel import Parcel
+    from grader.sandbox import launcher as sandbox
+    from grader.sandbox import sandbox_launcher
+
+    stamps: list[tuple[float, float]] = []
+    crossings: collections.Counter = collections.Counter()
+    waited: collections.Counter = collections.Counter()
+    request, call = client.WorkerProcess.request, sandbox._Zygote.call
+
+    def counting(self, message, timeout):
+        started = time.perf_counter()
+        try:
+            return request(self, message, timeout)
+        finally:
+            crossings["worker " + str(message.get("op"))] += 1
+            waited["worker"] += time.perf_counter() - started
+
+    def zygote_counting(self, message, *more, **options):
+        started = time.perf_counter()
+        try:
+            return call(self, message, *more, **options)
+        finally:
+            crossings["zygote " + str(message.get("op"))] += 1
+            waited["zygote"] += time.perf_counter() - started
+
+    parcels = [Parcel.read(f"copy{i}", course.solutions_dir, only=functions) for i in range(count + 1)]
+    launcher = sandbox_launcher(course, mode="require")
+    launcher.start()
+    seen: list[tuple[collections.Counter, collections.Counter]] = []
+
+    def on_record(parcel, record):
+        stamps.append((time.perf_counter(), time.process_time()))
+        seen.append((collections.Counter(crossings), collections.Counter(waited)))
+
+    client.WorkerProcess.request, sandbox._Zygote.call = counting, zygote_counting
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            records = grade_here(course, parcels, launcher=launcher, course_hash=run_fingerprint(course, functions),
+                                 only=functions, on_record=on_record)
+    finally:
+        client.WorkerProcess.request, sandbox._Zygote.call = request, call
+        launcher.close()
+    totals = {r.result.total for r in records.values()}
+    n = len(stamps) - 1  # the first submission also pays the session's start: left out
+    wall = (stamps[-1][0] - stamps[0][0]) / n
+    cpu = (stamps[-1][1] - stamps[0][1]) / n
+    kinds = seen[-1][0] - seen[0][0]
+    waits = seen[-1][1] - seen[0][1]
+    count_all = sum(kinds.values())
+    print(f"a correct submission in one sandboxed session (mean of {n}, the first left out; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; totals {sorted(totals)}):")
+    print(f"  wall {wall:.2f} s, the trusted process's CPU {cpu:.2f} s; crossings {count_all / n:.0f} ("
+          + ", ".join(f"{k} {v / n:.0f}" for k, v in kinds.most_common()) + ")")
+    print(f"  waited for the worker {waits['worker'] / n:.2f} s ({1000 * waits['worker'] / max(1, sum(v for k, v in kinds.items() if k.startswith('worker'))):.2f} ms a crossing), "
+          f"for the zygote {waits['zygote'] / n:.2f} s; the rest, {wall - (waits['worker'] + waits['zygote']) / n:.2f} s, is "
+          "the trusted side's own work (pytest, the hidden tests, encoding and checking replies)")
 
 
 if __name__ == "__main__":
