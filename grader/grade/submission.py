@@ -118,6 +118,12 @@ class Submission:
     states: dict[str, FunctionState] = field(default_factory=dict)
     broken_modules: dict[str, FunctionUnavailable] = field(default_factory=dict)
     imported: set = field(default_factory=set)
+    # Replies to ``get`` since the worker last ran student code (a call, a map, an import):
+    # reading a module-level value again, with nothing run in between, is answered here
+    # (decoded afresh each time) instead of crossing again. Per-part concept checks read
+    # one answer once per part.
+    _read: dict = field(default_factory=dict, repr=False)
+    _read_from: Any = field(default=None, repr=False)
 
     def state(self, function: str) -> FunctionState:
         return self.states.setdefault(function, FunctionState())
@@ -166,6 +172,7 @@ class Submission:
         if module in self.imported:
             return
         limit = self.course.time_limit
+        self._read = {}  # a module's code runs: what was read may change
         try:
             reply = worker.request({"op": "import", "module": module}, timeout=limit)
         except WorkerTimeout:
@@ -262,6 +269,11 @@ class Submission:
         limit = self._time_limit(exercise)
         during = "" if exercise == name else f" while calling {name}"
         worker = self._ensure_worker()
+        reading = request.get("op") == "get"
+        if not reading or self._read_from is not worker:
+            self._read, self._read_from = {}, worker
+        elif (module, name) in self._read:
+            return self._interpret(name, dict(self._read[(module, name)]), exercise)
         started = time.monotonic()
         try:
             reply = worker.request(dict(request, module=module), timeout=limit - state.spent)
@@ -289,6 +301,8 @@ class Submission:
             raise UnsupportedReturn(f"{name} returned {exc}") from None
         finally:
             state.spent += time.monotonic() - started
+        if reading and reply.get("ok"):
+            self._read[(module, name)] = dict(reply)  # as received: _interpret decodes a copy
         return self._interpret(name, reply, exercise)
 
     def _interpret(self, function: str, reply: dict, exercise: str | None = None) -> dict:
