@@ -175,7 +175,8 @@ class Enrol:
     def __call__(self, state: AutogradeState) -> None:
         with state.gradebook.open() as gb:  # before grading: a gradebook the assignment was not built in
             notebook = built_notebook(gb, state.gradebook, state.assignment.id, Path(state.info.notebook).stem)
-            changed = points_changed(notebook, {e.function: e.points for e in state.assignment.exercises})
+            changed = points_changed(notebook, {e.function: e.points for e in state.assignment.exercises}
+                                     | {w.grade_id: w.points for w in state.assignment.written})
             if not changed:  # a due date changed in course.yaml applies without a rebuild
                 set_due_dates(gb, {state.assignment.id: state.course.due_utc(state.assignment.id)})
         if changed:  # nbgrader would cap the new scores at the old maximum: rebuild before grading
