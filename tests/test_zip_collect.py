@@ -251,14 +251,19 @@ def test_an_lms_named_explicitly_says_which_names_do_not_fit(tmp_path):
         lms_collect(tmp_path, {"a.ipynb": "{}"}, lms="sakai")
 
 
-def test_a_module_of_a_notebook_assignment_says_what_to_do_instead(tmp_path):
+def test_a_module_of_a_notebook_assignment_is_collected_and_the_release_stands_in_for_a_missing_notebook(tmp_path):
+    course_dir = tmp_path / "course"
+    (course_dir / "release" / "a1").mkdir(parents=True)
+    (course_dir / "release" / "a1" / "a1.ipynb").write_text(H.NOTEBOOK % "release")
     course_dir, got = lms_collect(tmp_path, {"millerfrank_1234_567890_a1.ipynb": H.NOTEBOOK % "frank",
+                                             "millerfrank_1234_567890_toy.py": "def add(a, b): return a + b\n",
                                              "gregsmith_3456_567892_toy.py": "def double(x): pass\n"},
                                   modules=[], exercise_modules=["toy"])
-    assert list(submitted(course_dir)) == ["millerfrank/a1/a1.ipynb"]
-    assert got.problems == ["gregsmith_3456_567892_toy.py: not collected: toy.py holds exercises this assignment "
-                            "grades from its notebook (a1.ipynb): ask for the notebook, or grade the .py files "
-                            "with `grader grade-class`"]
+    assert submitted(course_dir) == {"gregsmith/a1/a1.ipynb": H.NOTEBOOK % "release",
+                                     "gregsmith/a1/toy.py": "def double(x): pass\n",
+                                     "millerfrank/a1/a1.ipynb": H.NOTEBOOK % "frank",
+                                     "millerfrank/a1/toy.py": "def add(a, b): return a + b\n"}
+    assert got.problems == [] and got.stand_in == ["gregsmith"]
 
 
 def test_archive_member_times_are_read_in_the_course_time_zone_with_its_summer_time(tmp_path):

@@ -116,6 +116,9 @@ class CollectZip:
                             f"{markup(state.archive.name)} into submitted/ ({markup(how)})")
         if collected.late:
             state.console.print(f"marked late by the LMS: {markup(', '.join(collected.late))}")
+        if collected.stand_in:
+            state.console.print(f"no notebook, graded from their .py modules (the release notebook stands in for "
+                                f"nbgrader): {markup(', '.join(collected.stand_in))}")
         for problem in collected.problems:
             state.console.print(f"[yellow]not collected:[/yellow] {markup(state.archive.name)}: {markup(problem)}")
         if collected.unnamed:
