@@ -384,3 +384,8 @@ def test_observations_say_an_argument_changes_nothing():
     assert "your answers do not change with gamma (two inputs that differ in gamma alone" in said
     wrong = [rtg_call([1.0, 2.0, 4.0], g, lambda a: a + 1.0) for g in (0.5, 0.9)]
     assert "do not change with" not in observe(COURSE, "reward_to_go", wrong)
+    # Two different arrays that get one answer are said as such: the answers may change with other arrays.
+    same = [rtg_call(r, 0.9, lambda a: np.array([1.0, 1.0, 1.0])) for r in ([1.0, 2.0, 4.0], [0.0, 2.0, 4.0])]
+    said = observe(COURSE, "reward_to_go", same)
+    assert "two inputs that differ in rewards alone get the same answer from you" in said
+    assert "do not change with rewards" not in said

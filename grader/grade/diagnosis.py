@@ -538,7 +538,7 @@ def _ignored(reference: Callable, judged: list[tuple[Call, Any]], answers: Answe
     """"your answers do not change with gae_lambda": two of the student's calls that differ in that argument
     alone got the same answer from them where the right answers differ (a relation between their own
     answers: the metamorphic test of an ignored input). Said once per argument; no value shown."""
-    found: dict[str, None] = {}
+    found: dict[str, bool] = {}  # argument -> is it an array
     calls = [(c, want, _bound(reference, c)) for c, want in judged[:PAIR_CALLS]
              if not isinstance(c.outcome, Raised)]
     calls = [(c, want, b) for c, want, b in calls if b is not None]
@@ -550,9 +550,12 @@ def _ignored(reference: Callable, judged: list[tuple[Call, Any]], answers: Answe
             if len(differ) != 1 or differ[0] in found:
                 continue
             if answers.same(a.outcome, b.outcome) and not answers.same(want_a, want_b):
-                found[differ[0]] = None
-    return [f"your answers do not change with {name} (two inputs that differ in {name} alone get the same answer "
-            f"from you, and their right answers differ)" for name in found]
+                found[differ[0]] = isinstance(bound_a[differ[0]], (np.ndarray, list, tuple))
+    # A number or flag the answers ignore is said so; two different arrays that get one answer are a
+    # narrower fact (the answers do change with other arrays).
+    return [f"two inputs that differ in {name} alone get the same answer from you, and their right answers differ"
+            if array else f"your answers do not change with {name} (two inputs that differ in {name} alone get the "
+            f"same answer from you, and their right answers differ)" for name, array in found.items()]
 
 
 def _pieces(reference: Callable, got: Any, want: Any) -> list[tuple[str, Any, Any]]:
