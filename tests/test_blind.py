@@ -31,8 +31,8 @@ LABELS = {(corpus.name, entry): labels for corpus in CORPORA
           for entry, labels in (yaml.safe_load((corpus / "labels.yaml").read_text(encoding="utf-8")) or {}).items()}
 OBSERVED = "what your answers show:"
 # Wrong entries the grader does not catch yet, each left for its own fix (a measure, not a target to tune).
-NOT_CAUGHT = {"blind2/ppo_clipped_terms/default_epsilon_0_1":
-              "a default clip_epsilon of 0.1 instead of 0.2 keeps full marks (found by blind corpus 2)"}
+# (blind2/ppo_clipped_terms/default_epsilon_0_1 was one until the hidden tests called without clip_epsilon.)
+NOT_CAUGHT: dict[str, str] = {}
 
 
 def entry_id(path: Path) -> str:
