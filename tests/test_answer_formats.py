@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+from grader import testing
 from grader.answers import Choice, Flags, MultiSelect, Numeric, TrueFalse
 from grader.build.cells import helper_source
 from grader.build.notebook import build_notebook
@@ -34,7 +35,10 @@ def structure(q) -> tuple:
 
 
 @pytest.mark.parametrize("exercise", ANSWERS, ids=lambda e: e.function)
-def test_each_answer_has_a_visible_format_check_that_reads_as_its_hidden_question(exercise):
+def test_each_answer_has_a_visible_format_check_that_reads_as_its_hidden_question(exercise, monkeypatch):
+    # A hidden question reads its key from the course in grader.testing's context at import: this
+    # course, not one an earlier test of the session left there (the toy course has no such answer).
+    monkeypatch.setattr(testing.CONTEXT, "course", COURSE)
     hidden = question(COURSE.hidden_test_file(exercise.function), f"hidden_{exercise.function}").QUESTION
     visible_module = question(COURSE.visible_test_file(exercise.function), f"visible_{exercise.function}")
     visible = visible_module.FORMAT

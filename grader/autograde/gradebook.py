@@ -213,9 +213,12 @@ def points_changed(notebook, points: dict[str, float]) -> list[str]:
 
 
 def set_due_dates(gb: Gradebook, due: dict[str, object]) -> None:
-    """Each assignment's due date in the gradebook (UTC, or None), as course.yaml gives it: nbgrader
-    computes how late a submission is from it."""
+    """Each assignment's due date in the gradebook (UTC), as course.yaml gives it: nbgrader
+    computes how late a submission is from it. An assignment without a due date in course.yaml
+    keeps the gradebook's (one set through nbgrader itself is the instructor's, never erased)."""
     for assignment, when in due.items():
+        if when is None:
+            continue
         try:
             row = gb.find_assignment(assignment)
         except MissingEntry:
