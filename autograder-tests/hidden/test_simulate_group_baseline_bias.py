@@ -7,7 +7,8 @@ earns nothing. The statistical facts are checked robustly: a scale must lie with
 few standard errors of its expected value, the standard errors coming from the
 reference's spreads on the same arguments (computed here, never taken from the
 student's result). The function also specifies its random draw exactly, so a correct
-result matches the reference closely; that is checked too.
+result matches the reference closely; that is checked too, as a gate: results that are not those of
+the specified draw earn nothing, however well they imitate an estimate's statistics.
 """
 
 import numpy as np
@@ -185,6 +186,10 @@ def test_spreads_are_std_of_group_estimates(impl, reference):
                    "responses' terms)")
 
 
+# A gate too: the docstring specifies the draw, so a correct simulation reproduces the reference's results;
+# results that do not (exact moments plus seeded noise of about a standard error pass every statistical
+# test above) were not simulated as specified and earn nothing for the exercise.
+@pytest.mark.gate
 def test_follows_specified_draw(impl, reference):
     for args in [*RUNS, dict(group_size=2, groups=3000, seed=5)]:
         got = simulate(impl, **args)
