@@ -64,6 +64,7 @@ class Call:
     args: tuple
     kwargs: dict
     outcome: Any  # the returned value (as decoded in the trusted process), or Raised
+    readonly: bool = False  # the arrays were read-only (the inputs-unchanged check): so they are when replayed
 
 
 def value_bytes(value: Any, depth: int = 0) -> int:
@@ -184,10 +185,19 @@ def remembered(function: Callable[..., Any], *args, **kwargs) -> Any:
 def run(function: Callable[..., Any], call: Call) -> Any:
     """What ``function`` answers to ``call``'s arguments (copies: a mistake may write into them).
 
-    Call it within :func:`quiet`: numpy's warnings about a mistake's NaN are not for anyone.
+    A call made with read-only inputs is replayed with read-only copies, so a mistake that
+    writes into its inputs raises as the student's code did. Call it within :func:`quiet`:
+    numpy's warnings about a mistake's NaN are not for anyone.
     """
-    args = [np.array(a) if isinstance(a, np.ndarray) else a for a in call.args]
-    kwargs = {k: np.array(v) if isinstance(v, np.ndarray) else v for k, v in call.kwargs.items()}
+    def copy(value):
+        if not isinstance(value, np.ndarray):
+            return value
+        value = np.array(value)
+        value.setflags(write=not call.readonly)
+        return value
+
+    args = [copy(a) for a in call.args]
+    kwargs = {k: copy(v) for k, v in call.kwargs.items()}
     try:
         return remembered(function, *args, **kwargs)
     except Exception as error:  # a mistake may well raise: that is an answer too

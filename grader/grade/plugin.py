@@ -315,10 +315,10 @@ class ObservedFunction:
     def __call__(self, *args, **kwargs):
         return self._observe(self._remote, args, kwargs)
 
-    def call_returning_inputs(self, *args, **kwargs):
-        return self._observe(self._remote.call_returning_inputs, args, kwargs, first=True)
+    def call_with_readonly_inputs(self, *args, **kwargs):
+        return self._observe(self._remote.call_with_readonly_inputs, args, kwargs, readonly=True)
 
-    def _observe(self, call, args, kwargs, first=False):
+    def _observe(self, call, args, kwargs, readonly=False):
         calls = testing.CONTEXT.calls
         if calls is None or testing.CONTEXT.function != self.__name__:
             return call(*args, **kwargs)
@@ -328,9 +328,9 @@ class ObservedFunction:
         try:
             answer = call(*args, **kwargs)
         except StudentError as error:
-            calls.append(Call(args, kwargs, Raised(error.error_type)))
+            calls.append(Call(args, kwargs, Raised(error.error_type), readonly))
             raise
-        calls.append(Call(args, kwargs, answer[0] if first else answer))
+        calls.append(Call(args, kwargs, answer, readonly))
         return answer
 
     def __repr__(self) -> str:

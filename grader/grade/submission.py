@@ -197,19 +197,20 @@ class Submission:
             raise problem
         self.imported.add(module)
 
-    def call(self, function: str, args: tuple, kwargs: dict, *, return_args: bool = False,
+    def call(self, function: str, args: tuple, kwargs: dict, *, readonly_args: bool = False,
              charge_to: str | None = None) -> dict:
         """Run ``function(*args, **kwargs)`` in the worker; return the decoded reply.
 
         The call's time and failures are charged to exercise ``charge_to`` (default:
-        ``function``'s own exercise).
+        ``function``'s own exercise). ``readonly_args``: the worker hands the function
+        read-only arrays, so a write into its inputs raises in the student's code.
 
         Raises
         ------
         FunctionUnavailable, StudentError, UnsupportedReturn
         """
         return self._request(function, {"op": "call", "function": function, "args": runtime.encode(list(args)),
-                                        "kwargs": runtime.encode(dict(kwargs)), "return_args": return_args},
+                                        "kwargs": runtime.encode(dict(kwargs)), "readonly_args": readonly_args},
                              charge_to=charge_to)
 
     def get(self, name: str):
@@ -272,9 +273,6 @@ class Submission:
         if reply.get("ok"):
             try:
                 reply["value"] = runtime.decode(reply.get("value"), Record)
-                if "args_after" in reply:
-                    reply["args_after"] = runtime.decode(reply["args_after"], Record)
-                    reply["kwargs_after"] = runtime.decode(reply.get("kwargs_after", {}), Record)
             except (runtime.WireError, ValueError, TypeError) as exc:
                 raise UnsupportedReturn(f"{function} returned a value that could not be read: {exc}") from None
             return reply
@@ -351,10 +349,10 @@ class RemoteFunction:
     def __call__(self, *args, **kwargs):
         return self._submission.call(self.__name__, args, kwargs, charge_to=self._charge_to)["value"]
 
-    def call_returning_inputs(self, *args, **kwargs):
-        """Call, and also return the arguments as the function left them (to detect mutation)."""
-        reply = self._submission.call(self.__name__, args, kwargs, return_args=True, charge_to=self._charge_to)
-        return reply["value"], reply.get("args_after"), reply.get("kwargs_after")
+    def call_with_readonly_inputs(self, *args, **kwargs):
+        """Call with every array argument read-only in the worker (a write into one raises there)."""
+        return self._submission.call(self.__name__, args, kwargs, readonly_args=True,
+                                     charge_to=self._charge_to)["value"]
 
     def __repr__(self) -> str:
         return f"<student function {self.__name__}>"
