@@ -140,36 +140,26 @@ INSECURE_ENV = "GRADER_CLUSTER_INSECURE"
 CREDENTIALS_ENV = "GRADER_CLUSTER_CREDENTIALS"
 
 
-def _loopback(host: str) -> bool:
-    import ipaddress
-
-    if host in ("localhost", ""):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def check_address(address: str, insecure: bool = False) -> str:
     """``address`` if connecting to it is safe; else GraderError saying why and what to do.
 
-    Anyone who reaches a plain ``tcp://`` scheduler can join it as a worker: receive every
-    submission, return chosen grades, and send the client what it then deserializes. Off
-    this machine only ``tls://`` is used (mutual TLS: :func:`cluster_security`), unless
-    ``insecure`` (``--insecure``, ``$GRADER_CLUSTER_INSECURE``) says otherwise.
+    Anyone who reaches a plain ``tcp://`` scheduler can join it as a worker (receive every
+    submission, return chosen grades, stop the run) or as a client (run code on the workers,
+    which hold the course's solutions). Loopback is no boundary: every user of this machine
+    reaches its ports. So only ``tls://`` is used (mutual TLS: :func:`cluster_security`),
+    unless ``insecure`` (``--insecure``, ``$GRADER_CLUSTER_INSECURE``) says otherwise.
     """
     scheme, _, rest = address.partition("://")
     if not rest:
         scheme, rest = "tcp", address
-    host = rest.rsplit(":", 1)[0] if rest.count(":") == 1 or rest.startswith("[") else rest
     if scheme in ("tls", "wss", "gateway"):  # TLS (Dask Gateway's own, per cluster, for gateway://)
         return address
-    if scheme in ("tcp", "ws") and (_loopback(host) or insecure or os.environ.get(INSECURE_ENV)):
+    if scheme in ("tcp", "ws") and (insecure or os.environ.get(INSECURE_ENV)):
         return address
-    raise GraderError(f"refusing to grade on {address}: a scheduler reached over plain {scheme}:// off this machine "
-                      "lets anyone who reaches it join as a worker, receive every submission and return chosen "
-                      "grades; use tls:// with the credentials of `grader cluster-credentials` "
+    raise GraderError(f"refusing to grade on {address}: a scheduler reached over plain {scheme}:// (on 127.0.0.1 "
+                      "too: every user of this machine reaches it) lets anyone who reaches it join as a worker, "
+                      "receive every submission and return chosen grades, or as a client and read the course's "
+                      "solutions; use tls:// with the credentials of `grader cluster-credentials` "
                       f"(${CREDENTIALS_ENV}), or, on a network you trust entirely, set ${INSECURE_ENV}=1 "
                       "(what the insecure option of grade-class and autograde does)")
 
