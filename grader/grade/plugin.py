@@ -137,7 +137,8 @@ class Collector:
                 error = "not implemented"
             evidence = self.calls[sid].pop(function, self._no_evidence())
             found = None
-            if error is None:
+            # Past the submission's deadline no diagnosis runs: it is advice, and the grader's own time.
+            if error is None and not submission.expired:
                 try:
                     found = self._diagnosis(function, tests, evidence)
                 except Exception:  # noqa: BLE001 - advice about the student's values, never the grade

@@ -60,7 +60,23 @@ class FunctionUnavailable(Exception):
         self.kind = kind
 
 
-UNAVAILABLE_KINDS = ("time limit", "crash", "reply limit", "missing", "import", "unknown")
+UNAVAILABLE_KINDS = ("time limit", "crash", "reply limit", "missing", "import", "unknown", "submission deadline")
+
+# The trusted side's own time on one submission (decoding, the tests' comparisons, the diagnosis, re-imports
+# after a lost worker) is charged to no exercise: it is bounded per submission instead, by this many times the
+# sum of the course's time limits (every exercise's, and one import's per module), plus DEADLINE_SLACK seconds.
+DEADLINE_FACTOR = 3.0
+DEADLINE_SLACK = 120.0
+
+
+def submission_deadline(course: Course) -> float:
+    """Seconds the grader may spend on one submission of ``course``, all told (course.yaml
+    ``sandbox.submission_seconds``, else from the time limits)."""
+    given = (getattr(course, "sandbox", None) or {}).get("submission_seconds")
+    if given:
+        return float(given)
+    limits = sum(e.time_limit for e in course.exercises) + course.time_limit * len(set(course.modules))
+    return DEADLINE_FACTOR * limits + DEADLINE_SLACK
 
 
 class UnsupportedReturn(Exception):
@@ -118,9 +134,38 @@ class Submission:
     states: dict[str, FunctionState] = field(default_factory=dict)
     broken_modules: dict[str, FunctionUnavailable] = field(default_factory=dict)
     imported: set = field(default_factory=set)
+    deadline: float | None = None  # seconds for the whole submission (default: submission_deadline(course))
+    started: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self):
+        if self.deadline is None:
+            self.deadline = submission_deadline(self.course)
 
     def state(self, function: str) -> FunctionState:
         return self.states.setdefault(function, FunctionState())
+
+    @property
+    def expired(self) -> bool:
+        """Has grading this submission taken longer than its deadline?"""
+        return time.monotonic() - self.started > self.deadline
+
+    def check_deadline(self, exercise: str) -> None:
+        """Past the submission's deadline, ``exercise`` is unavailable (its remaining tests fail at once).
+
+        Checked at every request: the trusted side's work between requests (comparing and
+        decoding replies, re-importing after a lost worker) ends at the next one, and costs this
+        submission only.
+        """
+        if not self.expired:
+            return
+        state = self.state(exercise)
+        if state.unavailable is None:
+            state.unavailable = FunctionUnavailable(
+                f"grading took more than {self.deadline:g} s",
+                f"grading this submission took more than {self.deadline:g} s in all (the exercises' time "
+                f"limits and the grader's own work on the replies); {exercise}'s remaining tests were not run",
+                "submission deadline")
+        raise state.unavailable
 
     def close(self) -> None:
         if self.worker is not None:
@@ -224,6 +269,7 @@ class Submission:
         state = self.state(exercise)
         if state.unavailable is not None:
             raise state.unavailable
+        self.check_deadline(exercise)
         module = self._module_of(name)
         try:
             self._import(module)
