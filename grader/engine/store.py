@@ -33,7 +33,7 @@ SUMMARY = "summary.csv"
 RESULTS = "results"
 LOGS = "logs"
 # At most 100 characters: a result file (and its temporary name) must fit a file name (255 bytes).
-SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}$")
+SAFE_ID = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}\Z")  # \Z: "$" also matches before a final newline
 
 
 def atomic_write(path: Path, text: str) -> None:
