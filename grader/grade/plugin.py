@@ -22,9 +22,9 @@ import pytest
 
 from grader import testing
 from grader.course import Course, find_course_root, load_course
-from grader.grade.diagnosis import (EVIDENCE_BYTES, PASSED_PER_TEST, Call, Raised, call_bytes, causes_named,
-                                    diagnose, evidenced, explained, known_mistakes, observations, observe,
-                                    remembered)
+from grader.grade.diagnosis import (EVIDENCE_BYTES, PASSED_PER_TEST, SUBMISSION_EVIDENCE_BYTES, Call, Raised,
+                                    call_bytes, causes_named, diagnose, evidenced, explained, known_mistakes,
+                                    observations, observe, remembered)
 from grader.grade.results import KINDS, SubmissionResult, TestOutcome, score_function
 from grader.worker.client import WorkerStartError
 from grader.grade.submission import (
@@ -106,12 +106,15 @@ class Collector:
         ``claims``: its message is a check's text, which may name a cause (not the student's own error)."""
         self.outcomes[sid].setdefault(function, []).append(outcome)
         evidence = self.calls[sid].setdefault(function, self._no_evidence())
+        # Kept until the submission's result is built: bounded per function and per submission.
+        held = sum(e["bytes"] for e in self.calls[sid].values())
         kept = []
         for call in (calls[:PASSED_PER_TEST] if outcome.passed else calls):
             size = call_bytes(call)
-            if evidence["bytes"] + size > EVIDENCE_BYTES:
+            if evidence["bytes"] + size > EVIDENCE_BYTES or held + size > SUBMISSION_EVIDENCE_BYTES:
                 break  # the diagnosis works from the calls kept so far
             evidence["bytes"] += size
+            held += size
             kept.append(call)
         if outcome.passed:
             evidence["passed"].extend(kept)
