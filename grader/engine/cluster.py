@@ -140,6 +140,18 @@ INSECURE_ENV = "GRADER_CLUSTER_INSECURE"
 CREDENTIALS_ENV = "GRADER_CLUSTER_CREDENTIALS"
 
 
+def member_outcome(outcome: Outcome, worker: str) -> Outcome:
+    """What a member's answer may decide: a grade of its own student, never the whole run.
+
+    A member that says no session can grade ("fatal") speaks for itself only: its student is
+    graded elsewhere (then "not graded" after the retries), and the class goes on. A rogue
+    member's forged "fatal" stopped the run after one student (review attack rogue_loopback_worker).
+    """
+    if not outcome.fatal:
+        return outcome
+    return Outcome(failure=f"{worker} cannot grade: {outcome.failure}", infrastructure=True)
+
+
 def check_address(address: str, insecure: bool = False) -> str:
     """``address`` if connecting to it is safe; else GraderError saying why and what to do.
 
@@ -262,7 +274,7 @@ class DaskCluster:
             for future in done:
                 student, worker = futures.pop(future)
                 if future.status == "finished":
-                    dispatcher.outcome(student, Outcome.from_json(future.result()))
+                    dispatcher.outcome(student, member_outcome(Outcome.from_json(future.result()), worker))
                 elif future.status != "cancelled":  # erred: the worker died under it, or Dask failed
                     error = future.exception()
                     dispatcher.lost(student, worker, f"{type(error).__name__}: {error}")

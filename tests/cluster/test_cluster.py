@@ -234,3 +234,17 @@ def test_only_members_with_the_courses_credentials_join_and_get_anything(tmp_pat
             client.close()
     finally:
         found.close()
+
+
+def test_a_members_fatal_answer_costs_that_member_not_the_run():
+    # Review attack rogue_loopback_worker (ROGUE_FATAL): a member answered "fatal" for bob and the whole
+    # class run stopped ("grader: error: rogue says stop") after one student. A member's word on whether
+    # grading can go on is about itself: its student is retried elsewhere, as when a worker is lost.
+    from grader.engine.cluster import member_outcome
+    from grader.engine.driver import Outcome
+
+    said = member_outcome(Outcome(failure="rogue says stop", infrastructure=True, fatal=True), "tcp://10.0.0.9:1")
+    assert not said.fatal and said.infrastructure and said.record is None
+    assert "tcp://10.0.0.9:1 cannot grade: rogue says stop" == said.failure
+    fine = Outcome(failure="a failure of the student's own", infrastructure=False)
+    assert member_outcome(fine, "w") is fine
