@@ -32,6 +32,7 @@ from grader.engine.dispatch import Dispatcher
 from grader.engine.driver import HostedSession, Outcome
 from grader.engine.fingerprint import check_course, course_files
 from grader.engine.parcel import Parcel
+from grader.engine.record import totals
 from grader.errors import GraderError
 
 try:
@@ -140,16 +141,29 @@ INSECURE_ENV = "GRADER_CLUSTER_INSECURE"
 CREDENTIALS_ENV = "GRADER_CLUSTER_CREDENTIALS"
 
 
-def member_outcome(outcome: Outcome, worker: str) -> Outcome:
+def member_outcome(outcome: Outcome, worker: str, course: Course | None = None) -> Outcome:
     """What a member's answer may decide: a grade of its own student, never the whole run.
 
     A member that says no session can grade ("fatal") speaks for itself only: its student is
     graded elsewhere (then "not graded" after the retries), and the class goes on. A rogue
     member's forged "fatal" stopped the run after one student (review attack rogue_loopback_worker).
+    With ``course``, a record must be one the course allows (its functions, each score between 0
+    and the exercise's points; the totals per assignment are computed here, never taken): the
+    same rogue recorded a1 = 103 of 3.
     """
-    if not outcome.fatal:
+    if outcome.fatal:
+        return Outcome(failure=f"{worker} cannot grade: {outcome.failure}", infrastructure=True)
+    record = outcome.record
+    if record is None or course is None:
         return outcome
-    return Outcome(failure=f"{worker} cannot grade: {outcome.failure}", infrastructure=True)
+    points = {e.function: e.points for e in course.exercises}
+    wrong = [name for name, f in record.result.functions.items()
+             if name not in points or f.max != points[name] or not 0 <= f.score <= f.max]
+    if wrong:
+        return Outcome(failure=f"{worker} sent a record the course does not allow ({', '.join(wrong[:3])})",
+                       infrastructure=True)
+    record.assignments = totals(record.result)
+    return outcome
 
 
 def check_address(address: str, insecure: bool = False) -> str:
@@ -274,7 +288,8 @@ class DaskCluster:
             for future in done:
                 student, worker = futures.pop(future)
                 if future.status == "finished":
-                    dispatcher.outcome(student, member_outcome(Outcome.from_json(future.result()), worker))
+                    dispatcher.outcome(student, member_outcome(Outcome.from_json(future.result()), worker,
+                                                                 self.course))
                 elif future.status != "cancelled":  # erred: the worker died under it, or Dask failed
                     error = future.exception()
                     dispatcher.lost(student, worker, f"{type(error).__name__}: {error}")

@@ -248,3 +248,23 @@ def test_a_members_fatal_answer_costs_that_member_not_the_run():
     assert "tcp://10.0.0.9:1 cannot grade: rogue says stop" == said.failure
     fine = Outcome(failure="a failure of the student's own", infrastructure=False)
     assert member_outcome(fine, "w") is fine
+
+
+def test_a_members_record_is_one_the_course_allows():
+    # The same rogue member recorded a1 = 103 and a2 = 101 for a student who handed in nothing: the client
+    # takes no total from a member, and refuses a score outside 0..points (the student is graded elsewhere).
+    import dataclasses
+
+    from grader.course import load_course
+    from grader.engine.cluster import member_outcome
+    from grader.engine.driver import Outcome
+    from tests.test_engine_record import a_record
+
+    course = load_course(ROOT, check_files=False)
+    record = a_record()
+    forged = dataclasses.replace(record, assignments={"ps4b": {"score": 103.0, "max": 5.0, "functions": []}})
+    kept = member_outcome(Outcome(forged), "w", course).record
+    assert kept.assignments == a_record().assignments and kept.assignments["ps4b"]["score"] <= 5.0
+    record.result.functions["gae_advantages"].score = 103.0
+    refused = member_outcome(Outcome(record), "w", course)
+    assert refused.record is None and refused.infrastructure and "does not allow (gae_advantages)" in refused.failure
