@@ -11,8 +11,9 @@ It prints:
 
 - whether every ``correct_*`` entry kept full marks and every wrong entry lost points;
 - how many wrong entries got a diagnosis naming a known mistake;
-- with ``tests/data/blind/labels.yaml`` (entry -> catalogue mistakes that describe the same
-  mistake): how many diagnoses name a mistake the entry does not have (the goal is 0);
+- with the corpus's ``labels.yaml`` (entry -> catalogue mistakes that describe the same
+  mistake; ``--labels`` for another file): how many diagnoses name a mistake the entry does
+  not have (the goal is 0);
 - with a verdicts file (``--verdicts``, e.g. ``tests/data/blind/before.yaml``, judged by hand:
   right / generic / wrong): the counts of each verdict, and the entries whose first message
   changed since it was judged (to be judged again).
@@ -177,7 +178,7 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="the blind corpus (default: this checkout's)")
     parser.add_argument("--out", type=Path, help="write the table as JSON here")
     parser.add_argument("--csv", type=Path, help="write the table as CSV here")
-    parser.add_argument("--labels", type=Path, default=CORPUS / "labels.yaml",
+    parser.add_argument("--labels", type=Path,
                         help="entry -> acceptable known mistakes (default: the corpus's labels.yaml, if any)")
     parser.add_argument("--verdicts", type=Path, help="entry -> {verdict, first_message}, judged by hand")
     parser.add_argument("--list", action="store_true", help="print every entry's statement and first message")
@@ -194,7 +195,9 @@ def main() -> None:
             writer = csv.DictWriter(out, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(rows)
-    labels = yaml.safe_load(args.labels.read_text(encoding="utf-8")) if args.labels.is_file() else None
+    # The labels belong to the corpus measured: another corpus's labels would judge the wrong entries.
+    labels_path = args.labels or args.corpus / "labels.yaml"
+    labels = yaml.safe_load(labels_path.read_text(encoding="utf-8")) if labels_path.is_file() else None
     verdicts = yaml.safe_load(args.verdicts.read_text(encoding="utf-8")) if args.verdicts else None
     report(rows, wall, labels, verdicts, args.list)
 

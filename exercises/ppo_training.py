@@ -5,8 +5,11 @@
 Everything PPO needs is here and nothing else: an actor and a critic (two small
 tanh MLPs with a hand-written backward pass), Adam, rollouts of ``num_envs``
 environments for ``num_steps`` steps that store the old log-probabilities and
-values, generalised advantage estimation, shuffled minibatch epochs on the
-clipped policy objective and a clipped value loss, an entropy bonus, global
+values, generalised advantage estimation, repeated epochs over each rollout on the
+clipped policy objective and a clipped value loss (shuffled into ``num_minibatches``
+minibatches per epoch; the shipped profiles take the whole rollout as one minibatch,
+rl-baselines3-zoo's tuned CartPole setting, so there every epoch is one full-batch
+step and the shuffle only reorders its rows), an entropy bonus, global
 gradient-norm clipping, per-update diagnostics, and a deterministic evaluation
 kept apart from training. Every hyperparameter is a field of :class:`PPOConfig`.
 
@@ -76,7 +79,9 @@ class PPOConfig:
     adam_betas: tuple = (0.9, 0.999)
     adam_epsilon: float = 1e-5
     update_epochs: int = 20  # passes over each rollout
-    num_minibatches: int = 1  # per epoch
+    # Minibatches per epoch, each a shuffled share of the rollout. 1 (rl-zoo's CartPole setting):
+    # every epoch is one step on the whole rollout, and the shuffle changes nothing but row order.
+    num_minibatches: int = 1
     max_grad_norm: float = 0.5  # global norm over actor and critic
     # -- objective
     clip_epsilon: float = 0.2  # policy ratio interval [1 - eps, 1 + eps]
@@ -285,6 +290,15 @@ def clipped_terms(ppo_clipped_terms, ratio, advantages, clip_epsilon):
     return unclipped, clipped, pessimistic
 
 
+def optimised_advantages(advantages, config):
+    """The advantages a loss optimises: normalised (zero mean, unit spread) when the
+    configuration says so, over the rows given (a minibatch in the loss, the rollout in
+    the diagnostics: the same rows when there is one minibatch)."""
+    if config.normalize_advantages and len(advantages) > 1:
+        return (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    return advantages
+
+
 def loss_and_gradient(params, batch, config, ppo_clipped_terms):
     """The PPO loss of one minibatch and its gradient with respect to every weight.
 
@@ -304,8 +318,7 @@ def loss_and_gradient(params, batch, config, ppo_clipped_terms):
         batch["observations"], batch["actions"], batch["log_probs"], batch["values"],
         batch["advantages"], batch["returns"])
     n = len(actions)
-    if config.normalize_advantages and n > 1:
-        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    advantages = optimised_advantages(advantages, config)
 
     # -- policy: probability ratios and the clipped surrogate
     logits, policy_cache = mlp_forward(params, "policy", obs)
@@ -452,10 +465,16 @@ DIAGNOSTICS = {"approx_kl": "approx_kl_nonnegative", "active_clip_fraction": "ac
 
 
 def update_diagnostics(params, batch, config, ppo_diagnostics):
-    """What one update did, from your ``ppo_diagnostics`` on the whole rollout."""
+    """What one update did, from your ``ppo_diagnostics`` on the whole rollout.
+
+    The advantages are those the loss optimised (normalised, :func:`optimised_advantages`):
+    whether clipping was active on a row depends on its advantage's sign, and
+    normalising moves the sign of the rows near the mean.
+    """
     log_probs_all = log_softmax(policy_logits(params, batch["observations"]))
     new_log_probs = log_probs_all[np.arange(len(batch["actions"])), batch["actions"]]
-    d = ppo_diagnostics(new_log_probs, batch["log_probs"], batch["advantages"], config.clip_epsilon)
+    d = ppo_diagnostics(new_log_probs, batch["log_probs"], optimised_advantages(batch["advantages"], config),
+                        config.clip_epsilon)
     record = {}
     for key, field in DIAGNOSTICS.items():
         if getattr(d, field, None) is None:

@@ -59,6 +59,23 @@ DEFAULT_GRADESCOPE = {"visibility": "after_published"}
 # and the late policy; each assignment may have a `due` date.
 CALENDAR_KEYS = ("time_zone", "late_policy")
 LATE_POLICY_KEYS = ("per_day", "zero_after_days")
+# Optional written answers (off by default): questions of autograder-tests/written.yaml that an assignment
+# turns into nbgrader manually graded answer cells; the rubric stays with the graders.
+WRITTEN_FILE = "written.yaml"
+WRITTEN_KEYS = ("question", "points")
+
+
+@dataclass(frozen=True)
+class Written:
+    """A written question graded by hand: ``question`` names an entry of autograder-tests/written.yaml."""
+
+    question: str
+    points: float
+    assignment: str
+
+    @property
+    def grade_id(self) -> str:
+        return f"written_{self.question}"
 
 
 @dataclass(frozen=True)
@@ -67,6 +84,12 @@ class Assignment:
     title: str
     exercises: tuple[Exercise, ...]
     due: datetime | None = None  # in the course's time zone (calendar.time_zone)
+    written: tuple[Written, ...] = ()  # manually graded answer cells (course.yaml assignments[].written)
+
+    @property
+    def points(self) -> float:
+        """The assignment's maximum: its exercises and its written answers."""
+        return sum(e.points for e in self.exercises) + sum(w.points for w in self.written)
 
     @property
     def modules(self) -> list[str]:
@@ -152,6 +175,12 @@ class Course:
         if due is None:
             return None
         return due.replace(tzinfo=ZoneInfo(self.time_zone)).astimezone(timezone.utc).replace(tzinfo=None)
+
+    @property
+    def written_file(self) -> Path:
+        """The written questions and their rubrics (graders only: beside the hidden tests, never copied to
+        exercises/, a kit or a sandbox as solutions/ files are)."""
+        return self.tests_dir / WRITTEN_FILE
 
     def hidden_test_file(self, function: str) -> Path:
         return self.hidden_tests_dir / f"test_{function}.py"
@@ -333,6 +362,21 @@ class _Validator:
                  if "zero_after_days" in fields else 0.0)
         return {"per_day": per_day, "zero_after_days": after}
 
+    def written(self, node, key: str, assignment: str) -> tuple[Written, ...]:
+        """``[{question: ID, points: N}, ...]``: written questions graded by hand in formgrader."""
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.fail(node, key, "must be a list of {question: ID, points: N}")
+        out, seen = [], set()
+        for i, item in enumerate(node.value):
+            fields = self.mapping(item, f"{key}[{i}]", required=WRITTEN_KEYS)
+            question = self.identifier(fields["question"], f"{key}[{i}].question")
+            if question in seen:
+                raise self.fail(fields["question"], f"{key}[{i}].question", f"question {question!r} appears twice")
+            seen.add(question)
+            out.append(Written(question, self.number(fields["points"], f"{key}[{i}].points", positive=True),
+                               assignment))
+        return tuple(out)
+
     def due(self, node, key: str) -> datetime:
         value = self._loader.construct_object(node) if isinstance(node, yaml.ScalarNode) else None
         if isinstance(value, str):
@@ -401,7 +445,7 @@ class _Validator:
         seen_functions: set[str] = set()
         for i, a_node in enumerate(assignments_node.value):
             key = f"assignments[{i}]"
-            a = self.mapping(a_node, key, required=("id", "title", "exercises"), optional=("due",))
+            a = self.mapping(a_node, key, required=("id", "title", "exercises"), optional=("due", "written"))
             a_id = self.identifier(a["id"], f"{key}.id")
             if a_id in seen_ids:
                 raise self.fail(a["id"], f"{key}.id", f"duplicate assignment id {a_id!r}")
@@ -440,8 +484,9 @@ class _Validator:
                     kind=kind,
                     params=params,
                 ))
+            written = self.written(a["written"], f"{key}.written", a_id) if "written" in a else ()
             assignments.append(Assignment(a_id, self.scalar(a["title"], f"{key}.title", str), tuple(exercises),
-                                          self.due(a["due"], f"{key}.due") if "due" in a else None))
+                                          self.due(a["due"], f"{key}.due") if "due" in a else None, written))
         return Course(
             root=self.root,
             id=self.scalar(meta["id"], "course.id", str),
@@ -522,6 +567,11 @@ def _exercise_nodes(root_node) -> dict[str, yaml.Node]:
 
 
 def _check_files(course: Course, path: Path, node, check_tests: bool = True) -> None:
+    if any(a.written for a in course.assignments):
+        from grader.build.written import questions_of
+
+        for a in course.assignments:
+            questions_of(course, a)  # each written question exists, with its rubric
     nodes = _exercise_nodes(node)
     cache: dict[str, dict[str, bool]] = {}
     for i, a in enumerate(course.assignments):

@@ -432,9 +432,19 @@ def _cases_cache_file(test) -> Path | None:
                  str(property_examples()).encode(), hypothesis.__version__.encode(), np.__version__.encode()):
         digest.update(part)
         digest.update(b"\0")
+    return cache_directory() / "cases" / f"{test.__name__}-{digest.hexdigest()[:24]}.json"
+
+
+def cache_directory() -> Path | None:
+    """The grader's cache directory (property cases, lab records); None when ``GRADER_CASES_CACHE=0``.
+
+    ``GRADER_CASES_CACHE`` chooses it; else ``$XDG_CACHE_HOME/rl-llm-m4-grader`` (``~/.cache``).
+    """
+    setting = os.environ.get("GRADER_CASES_CACHE")
+    if setting == "0":
+        return None
     default = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rl-llm-m4-grader"
-    base = Path(setting) if setting else default
-    return base / "cases" / f"{test.__name__}-{digest.hexdigest()[:24]}.json"
+    return Path(setting) if setting else default
 
 
 def _draw_cases(test, drawn, strategies, named_strategies, explicit) -> list[dict]:

@@ -194,7 +194,9 @@ print("no cut at all, leaks record 1 into record 0:",
 # steps that store the old log-probabilities and values, your `gae_advantages` (with
 # `terminated` only at falls and trace cuts at episode ends and at each copy's buffer
 # boundary, bootstrapping truncations from the true final observation), twenty
-# shuffled epochs per rollout on your `ppo_clipped_terms`, a clipped value loss and a
+# epochs per rollout on your `ppo_clipped_terms` (each epoch one step on the whole
+# rollout: one minibatch of 256, rl-zoo's tuned CartPole setting; `num_minibatches` > 1
+# would shuffle each epoch into minibatches), a clipped value loss and a
 # small entropy bonus, gradient-norm clipping, Adam with a decaying learning rate,
 # your `ppo_diagnostics` after every update, and a greedy evaluation on separate
 # CartPole episodes. Every hyperparameter is a field of the configuration printed
@@ -254,7 +256,7 @@ print("final greedy returns per seed:", [r["final_evaluation_mean"] for r in run
 # uncertainty summaries.
 #
 # The diagnostics below come from your `ppo_diagnostics`, on each rollout after its
-# update, and from the training loop (the policy's entropy on the update's last
+# update (with the normalised advantages the loss optimised), and from the training loop (the policy's entropy on the update's last
 # minibatch, which the entropy bonus keeps from collapsing too early). They describe
 # one batch and one step of optimisation; they are not thresholds that hold across
 # problems. `ratio_outside_fraction` counts ratios that left `[1 - eps, 1 + eps]`;
@@ -454,7 +456,7 @@ assert final > initial + 0.2, "the policy did not learn from the verifier; check
 #   term is clipped; it does not enforce a trust region, and the diagnostics measure
 #   what actually happened to each batch.
 # * A working PPO is more than its objective: rollouts with stored old log-probs and
-#   values, value targets, repeated minibatch epochs, gradient clipping, separate
+#   values, value targets, repeated epochs of (minibatch) updates, gradient clipping, separate
 #   deterministic evaluation, and several seeds before any conclusion.
 # * On language models the same pieces reappear with a causal shift, a response mask
 #   (generated EOS included), a group baseline and a reduction rule — and the credit a

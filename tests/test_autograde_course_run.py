@@ -142,6 +142,33 @@ def test_a_canvas_download_is_collected_with_its_times_and_what_is_left_out_is_s
         assert gb.find_submission("a1", "smithjane").score == 3.0
 
 
+def test_a_module_in_a_download_is_graded_beside_or_instead_of_the_notebook(course, tmp_path):
+    """A .py of the notebook's exercises in an LMS download: alone, the release notebook stands in
+    and the module is graded; beside a notebook whose cell is an untouched stub, the module's
+    implemented function is graded and the notebook's implemented one too."""
+    from tests.hostile_archives import archive
+    from tests.toy_course import solution_source
+
+    module = solution_source().split("def scale")[0]  # toy.py's double and add (and other.py's imports)
+    half = a1_notebook(course[1], {"double": "import numpy as np\n\n\ndef double(x):\n    return 2.0 * "
+                                             "np.asarray(x, dtype=float)\n"})  # add left as the stub
+    download = archive(tmp_path / "submissions.zip", {
+        "gregsmith_3456_567892_toy.py": module,
+        "millerfrank_1234_567890_a1.ipynb": half,
+        "millerfrank_1234_567890_toy.py": "def add(a, b):\n    return float(a) + float(b)\n\n"
+                                          "def double(x):\n    return x\n",
+    })
+    proc = autograde(course, "a1", "--zip", str(download), "--details")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = flat(proc.stdout)
+    assert "no notebook, graded from their .py modules (the release notebook stands in for nbgrader): gregsmith" \
+        in out, out
+    assert "not collected" not in out, out
+    assert gradebook_scores(course_gradebook(course[1]), "a1") == {"gregsmith": {"double": 2.0, "add": 1.0},
+                                                                   "millerfrank": {"double": 2.0, "add": 1.0}}
+    assert "graded from toy.py, which implements it (the notebook's cell has it unfinished)" in out, out
+
+
 # -- item 6: a normal cycle prints no warning -----------------------------------------------------------
 def test_a_normal_cycle_prints_no_warning_and_tampering_still_warns(course):
     """autograde recording new submissions (SQLAlchemy's SAWarning), generate_feedback (traitlets'

@@ -1,4 +1,4 @@
-"""The blind corpus (tests/data/blind/), graded: honest first messages on mistakes nobody designed the grader around.
+"""The blind corpora (tests/data/blind/, tests/data/blind2/), graded: honest first messages on mistakes nobody designed the grader around.
 
 Every entry is a copy of ``solutions/`` with one function replaced by an implementation
 written from the exercise docstrings alone (see tests/data/blind/README.md). Graded in one
@@ -24,14 +24,20 @@ from grader.grade.results import messages_of
 from tests.helpers import ROOT, build_submission, grade_plan
 
 COURSE = load_course(ROOT, check_tests=False)
-BLIND = ROOT / "tests" / "data" / "blind"
-ENTRIES = sorted(BLIND.glob("*/*.py"))
-LABELS = yaml.safe_load((BLIND / "labels.yaml").read_text(encoding="utf-8"))
+# The second corpus was written by another engineer who had not seen the probes: a held-out measure.
+CORPORA = [ROOT / "tests" / "data" / name for name in ("blind", "blind2")]
+ENTRIES = sorted(p for corpus in CORPORA for p in corpus.glob("*/*.py"))
+LABELS = {(corpus.name, entry): labels for corpus in CORPORA
+          for entry, labels in (yaml.safe_load((corpus / "labels.yaml").read_text(encoding="utf-8")) or {}).items()}
 OBSERVED = "what your answers show:"
+# Wrong entries the grader does not catch yet, each left for its own fix (a measure, not a target to tune).
+# (blind2/ppo_clipped_terms/default_epsilon_0_1 was one until the hidden tests called without clip_epsilon.)
+NOT_CAUGHT: dict[str, str] = {}
 
 
 def entry_id(path: Path) -> str:
-    return f"{path.parent.name}/{path.stem}"
+    corpus = path.parent.parent.name
+    return f"{path.parent.name}/{path.stem}" if corpus == "blind" else f"{corpus}/{path.parent.name}/{path.stem}"
 
 
 @pytest.fixture(scope="module")
@@ -45,15 +51,18 @@ def graded(tmp_path_factory):
 @pytest.mark.parametrize("path", ENTRIES, ids=entry_id)
 def test_blind_entry(path, graded):
     function, entry = path.parent.name, entry_id(path)
+    labels = LABELS.get((path.parent.parent.name, f"{function}/{path.stem}"))
     f = graded[entry]["functions"][function]
     if path.stem.startswith("correct_"):
         assert f["score"] == f["max"], [t for t in f["tests"] if not t["passed"]]
         return
+    if entry in NOT_CAUGHT and f["score"] == f["max"]:
+        pytest.xfail(NOT_CAUGHT[entry])
     assert f["score"] < f["max"], f"{entry} kept full marks"
     first = (messages_of(f) or [f["error"] or ""])[0]
     causes = f["causes"]
-    assert set(causes) <= set(LABELS[entry] or []), (
-        f"{entry} is told a cause it does not have ({causes}; accepted: {LABELS[entry]}): {first}")
+    assert set(causes) <= set(labels or []), (
+        f"{entry} is told a cause it does not have ({causes}; accepted: {labels}): {first}")
     if causes:
         assert first == f["diagnosis"]
     else:

@@ -297,3 +297,95 @@ def test_a_probe_names_its_cause_only_when_the_answers_show_it():
     assert evidenced(COURSE, "gae_advantages", [other], [], causes) == []
     # A relation the student's answers break (grader.testing.Evidenced) is evidence by itself.
     assert evidenced(COURSE, "gae_advantages", [other], [], causes, relation=True) == ["ignores_lambda"]
+
+
+def mask_call(include_eos, mistake=None):
+    """A response_token_mask call (EOS 2, padding 0, text after the EOS) answered by a known mistake."""
+    args = dict(input_ids=np.array([[5, 6, 7, 2, 8, 9, 0], [5, 6, 8, 9, 2, 0, 0]]), prompt_lengths=np.array([2, 2]),
+                pad_token_id=0, eos_token_id=2, include_eos=include_eos)
+    function = COURSE.reference("response_token_mask") if mistake is None else next(
+        m.run for m in known_mistakes(COURSE, "response_token_mask") if m.name == mistake)
+    return Call((), args, run(function, Call((), args, None)))
+
+
+def test_a_narrower_mistake_that_shares_the_probes_symptom_is_no_evidence():
+    from grader.grade.diagnosis import evidenced
+
+    # The student's mask never stops at the EOS (ignores_eos). On the include_eos=False probe a mask that
+    # stops only when the EOS is counted (excluded_eos_does_not_stop) answers as they did; but it is right
+    # with include_eos=True, where the student is wrong: their answers show the wider mistake, not it.
+    probe, elsewhere = mask_call(False, "ignores_eos"), mask_call(True, "ignores_eos")
+    named = ["excluded_eos_does_not_stop"]
+    assert evidenced(COURSE, "response_token_mask", [probe], [], named) == named  # the probe alone agrees
+    assert evidenced(COURSE, "response_token_mask", [probe], [], named, failed=[probe, elsewhere]) == []
+    # The student who makes that narrower mistake is right with include_eos=True: it stays named.
+    narrow = mask_call(False, "excluded_eos_does_not_stop")
+    assert evidenced(COURSE, "response_token_mask", [narrow], [mask_call(True, "excluded_eos_does_not_stop")],
+                     named, failed=[narrow]) == named
+
+
+def test_catalogue_phrases_name_causes_not_shared_symptoms():
+    from grader.grade.diagnosis import causes_named
+
+    # "different seeds give identical results" is true of a fixed seed and of the theoretical values alike,
+    # and a masked logit gives NaN when shifting by the mean or by the minimum: such texts are what the
+    # answers show, and no catalogue phrase (no cause id) is found in them.
+    assert causes_named(COURSE, "simulate_group_baseline_bias", "the results do not vary with the seed: different "
+                        "seeds give identical results; the seed argument must seed the generator") == []
+    assert causes_named(COURSE, "stable_softmax", "a masked action (logit -inf) produced NaN or inf: it must simply "
+                        "get probability 0 (shifting by the maximum handles it; shifting by the mean or the "
+                        "minimum does not)") == []
+
+
+def test_a_relation_that_names_no_cause_is_said_as_observed():
+    from grader.grade.diagnosis import observe
+
+    relation = "the results do not vary with the seed: different seeds give identical results"
+    said = observe(COURSE, "reward_to_go", [rtg_call([1.0, 2.0], 0.9, lambda a: -a)], [], [relation, relation])
+    assert said.startswith("reward_to_go: no known mistake explains every wrong result; what your answers show: "
+                           + relation + "; 1 of 1")
+    assert said.count(relation) == 1
+    assert observe(COURSE, "reward_to_go", [rtg_call([1.0, 2.0], 0.9)], [], [relation]).endswith(relation)
+
+
+def test_observations_say_which_values_of_a_number_and_which_rows():
+    from grader.grade.diagnosis import observe
+
+    # Wrong only with the smaller gammas (0.5, 0.6), right with the larger (0.9, 0.95): said without a value.
+    calls = [rtg_call([1.0, 2.0, 4.0], g, lambda a: a * 1.5) for g in (0.5, 0.6)]
+    said = observe(COURSE, "reward_to_go", calls, [rtg_call([1.0, 2.0, 4.0], g) for g in (0.9, 0.95)])
+    assert "wrong only with the smaller values of gamma (every answer with a larger gamma is right)" in said
+    assert not any(value in said for value in ("0.5", "0.6", "0.9", "0.95"))
+    # The right answer plus a constant; wrong in a one-element input only.
+    said = observe(COURSE, "reward_to_go", [rtg_call([1.0], 0.9, lambda a: a + 2.0)],
+                   [rtg_call([1.0, 2.0, 4.0], 0.9)])
+    assert "wrong only with rewards of one element" in said
+    said = observe(COURSE, "reward_to_go", [rtg_call([1.0, 2.0, 4.0], 0.9, lambda a: a + 2.0)])
+    assert "the right answer plus a constant" in said
+    # Rows: a batch's last row alone is wrong; every row's last position alone is wrong.
+    ids = np.array([[5, 6, 7, 2, 8], [5, 6, 8, 9, 2], [5, 7, 7, 2, 0]])
+    args = dict(input_ids=ids, prompt_lengths=np.array([2, 2, 2]), pad_token_id=0, eos_token_id=2, include_eos=True)
+    right = run(COURSE.reference("response_token_mask"), Call((), args, None))
+    last_row, last_column = right.copy(), right.copy()
+    last_row[-1] = 1 - last_row[-1]
+    last_column[:, -1] = 1 - last_column[:, -1]
+    assert "the wrong values always sit in the last row only" in observe(COURSE, "response_token_mask",
+                                                                         [Call((), args, last_row)])
+    assert "in each row's last element only" in observe(COURSE, "response_token_mask", [Call((), args, last_column)])
+
+
+def test_observations_say_an_argument_changes_nothing():
+    from grader.grade.diagnosis import observe
+
+    # The same rewards at two gammas, the same answer from the student (gamma ignored): a relation between
+    # their own answers, said without a value; an answer that changes with gamma says nothing of the kind.
+    ignored = [rtg_call([1.0, 2.0, 4.0], g, lambda a: np.array([7.0, 6.0, 4.0])) for g in (0.5, 0.9)]
+    said = observe(COURSE, "reward_to_go", ignored)
+    assert "your answers do not change with gamma (two inputs that differ in gamma alone" in said
+    wrong = [rtg_call([1.0, 2.0, 4.0], g, lambda a: a + 1.0) for g in (0.5, 0.9)]
+    assert "do not change with" not in observe(COURSE, "reward_to_go", wrong)
+    # Two different arrays that get one answer are said as such: the answers may change with other arrays.
+    same = [rtg_call(r, 0.9, lambda a: np.array([1.0, 1.0, 1.0])) for r in ([1.0, 2.0, 4.0], [0.0, 2.0, 4.0])]
+    said = observe(COURSE, "reward_to_go", same)
+    assert "two inputs that differ in rewards alone get the same answer from you" in said
+    assert "do not change with rewards" not in said

@@ -308,3 +308,34 @@ def test_a_worker_that_cannot_start_is_never_a_grade_of_zero():
                           timeout=300)
     assert "GRADED" not in proc.stdout, proc.stdout
     assert "REFUSED could not start a worker: the zygote is gone" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_value_read_again_with_no_student_code_run_in_between_does_not_cross_again(tmp_path):
+    # Per-part concept checks read one answer once per part: a second read is answered from the
+    # first reply (decoded afresh: the hidden test may change what it got); student code run in
+    # between (an import, a call) makes the next read cross again.
+    import numpy as np
+
+    from grader.grade.submission import Submission
+    from tests.helpers import build_submission
+
+    course = load_course(ROOT, check_tests=False)
+    answer = next(e.function for e in course.exercises if e.kind == "answer")
+    submission = Submission(build_submission(tmp_path / "student"), course)
+    sent = []
+    try:
+        first = submission.get(answer)
+        worker = submission.worker
+        request = worker.request
+        worker.request = lambda message, timeout: sent.append(message["op"]) or request(message, timeout)
+        second = submission.get(answer)
+        assert sent == [] and second == first
+        if isinstance(first, (list, dict, set)):
+            assert second is not first
+        submission.call("stable_softmax", (np.array([0.5, -1.0, 2.0]),), {})
+        assert submission.get(answer) == first
+        assert sent == ["import", "call", "get"], sent
+        submission.get(answer)
+        assert sent == ["import", "call", "get"], sent
+    finally:
+        submission.close()

@@ -69,3 +69,19 @@ def test_every_hidden_test_fails_on_some_mutant(function, graded):
         killed |= {base_name(t["name"]) for t in failed}
     survivors = sorted(all_tests - killed)
     assert not survivors, f"hidden tests of {function} that no mutant fails (they test nothing): {survivors}"
+
+
+def test_a_lab_mutant_trains_and_its_message_says_where_the_replay_first_differed(graded):
+    # mask_not_shifted differs on the first call of the reference training: the lab trains with it
+    # (and fails, as before), and the student also reads which call first differed, without a value.
+    # (Checked on the grading above rather than grading the mutant a second time.)
+    mutants, results = graded
+    [sid] = [sid for sid, m in mutants.items() if (m.function, m.name) == ("sequence_rloo_lab", "mask_not_shifted")]
+    lab = results[sid]["functions"]["sequence_rloo_lab"]
+    assert lab["score"] == 0, lab
+    messages = [t["message"] for t in lab["tests"] if not t["passed"]]
+    assert len(messages) == 3, messages  # one per seed
+    for message in messages:
+        assert "not aligned with the labels" in message, message  # the training's cross-check, as before
+        assert ("Replaying the reference training's calls, your functions first differed in response_token_mask "
+                "(its call 1 in the reference training): its answer differs from the reference's") in message, message

@@ -262,6 +262,26 @@ def test_the_students_functions_see_plain_data_only():
         assert not isinstance(value, np.ndarray) or value.ndim == 1, (name, value.shape)
 
 
+def test_diagnostics_see_the_advantages_the_loss_optimised():
+    # active_clip_fraction depends on each advantage's sign, and normalising moves the sign of
+    # the rows near the mean: the diagnostics once saw the raw advantages.
+    config, _, _, params, batch = gradient_check_setup()
+    batch["advantages"] = batch["advantages"] + 0.5  # a mean away from zero: signs change when normalised
+    seen = []
+
+    def diagnostics(new, old, advantage, clip_epsilon):
+        seen.append(np.asarray(advantage))
+        return ppo_objective.ppo_diagnostics(new, old, advantage, clip_epsilon)
+
+    for normalize in (True, False):
+        seen.clear()
+        ppo.update_diagnostics(params, batch, dataclasses.replace(config, normalize_advantages=normalize), diagnostics)
+        raw = batch["advantages"]
+        expected = (raw - raw.mean()) / (raw.std() + 1e-8) if normalize else raw
+        np.testing.assert_allclose(seen[0], expected, rtol=1e-12)
+    assert np.any(np.sign(expected) != np.sign((expected - expected.mean()) / expected.std()))
+
+
 def test_profiles():
     smoke, full = ppo.profile_config("smoke", seed=1), ppo.profile_config("full", seed=1)
     assert smoke.total_timesteps < full.total_timesteps <= 100_352

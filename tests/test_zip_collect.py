@@ -251,11 +251,36 @@ def test_an_lms_named_explicitly_says_which_names_do_not_fit(tmp_path):
         lms_collect(tmp_path, {"a.ipynb": "{}"}, lms="sakai")
 
 
-def test_a_module_of_a_notebook_assignment_says_what_to_do_instead(tmp_path):
+def test_a_module_of_a_notebook_assignment_is_collected_and_the_release_stands_in_for_a_missing_notebook(tmp_path):
+    course_dir = tmp_path / "course"
+    (course_dir / "release" / "a1").mkdir(parents=True)
+    (course_dir / "release" / "a1" / "a1.ipynb").write_text(H.NOTEBOOK % "release")
     course_dir, got = lms_collect(tmp_path, {"millerfrank_1234_567890_a1.ipynb": H.NOTEBOOK % "frank",
+                                             "millerfrank_1234_567890_toy.py": "def add(a, b): return a + b\n",
                                              "gregsmith_3456_567892_toy.py": "def double(x): pass\n"},
                                   modules=[], exercise_modules=["toy"])
-    assert list(submitted(course_dir)) == ["millerfrank/a1/a1.ipynb"]
-    assert got.problems == ["gregsmith_3456_567892_toy.py: not collected: toy.py holds exercises this assignment "
-                            "grades from its notebook (a1.ipynb): ask for the notebook, or grade the .py files "
-                            "with `grader grade-class`"]
+    assert submitted(course_dir) == {"gregsmith/a1/a1.ipynb": H.NOTEBOOK % "release",
+                                     "gregsmith/a1/toy.py": "def double(x): pass\n",
+                                     "millerfrank/a1/a1.ipynb": H.NOTEBOOK % "frank",
+                                     "millerfrank/a1/toy.py": "def add(a, b): return a + b\n"}
+    assert got.problems == [] and got.stand_in == ["gregsmith"]
+
+
+def test_archive_member_times_are_read_in_the_course_time_zone_with_its_summer_time(tmp_path):
+    """A zip entry's time has no zone (DOS date and time of the machine that wrote the archive):
+    the collector reads it in calendar.time_zone, with that zone's offset on that date (Paris: +1 h
+    in winter, +2 h in summer), and writes UTC into timestamp.txt as nbgrader does; without a
+    course zone the time is UTC."""
+    entries = {"millerfrank_1234_567890_a1.ipynb": (H.NOTEBOOK % "frank", (2026, 12, 1, 23, 30, 0)),
+               "smithjane_2345_567891_a1.ipynb": (H.NOTEBOOK % "jane", (2026, 7, 1, 23, 30, 0)),
+               # 02:30 on the last Sunday of March does not exist in Paris: read with the offset before it
+               "leroyanne_3456_567892_a1.ipynb": (H.NOTEBOOK % "anne", (2026, 3, 29, 2, 30, 0))}
+    (tmp_path / "paris").mkdir()
+    (tmp_path / "utc").mkdir()
+    course_dir, got = lms_collect(tmp_path / "paris", entries, time_zone="Europe/Paris")
+    files = submitted(course_dir, timestamps=True)
+    assert files["millerfrank/a1/timestamp.txt"] == "2026-12-01 22:30:00 UTC\n"
+    assert files["smithjane/a1/timestamp.txt"] == "2026-07-01 21:30:00 UTC\n"
+    assert files["leroyanne/a1/timestamp.txt"] == "2026-03-29 01:30:00 UTC\n"
+    course_dir, got = lms_collect(tmp_path / "utc", entries)
+    assert submitted(course_dir, timestamps=True)["smithjane/a1/timestamp.txt"] == "2026-07-01 23:30:00 UTC\n"

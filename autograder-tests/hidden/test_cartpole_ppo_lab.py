@@ -12,11 +12,19 @@ earn on this side's own CartPole, with evaluation seeds of its own.
 A graded run stops once its greedy evaluation has held 475 for a few evaluations in
 a row (ppo_training.GRADED_RUN), but only while every checked call agreed with the
 reference: a run whose functions differ trains its whole budget.
+
+Before training, the calls of the reference's graded training (recorded once per
+grading process) are replayed to the student's functions in a few large crossings
+(grader/grade/labreplay.py): when every answer agrees with the reference's within
+CLOSE, the training with the student's functions is the reference's, and earns its
+verdict without training again. Otherwise the grader trains as described above, and
+a failing run also says where the replay first differed.
 """
 
 import numpy as np
 
 from grader import testing
+from grader.grade import labreplay
 from grader.grade.labrun import CrossCheck, one_blas_thread
 from grader.grade.submission import StudentError
 from grader.testing import Misconception, exercise_params
@@ -27,6 +35,8 @@ CLOSE = dict(rtol=1e-6, atol=1e-6)
 # The functions whose answers steer the training (ppo_diagnostics only fills its history): a run
 # stops early once solved only while these agree with the reference.
 STEERING = ("gae_advantages", "ppo_clipped_terms")
+LAB = "cartpole_ppo_lab"
+FUNCTIONS = ("gae_advantages", "ppo_clipped_terms", "ppo_diagnostics")
 
 
 def trusted_modules():
@@ -117,24 +127,66 @@ def trained_weights(lab, cartpole, seed, profile, student):
         raise Misconception(f"the training (seed {seed}) stopped: {error}") from None
 
 
-def test_trained_policy_balances_the_pole(impl):
-    """Train on every seed of course.yaml here, evaluate greedily here, compare the median with the threshold."""
-    params = exercise_params()
-    course = testing._course()
-    lab, cartpole = trusted_modules()
-    seeds, profile, needed = params["seeds"], params["profile"], float(params["min_median_return"])
-    student = cross_check(impl, course, lab)
+def graded_runs(lab, cartpole, seeds, profile, functions, reference=False):
+    """Train and evaluate every seed with ``functions``: the mean return of each and the steps it trained.
+
+    ``reference``: ``functions`` are the reference's (recorded for the replay), not a CrossCheck.
+    """
     means, steps = [], []
     for seed in seeds:
-        run = trained_weights(lab, cartpole, seed, profile, student)
+        if reference:
+            with one_blas_thread():
+                run = lab.cartpole_ppo_lab(seed, profile, functions=functions, vector_env=cartpole.VectorCartPole)
+        else:
+            run = trained_weights(lab, cartpole, seed, profile, functions)
         returns = lab.evaluate_policy(run["weights"], EVALUATION_EPISODES, EVALUATION_SEED + 1000 * seed,
                                       vector_env=cartpole.VectorCartPole)
         means.append(float(np.mean(returns)))
         steps.append(run["environment_steps"])
+    return means, steps
+
+
+def reference_record(course, lab, cartpole, seeds, profile):
+    """The reference's graded trainings (every call of the three functions) and what they earned."""
+    return labreplay.reference_record(
+        (LAB, tuple(seeds), profile), course.reference, FUNCTIONS,
+        lambda functions: graded_runs(lab, cartpole, seeds, profile, functions, reference=True), course=course)
+
+
+def replay_finding(replayed, stretch):
+    """Where the replay of the reference training first differed, in words (no expected value)."""
+    judges = {"gae_advantages": gae_judge(stretch), "ppo_clipped_terms": clipped_terms_judge,
+              "ppo_diagnostics": diagnostics_judge}
+    kinds = None
+    if replayed.got is not None:
+        try:
+            kinds = judges[replayed.function](replayed.args, replayed.kwargs, replayed.got, replayed.want)
+        except Exception:  # a malformed answer: the reason already says so
+            kinds = None
+    kinds = [kinds] if isinstance(kinds, str) else list(kinds or [])
+    detail = f" ({' and '.join(kinds[:3])})" if kinds else ""
+    return (f"Replaying the reference training's calls, your functions first differed in {replayed.where()}"
+            f"{detail}.")
+
+
+def test_trained_policy_balances_the_pole(impl):
+    """Replay the reference training's calls; train here only when an answer differs; compare the median."""
+    params = exercise_params()
+    course = testing._course()
+    lab, cartpole = trusted_modules()
+    seeds, profile, needed = params["seeds"], params["profile"], float(params["min_median_return"])
+    record = reference_record(course, lab, cartpole, seeds, profile)
+    replayed = labreplay.replay(impl.charged_to(LAB), record, CLOSE, labreplay.reply_limit_of(impl))
+    if replayed.agrees:
+        means, steps = record.outcome
+        student = None
+    else:
+        student = cross_check(impl, course, lab)
+        means, steps = graded_runs(lab, cartpole, seeds, profile, student)
     median = float(np.median(means))
     if median < needed:
         per_seed = ", ".join(f"{m:.0f} after {s:,} steps" for m, s in zip(means, steps))
-        findings = student.findings()
+        findings = student.findings() if student is not None else []
         if findings:
             cause = "On the same inputs as the reference: " + "; ".join(findings) + "."
         else:
@@ -142,6 +194,8 @@ def test_trained_policy_balances_the_pole(impl):
                      "their definitions, so check the calls that were not sampled: gae_advantages (terminated "
                      "alone removes the bootstrap, trace_cuts alone stop the recursion) and ppo_clipped_terms "
                      "(the pessimistic term is the elementwise minimum of the unclipped and clipped terms).")
+        if not replayed.agrees:
+            cause += " " + replay_finding(replayed, lab.graded_config().num_steps)
         raise Misconception(
             f"the trained policy balances the pole for a median of {median:.0f} steps (needs {needed:.0f}; "
             f"per training seed: {per_seed}). {cause}")

@@ -6,7 +6,7 @@ from hypothesis import example
 from hypothesis import strategies as st
 
 from grader.testing import (example_cases, expect_close, expect_example, expect_inputs_unchanged, expect_raises,
-                            expect_success, given)
+                            expect_right, expect_success, given)
 
 
 
@@ -50,9 +50,15 @@ def test_weights_use_rewards_from_step_t_on(impl, reference):
 
 
 def test_gamma_zero_keeps_only_the_first_reward(impl, reference):
-    probe(impl, reference, [3.0, -1.0, 2.0], 0.0,
+    rewards = np.array([3.0, -1.0, 2.0])
+    # The same rewards at another gamma, asked first: the pair is the student's own evidence of an ignored
+    # gamma, whichever half fails.
+    at_half = impl.discounted_score_weights(rewards, 0.5)
+    probe(impl, reference, rewards, 0.0,
           "with gamma = 0 only the first reward counts: the weight is r_0 at step 0 and zero afterwards "
           "(gamma^0 must be 1 even when gamma = 0)")
+    expect_right(at_half, reference.discounted_score_weights(rewards, 0.5),
+                 "differs from gamma^t * G_t on these rewards")
 
 
 @pytest.mark.contract

@@ -38,8 +38,13 @@ def test_lambda_only_decays_the_recursion(impl, reference):
 def test_lambda_decays_the_recursion(impl, reference):
     args = gae_args([1.0, 0.5, 2.0, -1.0], [0.2, 0.4, 0.1, 0.3], [0.4, 0.1, 0.3, 0.7],
                     [False] * 4, [False, False, False, True], gamma=0.9, gae_lambda=0.5)
+    # The same records at another gae_lambda, asked first: the pair is the student's own evidence of an
+    # ignored gae_lambda (and of one that is used), whichever half fails.
+    other = dict(args, gae_lambda=0.9)
+    at_other = impl.gae_advantages(**other)
     expect_close(impl.gae_advantages(**args), reference.gae_advantages(**args),
                  "the recursion ignores gae_lambda: each step back must decay by gamma * gae_lambda")
+    expect_right(at_other, reference.gae_advantages(**other), "differs from the GAE recursion on these records")
 
 
 def test_trace_cut_stops_the_recursion(impl, reference):

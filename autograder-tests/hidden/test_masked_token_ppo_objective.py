@@ -204,3 +204,14 @@ def test_rejects_what_the_terms_reject(impl, change):
     expect_raises(ValueError, impl.masked_token_ppo_objective, **args,
                   message="inputs that masked_token_ppo_terms rejects (shapes that differ, clip_epsilon outside "
                           "(0, 1)) must raise ValueError here too")
+
+
+# -- defaults: a call without clip_epsilon uses the docstring's value ------------------------
+@pytest.mark.contract
+def test_default_clip_epsilon(impl, reference):
+    # Ratios between 1.1 and 1.2 are clipped with epsilon 0.1, not with 0.2.
+    args = objective_args(np.log([[1.15, 1.18, 1.3]]), np.zeros((1, 3)), [1.0], [[1.0, 1.0, 1.0]])
+    del args["clip_epsilon"]
+    expect_close(objective(impl, **args), reference.masked_token_ppo_objective(**args),
+                 "called without clip_epsilon, the interval is not the docstring's default [0.8, 1.2] "
+                 "(clip_epsilon=0.2)")

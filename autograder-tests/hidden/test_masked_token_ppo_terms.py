@@ -209,3 +209,14 @@ def test_rejects_clip_epsilon_outside_the_unit_interval(impl, clip_epsilon):
     args = terms_args(np.zeros((2, 3)), np.zeros((2, 3)), [1.0, 2.0], np.ones((2, 3)), clip_epsilon=clip_epsilon)
     expect_raises(ValueError, impl.masked_token_ppo_terms, **args,
                   message="clip_epsilon outside (0, 1) must raise ValueError")
+
+
+# -- defaults: a call without clip_epsilon uses the docstring's value ------------------------
+@pytest.mark.contract
+def test_default_clip_epsilon(impl, reference):
+    # Ratios between 1.1 and 1.2 (and 0.8 and 0.9) are clipped with epsilon 0.1, not with 0.2.
+    args = terms_args(np.log([[1.15, 0.85, 1.3]]), np.zeros((1, 3)), [1.0], [[1.0, 1.0, 1.0]])
+    del args["clip_epsilon"]
+    expect_terms(impl.masked_token_ppo_terms(**args), reference.masked_token_ppo_terms(**args),
+                 "called without clip_epsilon, the interval is not the docstring's default [0.8, 1.2] "
+                 "(clip_epsilon=0.2)", only=("clipped", "pessimistic"))

@@ -5,8 +5,8 @@ import pytest
 from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.testing import (example_cases, expect, expect_close, expect_example, expect_inputs_unchanged,
-                            expect_raises, expect_shape)
+from grader.testing import (as_numeric, example_cases, expect, expect_close, expect_example, expect_inputs_unchanged,
+                            expect_observed, expect_raises, expect_right, expect_shape)
 
 NAMES = ("unclipped", "clipped", "pessimistic")
 
@@ -55,8 +55,21 @@ def test_small_unclipped_branch_is_kept(impl, reference):
 
 
 def test_uses_clip_epsilon(impl, reference):
-    check(impl, reference, "the clip interval ignores clip_epsilon: it must be [1 - clip_epsilon, 1 + clip_epsilon]",
-          np.array([1.15, 0.85, 1.4, 0.5]), np.array([1.0, -1.0, 2.0, -0.5]), clip_epsilon=0.1, names=("clipped",))
+    # A relation between the student's own answers isolates the cause: the same batch at clip_epsilon 0.1 and
+    # 0.3 gives the same clipped term, and that term is clipped (it is not the unclipped one, which ignores
+    # clip_epsilon too). Then the clipped term at 0.1 is compared with the definition.
+    ratio, advantage = np.array([1.15, 0.85, 1.4, 0.5]), np.array([1.0, -1.0, 2.0, -0.5])
+    narrow, wide = terms(impl, ratio, advantage, clip_epsilon=0.1), terms(impl, ratio, advantage, clip_epsilon=0.3)
+    clipped = [expect_shape(t["clipped"], ratio.shape, "the clipped term has one value per sample", what="the clipped "
+                            "term") for t in (narrow, wide)]
+    unclipped = as_numeric(narrow["unclipped"], "the unclipped term")
+    fixed = np.array_equal(clipped[0], clipped[1]) and not (unclipped.shape == ratio.shape
+                                                           and np.allclose(clipped[0], unclipped))
+    expect_observed(not fixed, "the clip interval ignores clip_epsilon: your clipped term is the same at two values "
+                               "of clip_epsilon; it must be [1 - clip_epsilon, 1 + clip_epsilon]")
+    want = dict(zip(NAMES, reference.ppo_clipped_terms(ratio, advantage, clip_epsilon=0.1)))
+    expect_right(clipped[0], want["clipped"], "the clipped term differs from clip(r, 1 - clip_epsilon, "
+                                              "1 + clip_epsilon) * A on these samples", what="the clipped term")
 
 
 @pytest.mark.contract
@@ -122,3 +135,15 @@ def test_rejects_nonpositive_ratios(impl, ratio):
 def test_rejects_epsilon_outside_unit_interval(impl, clip_epsilon):
     expect_raises(ValueError, impl.ppo_clipped_terms, np.array([1.0, 1.1]), np.array([1.0, 1.0]),
                   clip_epsilon=clip_epsilon, message="clip_epsilon outside (0, 1) must raise ValueError")
+
+
+# -- defaults: a call without clip_epsilon uses the docstring's value ------------------------
+@pytest.mark.contract
+def test_default_clip_epsilon(impl, reference):
+    # Ratios between 1.1 and 1.2 (and 0.8 and 0.9) are clipped with epsilon 0.1, not with 0.2.
+    ratio, advantage = np.array([1.15, 0.85, 1.3, 0.7]), np.array([1.0, -1.0, 1.0, -1.0])
+    got = terms(impl, ratio, advantage)
+    want = dict(zip(NAMES, reference.ppo_clipped_terms(ratio, advantage)))
+    for name in NAMES:
+        expect_close(got[name], want[name], "called without clip_epsilon, the interval is not the docstring's "
+                     "default [0.8, 1.2] (clip_epsilon=0.2)", what=f"the {name} term")

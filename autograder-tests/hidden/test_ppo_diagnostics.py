@@ -195,3 +195,16 @@ def test_rejects_epsilon_outside_unit_interval(impl, clip_epsilon):
     expect_raises(ValueError, impl.ppo_diagnostics, np.array([-1.0, -0.5]), np.array([-1.0, -0.6]),
                   np.array([1.0, 1.0]), clip_epsilon=clip_epsilon,
                   message="clip_epsilon outside (0, 1) must raise ValueError")
+
+
+# -- defaults: a call without clip_epsilon uses the docstring's value ------------------------
+@pytest.mark.contract
+def test_default_clip_epsilon(impl, reference):
+    # Ratios between 1.1 and 1.2 lie outside the interval of epsilon 0.1, inside that of 0.2.
+    new, old = np.log(np.array([1.15, 0.85, 1.3, 1.0])), np.zeros(4)
+    advantage = np.array([1.0, -1.0, 1.0, 1.0])
+    got = diagnostics(impl, new, old, advantage)
+    want = reference.ppo_diagnostics(new, old, advantage)
+    for field in ("ratio_outside_fraction", "active_clip_fraction"):
+        expect_close(got[field], getattr(want, field), "called without clip_epsilon, the interval is not the "
+                     "docstring's default [0.8, 1.2] (clip_epsilon=0.2)", what=field)

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import strategies as st
 
 from grader.testing import (example_cases, expect, expect_close, expect_example, expect_inputs_unchanged,
-                            expect_raises, given)
+                            expect_raises, expect_right, given)
 
 BOS, PAD, EOS = 1, 0, 2
 
@@ -50,8 +50,13 @@ def test_eos_counts_by_default(impl, reference):
 def test_excluded_eos_still_ends_the_response(impl, reference):
     # Tokens sampled after the EOS are not padding: only the EOS can stop the response.
     args = mask_args([[BOS, 5, 6, EOS, 7, 8, PAD], [BOS, 3, 5, EOS, 4, PAD, PAD]], [2, 2], include_eos=False)
+    # The same ids with include_eos=True, asked first: the pair is the student's own evidence of an ignored
+    # include_eos, whichever half fails.
+    counted = dict(args, include_eos=True)
+    with_eos = impl.response_token_mask(**counted)
     check(impl, reference, "with include_eos=False the first EOS must still end the response (it is only left "
                            "uncounted); tokens after it were counted", **args)
+    expect_right(with_eos, reference.response_token_mask(**counted), "differs from the response mask on these ids")
 
 
 @pytest.mark.weight(2)

@@ -12,12 +12,19 @@ A sample of the calls is compared with the reference on the same inputs; when a 
 falls short, the message names the functions that differed and how (an unshifted
 mask, a missing EOS, baselines not divided by G - 1, a maximum instead of the
 minimum, no clipping).
+
+Before training, the calls of the reference's training on the same seed (recorded once
+per grading process) are replayed to the student's functions in a few large crossings
+(grader/grade/labreplay.py): when every answer agrees with the reference's within the
+tolerance of _same, the training with the student's functions is the reference's and
+earns its evaluation without training again. Otherwise the grader trains as above.
 """
 
 import numpy as np
 import pytest
 
 from grader import testing
+from grader.grade import labreplay
 from grader.grade.labrun import CrossCheck, one_blas_thread
 from grader.grade.submission import StudentError
 from grader.testing import Misconception, exercise_params
@@ -25,6 +32,10 @@ from grader.testing import Misconception, exercise_params
 PARAMS = exercise_params("sequence_rloo_lab")
 EVALUATION_SAMPLES = 200  # sampled responses per prompt
 EVALUATION_SEED = 4_700_013  # not a seed the training code evaluates with
+LAB = "sequence_rloo_lab"
+FUNCTIONS = ("response_token_mask", "leave_one_out_baselines", "masked_token_ppo_terms",
+             "masked_token_ppo_objective")
+TOLERANCE = dict(rtol=1e-7, atol=1e-9)  # as _same
 
 
 def trusted(module):
@@ -34,7 +45,7 @@ def trusted(module):
 
 def _same(a, b):
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    return a.shape == b.shape and np.allclose(a, b, rtol=1e-7, atol=1e-9)
+    return a.shape == b.shape and np.allclose(a, b, **TOLERANCE)
 
 
 # -- where a student's function differs from its definition, in words ---------------------------------
@@ -103,7 +114,7 @@ def cross_check(impl):
 
 
 def likely_causes(student):
-    findings = student.findings()
+    findings = student.findings() if student is not None else []
     if findings:
         return "On the same inputs as the reference: " + "; ".join(findings) + "."
     return ("Every checked call of your four functions agreed with the reference, so the run itself fell short: "
@@ -121,26 +132,62 @@ def symptoms(lab, evaluation):
     return "exact answers per prompt: " + ", ".join(parts)
 
 
+def evaluated(lab, weights, profile, seed):
+    """This side's evaluation of trained weights: sampled responses scored by its own verifier."""
+    model = lab.policy_from_weights(weights, lab.sequence_profile_config(profile)["hidden_size"])
+    return lab.evaluate_sequence_policy(model, samples_per_prompt=EVALUATION_SAMPLES, deterministic=False,
+                                        seed=EVALUATION_SEED + seed)
+
+
+def reference_record(lab, seed, profile):
+    """The reference's training on ``seed`` (every call of the four functions) and its evaluation."""
+    course = testing._course()
+
+    def train(functions):
+        with one_blas_thread():
+            return evaluated(lab, lab.sequence_rloo_lab(seed, profile, functions=functions), profile, seed)
+
+    return labreplay.reference_record((LAB, seed, profile), course.reference, FUNCTIONS, train, course=course)
+
+
+def replay_finding(replayed):
+    """Where the replay of the reference training first differed, in words (no expected value)."""
+    judges = {"response_token_mask": mask_judge, "leave_one_out_baselines": baseline_judge,
+              "masked_token_ppo_terms": terms_judge, "masked_token_ppo_objective": objective_judge}
+    kind = None
+    if replayed.got is not None:
+        try:
+            kind = judges[replayed.function](replayed.args, replayed.kwargs, replayed.got, replayed.want)
+        except Exception:  # a malformed answer: the reason already says so
+            kind = None
+    detail = f" ({kind})" if isinstance(kind, str) else ""
+    return f"Replaying the reference training's calls, your functions first differed in {replayed.where()}{detail}."
+
+
 @pytest.mark.parametrize("seed", PARAMS["seeds"])
 def test_trained_policy_answers_every_prompt(impl, seed):
-    """Train here with the student's functions on one seed; sampled responses must be exactly right often enough."""
+    """Replay the reference training's calls; train here only when an answer differs; evaluate here."""
     lab = trusted("llm_sequence")
     profile = PARAMS.get("profile", "smoke")
     needed = float(PARAMS["min_success_rate"])
-    student = cross_check(impl)
-    try:
-        with one_blas_thread():
-            weights = lab.sequence_rloo_lab(seed, profile, functions=student)
-        model = lab.policy_from_weights(weights, lab.sequence_profile_config(profile)["hidden_size"])
-    except StudentError as error:
-        raise Misconception(f"the training (seed {seed}) stopped: {error.describe()}") from None
-    except ValueError as error:  # the training loop's checks of what a student function returned
-        raise Misconception(f"the training (seed {seed}) stopped: {error}. {likely_causes(student)}") from None
-    evaluation = lab.evaluate_sequence_policy(model, samples_per_prompt=EVALUATION_SAMPLES, deterministic=False,
-                                              seed=EVALUATION_SEED + seed)
+    record = reference_record(lab, seed, profile)
+    replayed = labreplay.replay(impl.charged_to(LAB), record, TOLERANCE, labreplay.reply_limit_of(impl))
+    if replayed.agrees:
+        evaluation, causes = record.outcome, likely_causes(None)
+    else:
+        student = cross_check(impl)
+        try:
+            with one_blas_thread():
+                weights = lab.sequence_rloo_lab(seed, profile, functions=student)
+            evaluation = evaluated(lab, weights, profile, seed)
+        except StudentError as error:
+            raise Misconception(f"the training (seed {seed}) stopped: {error.describe()}") from None
+        except ValueError as error:  # the training loop's checks of what a student function returned
+            raise Misconception(f"the training (seed {seed}) stopped: {error}. {likely_causes(student)}") from None
+        causes = f"{likely_causes(student)} {replay_finding(replayed)}"
     rate = evaluation["success_rate"]
     if rate < needed:
         raise Misconception(
             f"after training on seed {seed} the policy answers exactly right in {rate:.0%} of sampled responses "
             f"(needs {needed:.0%}; mean reward {evaluation['mean_reward']:.2f}, {symptoms(lab, evaluation)}). "
-            f"{likely_causes(student)}")
+            f"{causes}")

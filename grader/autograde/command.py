@@ -163,9 +163,13 @@ def report(console: Console, args: argparse.Namespace, assignment: str, state, c
         late_cell = ([f"{late_text(late[0])} (-{format_points(late[1])})" if late else ""] if state.late else [])
         # The gradebook's score, what formgrader and exports show: a manual grade there changes it.
         score, manual = state.final.get(student, (record.total, []))
-        shown_score = f"{format_points(score)}/{format_points(record.max)}"
+        written = state.course.assignment(assignment).written  # graded by hand in formgrader, off by default
+        shown_score = f"{format_points(score)}/{format_points(record.max + sum(w.points for w in written))}"
         if manual:
             shown_score += f" (manual: {', '.join(manual)}; autograded {format_points(record.total)})"
+        waiting = [w.grade_id for w in written if w.grade_id not in manual]
+        if waiting:
+            shown_score += f" (to grade by hand: {', '.join(waiting)})"
         table.add_row(text(student + flag, one_line=True), text(shown_score), *late_cell,
                       text(first_issue(record)))
         if args.details:

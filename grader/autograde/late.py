@@ -9,21 +9,11 @@ apart from the score (formgrader, feedback and ``nbgrader export`` show it).
 
 from __future__ import annotations
 
-import math
-
 from nbgrader.plugins import BasePlugin
 from traitlets import Float
 
-DAY = 86400.0
-
-
-def late_penalty(score: float, seconds_late: float, per_day: float, zero_after_days: float = 0.0) -> float:
-    """Points taken off ``score`` for a submission ``seconds_late`` past its due date."""
-    if seconds_late <= 0 or score <= 0:
-        return 0.0
-    if zero_after_days and seconds_late > zero_after_days * DAY:
-        return float(score)
-    return float(min(score, score * per_day * math.ceil(seconds_late / DAY)))
+# One rule for both routes: nbgrader's plugin here, the .py route's report and feedback there.
+from grader.calendar import DAY, describe, late_penalty, late_text  # noqa: F401
 
 
 class CourseLatePolicy(BasePlugin):
@@ -34,18 +24,3 @@ class CourseLatePolicy(BasePlugin):
 
     def late_submission_penalty(self, student_id: str, score: float, total_seconds_late: float) -> float:
         return late_penalty(score, total_seconds_late, self.per_day, self.zero_after_days)
-
-
-def describe(policy: dict) -> str:
-    """The policy for people: ``10% per day late, 0 after 5 days``."""
-    if not policy:
-        return "no late penalty"
-    text = f"{policy['per_day'] * 100:g}% of the score per day late (or part of a day)"
-    return text + (f", 0 after {policy['zero_after_days']:g} days" if policy.get("zero_after_days") else "")
-
-
-def late_text(seconds: float) -> str:
-    """How late, for a table: ``1 d 9 h``, ``3 h 5 min``."""
-    minutes = int(seconds // 60)
-    days, hours, minutes = minutes // 1440, minutes % 1440 // 60, minutes % 60
-    return f"{days} d {hours} h" if days else (f"{hours} h {minutes} min" if hours else f"{minutes} min")

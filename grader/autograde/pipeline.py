@@ -116,6 +116,9 @@ class CollectZip:
                             f"{markup(state.archive.name)} into submitted/ ({markup(how)})")
         if collected.late:
             state.console.print(f"marked late by the LMS: {markup(', '.join(collected.late))}")
+        if collected.stand_in:
+            state.console.print(f"no notebook, graded from their .py modules (the release notebook stands in for "
+                                f"nbgrader): {markup(', '.join(collected.stand_in))}")
         for problem in collected.problems:
             state.console.print(f"[yellow]not collected:[/yellow] {markup(state.archive.name)}: {markup(problem)}")
         if collected.unnamed:
@@ -175,7 +178,8 @@ class Enrol:
     def __call__(self, state: AutogradeState) -> None:
         with state.gradebook.open() as gb:  # before grading: a gradebook the assignment was not built in
             notebook = built_notebook(gb, state.gradebook, state.assignment.id, Path(state.info.notebook).stem)
-            changed = points_changed(notebook, {e.function: e.points for e in state.assignment.exercises})
+            changed = points_changed(notebook, {e.function: e.points for e in state.assignment.exercises}
+                                     | {w.grade_id: w.points for w in state.assignment.written})
             if not changed:  # a due date changed in course.yaml applies without a rebuild
                 set_due_dates(gb, {state.assignment.id: state.course.due_utc(state.assignment.id)})
         if changed:  # nbgrader would cap the new scores at the old maximum: rebuild before grading

@@ -249,6 +249,10 @@ class Recorder:
             points = record.scores()
             for grade in self.rows.grades.values():
                 function = exercise_of_grade(grade.name)
+                if function is None and grade.cell.cell_type == "markdown":  # a written answer, graded by hand
+                    # as nbgrader's SaveAutoGrades leaves one
+                    grade.auto_score, grade.needs_manual_grade = None, True
+                    continue
                 grade.auto_score = float(points[function][0]) if function in points else 0.0
                 grade.needs_manual_grade = grade.manual_score is not None  # as nbgrader's SaveAutoGrades
             for step in self.passes[1]:

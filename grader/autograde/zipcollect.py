@@ -133,6 +133,8 @@ class Collected:
     late: list[str] = field(default_factory=list)  # students the LMS marked late
     times: dict[str, datetime] = field(default_factory=dict)  # student -> submission time (UTC, naive)
     unnamed: int = 0  # entries whose name gave no student
+    # students who handed in modules and no notebook: the release notebook stands in for theirs
+    stand_in: list[str] = field(default_factory=list)
 
     @property
     def files(self) -> int:
@@ -249,9 +251,9 @@ class Collector:
         if suffix == ".py" and PurePosixPath(file_id).name in self.modules:
             return student, self.modules[PurePosixPath(file_id).name], when
         if suffix == ".py" and PurePosixPath(file_id).stem in self.exercise_modules:
-            raise EntryRefused(f"{PurePosixPath(file_id).name} holds exercises this assignment grades from its "
-                               f"notebook ({', '.join(self.notebooks)}): ask for the notebook, or grade the .py "
-                               "files with `grader grade-class`")
+            # A module of exercises the notebook holds: kept beside it; per function, the source that
+            # implements it is graded (grader.notebooks.extract).
+            return student, PurePosixPath(file_id).stem + ".py", when
         raise EntryRefused("not a notebook or module of the assignment")
 
 
@@ -400,7 +402,14 @@ def collect_zip(course_dir: Path, assignment: str, archive: Path, notebooks: lis
     except (zipfile.BadZipFile, OSError) as exc:
         raise GraderError(f"{archive.name} is not a readable zip file ({exc})") from None
     collected.late = sorted(collector.late & set(collected.students))
+    release = Path(course_dir) / "release" / assignment
     for student in sorted(collected.students):
+        files = collected.students[student]
+        if not any(f in notebooks for f in files) and (release / notebooks[0]).is_file():
+            # Only .py modules: nbgrader records a notebook, so the release's (every cell an untouched
+            # stub) stands in, and the modules are graded (an implemented function wins over a stub).
+            shutil.copyfile(release / notebooks[0], staging / student / notebooks[0])
+            collected.stand_in.append(student)
         if student in collected.times:  # as nbgrader writes it: UTC, read back by nbgrader.utils.parse_utc
             (staging / student / "timestamp.txt").write_text(
                 collected.times[student].isoformat(" ") + " UTC\n", encoding="utf-8")

@@ -64,6 +64,14 @@ def solution_code(source: str, function: str) -> nbformat.NotebookNode:
     return cell
 
 
+def manual_answer(source: str, grade_id: str, points: float) -> nbformat.NotebookNode:
+    """An nbgrader manually graded answer: a Markdown cell that is a solution and a grade cell."""
+    cell = nbformat.v4.new_markdown_cell(source.rstrip("\n"))
+    cell.id = _cell_id(grade_id)
+    cell.metadata["nbgrader"] = _nbgrader(grade_id, grade=True, solution=True, points=points)
+    return cell
+
+
 def test_grade_id(function: str) -> str:
     return f"test_{function}"
 

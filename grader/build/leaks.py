@@ -198,6 +198,9 @@ def course_secrets(course: Course) -> Secrets:
                 for x in dict.fromkeys(expected):
                     if distinctive(x) and not any(math.isclose(x, p, rel_tol=1e-9, abs_tol=1e-12) for p in shown):
                         values.append(HiddenValue(x, label, decimals(x) >= 2 or len(expected) == 1))
+    from grader.build.written import rubric_lines
+
+    region_lines += rubric_lines(course)  # the written answers' rubrics are for graders only
     solution = fingerprints(region_lines)
     # A known mistake's lines that it shares with the solution tell nothing more than the solution
     # (which feedback may show: it is the student's own code); its other lines are hidden.
@@ -372,7 +375,8 @@ def kit_leaks(course_dir: Path, secrets: Secrets) -> list[Leak]:
     leaks: list[Leak] = []
 
     def hidden_name(rel: tuple[str, ...]) -> bool:
-        return bool({"solutions", "hidden", "mistakes"} & set(rel)) or rel[-1] == "worked_examples.yaml"
+        return bool({"solutions", "hidden", "mistakes"} & set(rel)) or rel[-1] in ("worked_examples.yaml",
+                                                                                   "written.yaml")
 
     for kit in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
         leaks += scan_tree(kit, secrets, course_dir, suffixes=(".py", ".ipynb", ".md", ".txt", ".yaml", ".toml"))

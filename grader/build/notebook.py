@@ -73,7 +73,7 @@ class Context:
 
     @property
     def points(self) -> float:
-        return sum(e.points for e in self.assignment.exercises)
+        return self.assignment.points
 
     def modules_in_order(self) -> list[ModuleParts]:
         return [self.modules[m] for m in self.assignment.modules if m in self.modules]
@@ -87,7 +87,9 @@ class Title:
         course, a = ctx.course, ctx.assignment
         text = (f"# {a.title}\n\n"
                 f"**{course.title}**, module {course.module_number}: *{course.module_title}*  \n"
-                f"Assignment `{a.id}`: {len(a.exercises)} exercise(s), {format_points(ctx.points)} points.")
+                f"Assignment `{a.id}`: {len(a.exercises)} exercise(s)"
+                + (f" and {len(a.written)} written answer(s)" if a.written else "")
+                + f", {format_points(ctx.points)} points.")
         return [C.markdown(text, "title")]
 
 
@@ -219,6 +221,26 @@ class Exercises:
         return title + "\n\n" + (doc + "\n\n" if doc else "") + where
 
 
+class WrittenAnswers:
+    """Per written question of course.yaml (none by default): the question, then an nbgrader manually
+    graded answer cell with the configured points, holding the rubric as a solution region."""
+
+    def cells(self, ctx: Context) -> list:
+        from grader.build.written import answer_cell_source, questions_of
+
+        asked = questions_of(ctx.course, ctx.assignment)
+        if not asked:
+            return []
+        out = [C.markdown("## Written answers\n\nAnswer each question below in your own words, in the Markdown "
+                          "cell under it (replace its text). These answers are graded by hand by the teaching "
+                          "team; no check cell runs on them.", "written_answers")]
+        for number, (w, q) in enumerate(asked, start=1):
+            out.append(C.markdown(f"### Written question {number}: {q.title} ({format_points(w.points)} points)"
+                                  f"\n\n{q.question}", f"context_{w.grade_id}"))
+            out.append(C.manual_answer(answer_cell_source(q, w.points), w.grade_id, w.points))
+        return out
+
+
 class Closing:
     def cells(self, ctx: Context) -> list:
         text = ("### Done?\n\nRestart the kernel and run every cell: the check cells should all pass. "
@@ -260,8 +282,9 @@ class LabGrading:
         return out
 
 
-NOTEBOOK_STEPS = (Title(), Instructions(), Introduction(), ProvidedCode(), Helper(), Exercises(), Closing())
-LAB_STEPS = (Title(), Instructions(), Introduction(), Helper(), LabBody(), LabGrading(), Closing())
+NOTEBOOK_STEPS = (Title(), Instructions(), Introduction(), ProvidedCode(), Helper(), Exercises(), WrittenAnswers(),
+                  Closing())
+LAB_STEPS = (Title(), Instructions(), Introduction(), Helper(), LabBody(), LabGrading(), WrittenAnswers(), Closing())
 
 
 def build_notebook(course: Course, assignment: Assignment, prose: dict | None = None,

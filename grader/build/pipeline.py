@@ -22,6 +22,7 @@ from grader.build.coursedir import (CONFIG, BuiltAssignment, built_assignments, 
                                     write_manifest, write_source)
 from grader.build.nbgrader_run import run_nbgrader
 from grader.build.notebook import build_notebook, is_lab, lab_source, load_prose
+from grader.build.written import write_rubrics
 from grader.course import Assignment, Course, solution_functions
 from grader.errors import GraderError
 
@@ -93,6 +94,7 @@ class WriteNotebooks:
         for a in state.ready:
             nb = build_notebook(state.course, a, prose, state.warnings)
             state.built.append(write_source(state.course, state.course_dir, a, nb))
+            write_rubrics(state.course, state.course_dir, a)  # beside formgrader, never under source/
 
 
 class WriteConfig:

@@ -216,6 +216,20 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
                           | set(previous.get("students", []) if partial and previous else []))
         for entry, reason in run.failed.items():
             notify("failed", {"student": entry, "reason": reason})
+        # Submission times the instructor gave (timestamp.txt in a student's folder), read here in the
+        # trusted process; the others of a partial run keep theirs.
+        from grader.calendar import calendar_of, read_timestamp
+
+        submitted = dict(previous.get("submitted", {}) if partial and previous else {})
+        time_problems = dict(previous.get("submitted_problems", {}) if partial and previous else {})
+        for student, path in students.items():
+            submitted.pop(student, None)
+            time_problems.pop(student, None)
+            when, problem = read_timestamp(path, course.time_zone)
+            if when:
+                submitted[student] = when
+            if problem:
+                time_problems[student] = problem
         manifest = {
             "format": 2, "course": course.id, "course_title": course.title, "module": course.module_number,
             "module_title": course.module_title, "course_hash": course_hash, "class": root.name,
@@ -223,6 +237,7 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
             "wall_time": None, "graded_this_run": 0, "only": only,
             "assignments": [{"id": a.id, "title": a.title, "functions": [e.function for e in a.exercises]}
                             for a in course.assignments],
+            "calendar": calendar_of(course), "submitted": submitted, "submitted_problems": time_problems,
         }
         store.save_manifest(manifest)
         notify("plan", {"total": len(students), "todo": len(todo), "current": len(current)})

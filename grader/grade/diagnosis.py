@@ -320,14 +320,18 @@ def causes_named(course: Course, function: str, message: str) -> list[str]:
 
 
 def evidenced(course: Course, function: str, probe: list[Call], passed: list[Call], causes: list[str],
-              relation: bool = False) -> list[str]:
+              relation: bool = False, failed: list[Call] = ()) -> list[str]:
     """Which of ``causes`` the student's own answers show on a failed probe (``probe``: its calls).
 
     A relation between the student's answers (``relation``: the probe's isolating property,
     :class:`grader.testing.Evidenced`) shows every cause the message names. Otherwise a named
     mistake is shown when it answers exactly as the student did on every call of the probe and on
-    the calls of the passed tests (where the student is right, so must it be). A probe's message
-    that differs from the reference but shows neither names a cause without evidence.
+    the calls of the passed tests (where the student is right, so must it be), and is wrong
+    wherever the student is wrong among ``failed`` (the calls of the other failed checks of
+    behaviour): a mistake that answers right where the student does not is a narrower mistake
+    that shares the probe's symptom (an EOS that does not stop only when excluded, against one
+    that never stops), no evidence of the student's. A probe's message that differs from the
+    reference but shows neither names a cause without evidence.
     """
     if relation or not causes:
         return list(causes)
@@ -335,9 +339,14 @@ def evidenced(course: Course, function: str, probe: list[Call], passed: list[Cal
     by_name = {m.name: m for m in known_mistakes(course, function)}
     shown = []
     with quiet():
+        probe_ids = {id(c) for c in probe}
+        others = [(c, want) for c, want in wrong_calls(course, function, [c for c in failed if id(c) not in probe_ids],
+                                                        answers)]
         for name in causes:
             mistake = by_name[name]
-            if probe and all(answers.agrees(c, run(mistake.run, c)) for c in [*probe, *passed]):
+            if not (probe and all(answers.agrees(c, run(mistake.run, c)) for c in [*probe, *passed])):
+                continue
+            if all(not answers.same(run(mistake.run, c), want) for c, want in others):
                 shown.append(name)
     return shown
 
@@ -427,6 +436,17 @@ def _where(got: Any, want: Any, mask: np.ndarray | None, answers: Answers) -> st
             return "in the last element only"
         if np.flatnonzero(off).tolist() == [0]:
             return "in the first element only"
+    if got.ndim == 2 and got.size > 1:
+        # Rows are a batch's sequences or episodes: a row, or a position in every row, localises the error.
+        rows, columns = np.flatnonzero(off.any(axis=1)).tolist(), np.flatnonzero(off.any(axis=0)).tolist()
+        if got.shape[0] > 1 and rows == [0]:
+            return "in the first row only"
+        if got.shape[0] > 1 and rows == [got.shape[0] - 1]:
+            return "in the last row only"
+        if got.shape[1] > 1 and columns == [got.shape[1] - 1]:
+            return "in each row's last element only"
+        if got.shape[1] > 1 and columns == [0]:
+            return "in each row's first element only"
     return ""
 
 
@@ -466,6 +486,9 @@ def _factors(reference: Callable, call: Call) -> dict[str, str]:
                 if flags.size:
                     factors[name] = (f"{name} all set" if flags.all() else f"{name} none set" if not flags.any()
                                      else f"{name} mixed")
+            if array.ndim == 1 and array.dtype != bool and name not in FLAG_ARGUMENTS:
+                factors[f"{name} length"] = (f"{name} empty" if array.size == 0 else f"{name} of one element"
+                                             if array.size == 1 else f"{name} of several elements")
             if array.ndim == 2:
                 factors[f"{name} rows"] = f"one row of {name}" if array.shape[0] == 1 else f"several rows of {name}"
             if array.dtype.kind in "iu" and array.ndim == 2:  # token ids: holding an EOS or padding id or not
@@ -474,6 +497,81 @@ def _factors(reference: Callable, call: Call) -> dict[str, str]:
                     factors[f"{name} {id_name}"] = (f"{name} holding {id_name}" if holds
                                                     else f"{name} without {id_name}")
     return factors
+
+
+def _numbers(reference: Callable, call: Call) -> dict[str, float]:
+    """The plain numbers among a call's arguments (gamma, eps, clip epsilon...), by name; flags excluded."""
+    try:
+        bound = inspect.signature(reference).bind(*call.args, **call.kwargs).arguments
+    except TypeError:
+        return {}
+    return {k: float(v) for k, v in bound.items()
+            if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))}
+
+
+def _ordered(reference: Callable, wrong: list[Call], right: list[Call]) -> list[str]:
+    """"wrong only with the smaller values of eps": every wrong answer's number lies below (or above)
+    every right answer's, the wrong ones not all 0 or 1 (that the factors say). No value is shown."""
+    wrong_numbers = [_numbers(reference, c) for c in wrong]
+    right_numbers = [_numbers(reference, c) for c in right]
+    words = []
+    for name in dict.fromkeys(k for n in wrong_numbers for k in n):
+        low = [n[name] for n in wrong_numbers if name in n]
+        high = [n[name] for n in right_numbers if name in n]
+        if len(low) < len(wrong_numbers) or not high or set(low) <= {0.0, 1.0} or not np.all(np.isfinite(low)):
+            continue
+        if max(low) < min(high):
+            words.append(f"wrong only with the smaller values of {name} (every answer with a larger {name} is right)")
+        elif min(low) > max(high):
+            words.append(f"wrong only with the larger values of {name} (every answer with a smaller {name} is right)")
+    return words
+
+
+def _bound(reference: Callable, call: Call) -> dict[str, Any] | None:
+    try:
+        return dict(inspect.signature(reference).bind(*call.args, **call.kwargs).arguments)
+    except TypeError:
+        return None
+
+
+def _equal_argument(a: Any, b: Any) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        try:
+            return bool(np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True))
+        except TypeError:
+            return False
+    try:
+        return bool(a == b) and type(a) is type(b)
+    except Exception:  # noqa: BLE001 - a comparison the values do not support: not equal
+        return False
+
+
+# Pairs of calls compared for an ignored argument: the kept calls are bounded, the pairs are too.
+PAIR_CALLS = 200
+
+
+def _ignored(reference: Callable, judged: list[tuple[Call, Any]], answers: Answers) -> list[str]:
+    """"your answers do not change with gae_lambda": two of the student's calls that differ in that argument
+    alone got the same answer from them where the right answers differ (a relation between their own
+    answers: the metamorphic test of an ignored input). Said once per argument; no value shown."""
+    found: dict[str, bool] = {}  # argument -> is it an array
+    calls = [(c, want, _bound(reference, c)) for c, want in judged[:PAIR_CALLS]
+             if not isinstance(c.outcome, Raised)]
+    calls = [(c, want, b) for c, want, b in calls if b is not None]
+    for i, (a, want_a, bound_a) in enumerate(calls):
+        for b, want_b, bound_b in calls[i + 1:]:
+            if bound_a.keys() != bound_b.keys():
+                continue
+            differ = [k for k in bound_a if not _equal_argument(bound_a[k], bound_b[k])]
+            if len(differ) != 1 or differ[0] in found:
+                continue
+            if answers.same(a.outcome, b.outcome) and not answers.same(want_a, want_b):
+                found[differ[0]] = isinstance(bound_a[differ[0]], (np.ndarray, list, tuple))
+    # A number or flag the answers ignore is said so; two different arrays that get one answer are a
+    # narrower fact (the answers do change with other arrays).
+    return [f"two inputs that differ in {name} alone get the same answer from you, and their right answers differ"
+            if array else f"your answers do not change with {name} (two inputs that differ in {name} alone get the "
+            f"same answer from you, and their right answers differ)" for name, array in found.items()]
 
 
 def _pieces(reference: Callable, got: Any, want: Any) -> list[tuple[str, Any, Any]]:
@@ -515,24 +613,37 @@ def _shape_of_error(got: Any, want: Any, answers: Answers) -> set[str]:
         if np.allclose(ratio, ratio.flat[0], rtol=1e-9, atol=0) and not np.isclose(ratio.flat[0], 1.0) \
                 and same(got, ratio.flat[0] * want):
             shapes.add("the right answer times a constant factor")
+    if np.count_nonzero(finite) > 1 and finite.all():
+        offset = got - want
+        if np.allclose(offset, offset.flat[0], rtol=0, atol=answers.atol + answers.rtol * np.max(np.abs(want))) \
+                and not same(got, want):
+            shapes.add("the right answer plus a constant")
     if np.any(~np.isfinite(got) & np.isfinite(want)):
         shapes.add("NaN or inf where the answer is finite")
     return shapes
 
 
-def observe(course: Course, function: str, failed: list[Call], passed: list[Call] = ()) -> str | None:
+def observe(course: Course, function: str, failed: list[Call], passed: list[Call] = (),
+            relations: list[str] = ()) -> str | None:
     """What the student's wrong answers show, found by the grader and naming no cause; None if nothing.
 
     Which input factor the error depends on (:func:`_factors`: every wrong answer shares one
     value of a factor while the answers with its other values are all right), where it is wrong
     (named parts, masked or response positions, first or last element) and the shape of the error
     (reversed, shifted by one, sign flipped, a constant factor, transposed), each said only when
-    it holds for every wrong answer. Never a value of a hidden case.
+    it holds for every wrong answer. Never a value of a hidden case. ``relations``: the messages of
+    failed relations between the student's own answers that name no cause (said first, once each).
     """
     seen = observations(course, function, failed, passed)
+    relations = list(dict.fromkeys(relations))[:2]
     if seen is None:
-        return None
+        if not relations:
+            return None
+        seen = ("", [])
     count, words = seen
+    if relations:
+        return (f"{function}: no known mistake explains every wrong result; what your answers show: "
+                + "; ".join([*relations, *([count] if count else []), *words]))
     return (f"{function}: no known mistake explains every wrong result; what your answers show: "
             + "; ".join([count, *words]))
 
@@ -567,6 +678,8 @@ def observations(course: Course, function: str, failed: list[Call], passed: list
         if len(values) == 1 and None not in values and others and split not in splits:
             splits.add(split)
             words.append(f"wrong only with {values.pop()} (every answer with {' or '.join(sorted(others))} is right)")
+    words += _ordered(reference, [c for c, _ in valued], right)
+    words += _ignored(reference, judged, answers)
     # Where, and the shape of the error.
     parts, where, shapes = set(), set(), None
     every = set()

@@ -183,14 +183,20 @@ class Collector:
             # texts against (e.g. a small course of its own): they speak as written, first.
             return None
         shown_by = []  # (probe, the causes its failure shows)
+        related = []  # relations between the student's answers that name no cause: observed facts
         for outcome, calls, relation in probes:
             causes = causes_named(course, function, outcome.message)
-            shown = evidenced(course, function, calls, evidence["passed"], causes, relation)
+            shown = evidenced(course, function, calls, evidence["passed"], causes, relation, values)
             if shown:
                 shown_by.append((outcome, shown))
                 continue
             # Its text names a cause that the answers do not show: say what they show instead.
             outcome.kind = "property"
+            if relation and not causes:
+                # A relation several mistakes share ("different seeds give identical results") names none
+                # of them: it is what the answers show, and stays as written.
+                related.append(outcome.message)
+                continue
             seen = observations(course, function, calls)
             outcome.message = "wrong on a hand-built input" + (f" ({'; '.join(seen[1])})" if seen and seen[1] else "")
         if shown_by:
@@ -207,7 +213,7 @@ class Collector:
             scope = (f"your answers show it on check '{outcome.name}'; it explains {count} of the "
                      f"{len(failed_tests)} failed checks" + ("" if not rest else "; the others are listed after it"))
             return None, f"{outcome.message} ({scope})", shown
-        said = observe(course, function, evidence["failed"], evidence["passed"])
+        said = observe(course, function, evidence["failed"], evidence["passed"], related)
         return (None, said, []) if said else None
 
     def missing_results(self) -> list[str]:

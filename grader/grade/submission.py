@@ -137,6 +137,13 @@ class Submission:
     deadline: float | None = None  # seconds for the whole submission (default: submission_deadline(course))
     started: float = field(default_factory=time.monotonic)
 
+    # Replies to ``get`` since the worker last ran student code (a call, a map, an import):
+    # reading a module-level value again, with nothing run in between, is answered here
+    # (decoded afresh each time) instead of crossing again. Per-part concept checks read
+    # one answer once per part.
+    _read: dict = field(default_factory=dict, repr=False)
+    _read_from: Any = field(default=None, repr=False)
+
     def __post_init__(self):
         if self.deadline is None:
             self.deadline = submission_deadline(self.course)
@@ -211,6 +218,7 @@ class Submission:
         if module in self.imported:
             return
         limit = self.course.time_limit
+        self._read = {}  # a module's code runs: what was read may change
         try:
             reply = worker.request({"op": "import", "module": module}, timeout=limit)
         except WorkerTimeout:
@@ -258,6 +266,36 @@ class Submission:
                                         "kwargs": runtime.encode(dict(kwargs)), "readonly_args": readonly_args},
                              charge_to=charge_to)
 
+    def map(self, function: str, args: list, rows: list[int], count: int, kwargs: dict, *,
+            charge_to: str | None = None, tentative: bool = False):
+        """``count`` calls of ``function`` in one crossing; their results stacked leaf by leaf.
+
+        Positional arguments at the indices ``rows`` have one row per call along their
+        first axis; the others and ``kwargs`` are the same for every call (see
+        ``runtime.Worker.map``). Time is charged as for :meth:`call`. ``tentative``:
+        a failure leaves the exercise's budget and state as they were before (the
+        caller will make the same calls one by one, and those decide), except a time-out:
+        one by one, the same calls would take at least as long, so the time is spent and
+        the exercise unavailable, as they would be (and a looping function costs its
+        time limit once, not twice).
+
+        Raises
+        ------
+        FunctionUnavailable, StudentError, UnsupportedReturn
+        """
+        request = {"op": "map", "function": function, "args": runtime.encode(list(args)),
+                   "rows": sorted(int(r) for r in rows), "count": int(count), "kwargs": runtime.encode(dict(kwargs))}
+        if not tentative:
+            return self._request(function, request, charge_to=charge_to)["value"]
+        state = self.state(charge_to or function)
+        before = (state.spent, state.unavailable, state.not_implemented)
+        try:
+            return self._request(function, request, charge_to=charge_to)["value"]
+        except (FunctionUnavailable, StudentError, UnsupportedReturn) as problem:
+            if not (isinstance(problem, FunctionUnavailable) and problem.kind == "time limit"):
+                state.spent, state.unavailable, state.not_implemented = before
+            raise
+
     def get(self, name: str):
         """The value of a module-level name of the submission (course.yaml gives its module)."""
         return self._request(name, {"op": "get", "name": name})["value"]
@@ -279,6 +317,11 @@ class Submission:
         limit = self._time_limit(exercise)
         during = "" if exercise == name else f" while calling {name}"
         worker = self._ensure_worker()
+        reading = request.get("op") == "get"
+        if not reading or self._read_from is not worker:
+            self._read, self._read_from = {}, worker
+        elif (module, name) in self._read:
+            return self._interpret(name, dict(self._read[(module, name)]), exercise)
         started = time.monotonic()
         try:
             reply = worker.request(dict(request, module=module), timeout=limit - state.spent)
@@ -306,6 +349,8 @@ class Submission:
             raise UnsupportedReturn(f"{name} returned {exc}") from None
         finally:
             state.spent += time.monotonic() - started
+        if reading and reply.get("ok"):
+            self._read[(module, name)] = dict(reply)  # as received: _interpret decodes a copy
         # Reading the reply is charged to the exercise too: the time limit bounds what a call
         # costs the grader, not only the worker, and every exercise's limit bounds a submission.
         started = time.monotonic()
@@ -399,6 +444,11 @@ class RemoteFunction:
         """Call with every array argument read-only in the worker (a write into one raises there)."""
         return self._submission.call(self.__name__, args, kwargs, readonly_args=True,
                                      charge_to=self._charge_to)["value"]
+
+    def map(self, args: list, rows: list[int], count: int, kwargs: dict, *, tentative: bool = False):
+        """``count`` calls in one crossing (:meth:`Submission.map`)."""
+        return self._submission.map(self.__name__, args, rows, count, kwargs, charge_to=self._charge_to,
+                                    tentative=tentative)
 
     def __repr__(self) -> str:
         return f"<student function {self.__name__}>"

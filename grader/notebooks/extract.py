@@ -419,11 +419,23 @@ def extract_submission(course: Course, assignment: Assignment, notebooks: list[n
 
     if modules is None:
         modules = assignment_modules(course, assignment)
+    # A module of the notebook's exercises handed in beside it (an LMS download's .py): per function,
+    # the source that implements it is graded, as grader.notebooks.submission decides for grade-class.
+    own = own_modules(submission_dir, {e.module for e in assignment.exercises if e.kind != "lab"}, ex) \
+        if submission_dir is not None else {}
+    from_module: dict[str, list[str]] = {}
     by_module: dict[str, list[tuple[str, str]]] = {}
     for e in assignment.exercises:
         if e.kind == "lab":
             continue
         source = cells.get(e.function)
+        if e.module in own and module_wins(own[e.module], source, e.function):
+            from_module.setdefault(e.module, []).append(e.function)
+            by_module.setdefault(e.module, [])
+            cells.pop(e.function, None)
+            ex.note(e.function, f"graded from {e.module}.py, which implements it (the notebook's cell "
+                                + ("has it unfinished)" if source is not None else "is missing)"))
+            continue
         if source is None:
             if any(nb is not None for nb in notebooks):
                 ex.note(e.function, f"the notebook has no cell for {e.function} (was it deleted, or its "
@@ -443,9 +455,43 @@ def extract_submission(course: Course, assignment: Assignment, notebooks: list[n
         by_module.setdefault(e.module, []).append((e.function, source))
     for module, module_cells in by_module.items():
         if module in modules:
-            (dest / f"{module}.py").write_text(module_text(modules[module], module_cells, ex.spans, numbers),
-                                                encoding="utf-8")
+            first = (module, from_module[module], own[module]) if module in from_module else None
+            (dest / f"{module}.py").write_text(module_text(modules[module], module_cells, ex.spans, numbers,
+                                                           first=first), encoding="utf-8")
     return ex
+
+
+def own_modules(folder: Path, names: set[str], ex: Extraction) -> dict[str, str]:
+    """module -> text of ``<folder>/<module>.py`` for each of ``names`` handed in (a regular file within
+    bounds, never through a link, valid Python); what cannot be used is a note."""
+    found: dict[str, str] = {}
+    if linked_folder(folder):
+        return found
+    for name in sorted(names):
+        try:
+            data = read_regular(folder / f"{name}.py", MAX_CELL_CHARS)
+        except FileNotFoundError:
+            continue
+        except (UntrustedFile, OSError) as exc:
+            ex.note(GENERAL, f"{exc}; it was left out (links are never followed: hand in the file itself)")
+            ex.quarantined = True
+            continue
+        text = data.decode("utf-8", errors="replace")
+        if compile_problem(text, name) is not None:
+            ex.note(GENERAL, f"{name}.py has a syntax error ({compile_problem(text, name)}): the notebook's cells "
+                             "were graded")
+            continue
+        found[name] = text
+    return found
+
+
+def module_wins(module_source: str, cell: str | None, function: str) -> bool:
+    """Does the handed-in module implement ``function`` further than the notebook's cell (none, an
+    untouched stub or broken)? When both implement it, the notebook's cell is graded."""
+    from grader.notebooks.submission import IMPLEMENTED, MISSING, rank_of
+
+    cell_rank = MISSING if cell is None else rank_of(clean_cell(cell)[0], function)
+    return rank_of(module_source, function) == IMPLEMENTED and cell_rank < IMPLEMENTED
 
 
 def linked_folder(folder: Path) -> bool:

@@ -258,6 +258,44 @@ def _e(text) -> str:
     return html.escape(str(text))
 
 
+def calendar_section(data: ClassData) -> str:
+    """Each assignment's due date and the late policy; each late submission with its penalty, when
+    the instructor gave submission times (timestamp.txt, read by grade-class into the manifest)."""
+    from grader.calendar import describe, due_text, late_text, lateness
+
+    calendar = data.manifest.get("calendar") if isinstance(data.manifest.get("calendar"), dict) else None
+    if not calendar:
+        return "<p class='note'>These results carry no calendar (graded before due dates were recorded).</p>"
+    submitted = data.manifest.get("submitted") if isinstance(data.manifest.get("submitted"), dict) else {}
+    problems = (data.manifest.get("submitted_problems")
+                if isinstance(data.manifest.get("submitted_problems"), dict) else {})
+    out = [f"<p>Late policy: {_e(describe(calendar.get('late_policy') or {}))}.</p><ul>"
+           + "".join(f"<li><code>{_e(a['id'])}</code>: {_e(due_text(calendar, a['id']))}</li>"
+                     for a in data.assignments) + "</ul>"]
+    rows = []
+    for r in data.records:
+        for a in data.assignments:
+            score = r.assignments.get(a["id"], {}).get("score", 0.0)
+            late = lateness(calendar, submitted.get(r.student), a["id"], score)
+            if late:
+                rows.append(f"<tr><td>{_e(r.student)}</td><td><code>{_e(a['id'])}</code></td>"
+                            f"<td>{_e(submitted[r.student])} UTC</td><td>{_e(late_text(late[0]))}</td>"
+                            f"<td class='num'>-{format_points(late[1])}</td></tr>")
+    known = sum(1 for r in data.records if r.student in submitted)
+    out.append(f"<p class='note'>Submission times: {known} of {len(data.records)} (a <code>timestamp.txt</code> "
+               "in the student's folder, as nbgrader writes it; a file's own time is never used). Without one "
+               "no penalty applies. Scores above are before penalties.</p>")
+    if rows:
+        out.append("<table><tr><th>student</th><th>assignment</th><th>submitted</th><th>late</th>"
+                   "<th class='num'>penalty</th></tr>" + "".join(rows) + "</table>")
+    elif known:
+        out.append("<p>No submission was late.</p>")
+    if problems:
+        out.append("<p class='note'>Submission times not used: " + _e("; ".join(
+            f"{s}: {visible(str(p), 200, one_line=True)}" for s, p in sorted(problems.items()))) + ".</p>")
+    return "\n".join(out)
+
+
 def render(data: ClassData) -> str:
     """The whole page as one HTML string."""
     records = data.records
@@ -342,6 +380,9 @@ def render(data: ClassData) -> str:
         f"{_e(r.student)} ({r.elapsed:.2f} s)" for r in slowest) + "</p>")
     if sandbox:
         parts.append(f"<p class='note'>Student code ran in: {_e(sandbox)}.</p>")
+
+    parts.append("<h2>Due dates and late work</h2>")
+    parts.append(calendar_section(data))
 
     parts.append("<h2>All students</h2>")
     head = "".join(f"<th class='num'>{_e(a['id'])}</th>" for a in data.assignments)

@@ -16,7 +16,9 @@ def register(sub, common) -> None:
         description="Turn the results directory of `grader grade-class` into one self-contained HTML page "
                     "(plots embedded): score histograms per assignment, the pass rate of every function, "
                     "the most frequent misconception messages with example students, the submissions "
-                    "that hit a limit (time, CPU, memory, output, crashes) and the grading time.")
+                    "that hit a limit (time, CPU, memory, output, crashes), the grading time, and each "
+                    "assignment's due date with the late policy and every late submission's penalty (where "
+                    "grade-class read a submission time from timestamp.txt).")
     parser.add_argument("results_dir", metavar="RESULTS_DIR", help="the --out directory of grader grade-class")
     parser.add_argument("-o", "--output", metavar="FILE", default=None,
                         help="where to write the page (default: RESULTS_DIR/report.html)")

@@ -16,7 +16,8 @@ def register(sub, common) -> None:
         description="Turn the results directory of `grader grade-class` (or grader-results/<assignment>/ of "
                     "`grader autograde`) into one self-contained HTML page and one Markdown file per student: the "
                     "total, each exercise's score and the messages of its failed checks (the misconception, never a "
-                    "hidden value). Everything a student wrote is escaped; the pages run no script. Hand each "
+                    "hidden value), each assignment's due date and late policy, and the late penalty where "
+                    "grade-class read a submission time (timestamp.txt in the student's folder). Everything a student wrote is escaped; the pages run no script. Hand each "
                     "student their own file.")
     parser.add_argument("results_dir", metavar="RESULTS_DIR", help="the --out directory of grader grade-class")
     parser.add_argument("-o", "--out", metavar="DIR", default=None,

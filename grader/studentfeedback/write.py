@@ -44,20 +44,64 @@ def _sections(record: GradeRecord):
     return by_assignment.items()
 
 
-def render_html(record: GradeRecord, course_title: str) -> str:
+class Calendar:
+    """One student's due dates and late penalties, from the manifest ``grade-class`` wrote (its
+    ``calendar``, and the submission time it read from ``timestamp.txt``, if any)."""
+
+    def __init__(self, manifest: dict | None, student: str):
+        manifest = manifest or {}
+        self.calendar = manifest.get("calendar") if isinstance(manifest.get("calendar"), dict) else {}
+        self.submitted = (manifest.get("submitted") or {}).get(student)
+        self.problem = (manifest.get("submitted_problems") or {}).get(student)
+
+    def line(self, assignment: str, score: float) -> str | None:
+        """``due ...; submitted ... UTC, 1 d 9 h late: -1.50 points (policy)``, or None without a calendar."""
+        if not self.calendar:
+            return None
+        from grader.calendar import describe, due_text, late_text, lateness
+
+        text = f"{due_text(self.calendar, assignment)} ({describe(self.calendar.get('late_policy') or {})})"
+        late = lateness(self.calendar, self.submitted, assignment, score)
+        if late:
+            text += (f"; submitted {self.submitted} UTC, {late_text(late[0])} late: "
+                     f"-{format_points(late[1])} points")
+        elif self.submitted and (self.calendar.get("due") or {}).get(assignment):
+            text += f"; submitted {self.submitted} UTC, on time"
+        return text
+
+    def penalty(self, assignment: str, score: float) -> float:
+        from grader.calendar import lateness
+
+        late = lateness(self.calendar, self.submitted, assignment, score) if self.calendar else None
+        return late[1] if late else 0.0
+
+    def total_note(self, total: float, sections) -> str:
+        """`` (after late penalties: X)`` when some assignment lost points, else ``""``."""
+        lost = sum(self.penalty(a, sum(fb["score"] for _, fb in ex)) for a, ex in sections)
+        if not lost:
+            return ""
+        return f"; after the late penalty: {format_points(total - lost)}"
+
+
+def render_html(record: GradeRecord, course_title: str, manifest: dict | None = None) -> str:
     e = html.escape
-    total = f"{format_points(record.total)} of {format_points(record.max)} points"
+    cal = Calendar(manifest, record.student)
+    sections = list(_sections(record))
+    total = (f"{format_points(record.total)} of {format_points(record.max)} points"
+             + cal.total_note(record.total, sections))
     parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
              f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
              f"<title>{e(course_title)}: feedback for {e(record.student)}</title><style>{STYLE}</style></head><body>",
              f"<h1>{e(course_title)}: feedback for {e(record.student)}</h1>",
              f"<p><strong>{e(total)}</strong> (graded {e(record.graded_at)} by the course grader; the hidden "
              "tests are not shown, their messages name what went wrong)</p>"]
-    for assignment, exercises in _sections(record):
+    for assignment, exercises in sections:
         score = sum(fb["score"] for _, fb in exercises)
         most = sum(fb["max"] for _, fb in exercises)
-        parts.append(f"<h2>{e(assignment)}: {format_points(score)} of {format_points(most)}</h2><table>"
-                     "<tr><th>exercise</th><th>score</th><th>what to look at</th></tr>")
+        parts.append(f"<h2>{e(assignment)}: {format_points(score)} of {format_points(most)}</h2>")
+        if cal.line(assignment, score):
+            parts.append(f"<p class=\"note\">{e(cal.line(assignment, score))}</p>")
+        parts.append("<table><tr><th>exercise</th><th>score</th><th>what to look at</th></tr>")
         for name, fb in exercises:
             items = [f"<li class=\"note\">{e(n)}</li>" for n in fb["notes"]]
             items += [f"<li>{e(m)}</li>" for m in fb["messages"]]
@@ -70,15 +114,20 @@ def render_html(record: GradeRecord, course_title: str) -> str:
     return "\n".join(parts)
 
 
-def render_markdown(record: GradeRecord, course_title: str) -> str:
+def render_markdown(record: GradeRecord, course_title: str, manifest: dict | None = None) -> str:
+    cal = Calendar(manifest, record.student)
+    sections = list(_sections(record))
     lines = [f"# {md(course_title)}: feedback for {md(record.student)}", "",
-             f"**{format_points(record.total)} of {format_points(record.max)} points** (graded "
+             f"**{format_points(record.total)} of {format_points(record.max)} points"
+             f"{md(cal.total_note(record.total, sections))}** (graded "
              f"{md(record.graded_at)} by the course grader; the hidden tests are not shown, their messages name "
              "what went wrong)"]
-    for assignment, exercises in _sections(record):
+    for assignment, exercises in sections:
         score = sum(fb["score"] for _, fb in exercises)
         most = sum(fb["max"] for _, fb in exercises)
         lines += ["", f"## {md(assignment)}: {format_points(score)} of {format_points(most)}"]
+        if cal.line(assignment, score):
+            lines += ["", md(cal.line(assignment, score))]
         for name, fb in exercises:
             lines += ["", f"- `{name}`: {format_points(fb['score'])}/{format_points(fb['max'])}"
                       + (f" ({fb['passed']} of {fb['checks']} checks passed)" if fb["checks"] else "")]
@@ -111,6 +160,6 @@ def write_feedback(results: Path, out: Path | None = None, students: list[str] |
     out = Path(out) if out is not None else Path(results) / "feedback"
     out.mkdir(parents=True, exist_ok=True)
     for record in records:  # a student id is SAFE_ID: a plain file name
-        atomic_write(out / f"{record.student}.html", render_html(record, title))
-        atomic_write(out / f"{record.student}.md", render_markdown(record, title))
+        atomic_write(out / f"{record.student}.html", render_html(record, title, manifest))
+        atomic_write(out / f"{record.student}.md", render_markdown(record, title, manifest))
     return out, [r.student for r in records]

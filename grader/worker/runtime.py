@@ -10,7 +10,10 @@ Values are plain data only: None, bool, int, float, str, lists, tuples, dicts
 with str keys, numpy arrays and scalars (the ``.npy`` bytes ``np.save`` writes,
 format 1.0, plain dtypes only) and dataclass instances (sent as their type name
 and fields). Nothing is ever pickled, so the trusted side never runs code chosen
-by the submission.
+by the submission. Requests: ``import``, ``call`` (one call), ``map`` (many calls of
+one function, inputs and results stacked along a first axis: one crossing for a
+chunk of a lab's calls, see :meth:`Worker.map`), ``get``, ``ping``; every reply is
+one ordinary reply.
 
 The student's code shares the worker's process and can replace anything here
 (``send`` included): the trusted side bounds every reply itself before decoding
@@ -19,6 +22,7 @@ it (``grader/worker/replies.py``), and :func:`decode` accepts exactly what
 """
 
 import base64
+import copy
 import dataclasses
 import importlib
 import json
@@ -82,6 +86,44 @@ def encode(value, depth=0):
         fields = {f.name: encode(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value)}
         return {"__dataclass__": type(value).__name__, "fields": fields}
     raise UnsupportedValue(type(value).__name__)
+
+
+def encode_stacked(values, depth=0):
+    """:func:`encode` of many results of one structure, each leaf stacked along a new first axis.
+
+    ``[(a0, b0), (a1, b1)]`` is sent as ``(stack([a0, a1]), stack([b0, b1]))``: one
+    array per leaf instead of one per call, so a batch of calls costs about what one
+    call costs. Leaves (numbers, numpy arrays and scalars) are stacked with
+    ``np.stack``; tuples, lists, dicts and dataclasses must agree in length, keys and
+    type across ``values``; anything else raises :class:`UnsupportedValue`.
+    """
+    if depth > MAX_DEPTH:
+        raise UnsupportedValue("nesting deeper than %d levels" % MAX_DEPTH)
+    if not values:
+        raise UnsupportedValue("no results to stack")
+    first = values[0]
+    if all(isinstance(v, (np.ndarray, np.generic, bool, int, float)) for v in values):
+        try:
+            return encode(np.stack([np.asarray(v) for v in values]))
+        except ValueError:
+            raise UnsupportedValue("results of different shapes") from None
+    if isinstance(first, (tuple, list)) and not hasattr(first, "_fields"):
+        if not all(type(v) is type(first) and len(v) == len(first) for v in values):
+            raise UnsupportedValue("results of different structures")
+        items = [encode_stacked([v[k] for v in values], depth + 1) for k in range(len(first))]
+        return {"__tuple__": items} if isinstance(first, tuple) else items
+    if isinstance(first, dict):
+        if not all(isinstance(v, dict) and list(v) == list(first) and all(isinstance(k, str) for k in v)
+                   for v in values):
+            raise UnsupportedValue("results of different structures")
+        return {"__dict__": {k: encode_stacked([v[k] for v in values], depth + 1) for k in first}}
+    if dataclasses.is_dataclass(first) and not isinstance(first, type):
+        if not all(type(v) is type(first) for v in values):
+            raise UnsupportedValue("results of different structures")
+        fields = {f.name: encode_stacked([getattr(v, f.name) for v in values], depth + 1)
+                  for f in dataclasses.fields(first)}
+        return {"__dataclass__": type(first).__name__, "fields": fields}
+    raise UnsupportedValue("results of type %s cannot be stacked" % type(first).__name__)
 
 
 def decode(obj, record=None, readonly=False):
@@ -323,6 +365,37 @@ class Worker:
             return {"ok": False, "kind": "unsupported", "message": _short(exc)}
         return reply
 
+    def map(self, request):
+        """One function over many rows: ``count`` calls in a row, in order, answered at once.
+
+        Positional arguments listed in ``rows`` are stacked (row ``i`` is call ``i``'s);
+        the others and ``kwargs`` are the same for every call (each call gets its own
+        copy). The results, which must all have one structure and one shape per leaf,
+        come back stacked the same way (:func:`encode_stacked`). The first call that
+        raises ends the batch with that call's error; nothing says which call it was:
+        the grader calls again, one at a time, to find out.
+        """
+        module, problem = self.module(request["module"])
+        if module is None:
+            return dict(problem, ok=False, kind="import")
+        function = getattr(module, request["function"], None)
+        if function is None or not callable(function):
+            return {"ok": False, "kind": "missing"}
+        args = decode(request.get("args", []))
+        kwargs = decode(request.get("kwargs", {}))
+        rows, count = set(request.get("rows", [])), int(request.get("count", 0))
+        results = []
+        for i in range(count):
+            call_args = [np.array(a[i]) if j in rows else copy.deepcopy(a) for j, a in enumerate(args)]
+            try:
+                results.append(function(*call_args, **copy.deepcopy(kwargs)))
+            except BaseException as exc:  # as in call()
+                return dict(_describe(exc, self.root), ok=False, kind="raised")
+        try:
+            return {"ok": True, "value": encode_stacked(results)}
+        except UnsupportedValue as exc:
+            return {"ok": False, "kind": "unsupported", "message": _short(exc)}
+
     def get(self, request):
         """The value of a module-level name (answers to concept checks, constants)."""
         module, problem = self.module(request["module"])
@@ -342,6 +415,8 @@ class Worker:
         op = request.get("op")
         if op == "call":
             return self.call(request)
+        if op == "map":
+            return self.map(request)
         if op == "import":
             module, problem = self.module(request["module"])
             return {"ok": True} if module is not None else dict(problem, ok=False, kind="import")

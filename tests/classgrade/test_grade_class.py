@@ -414,3 +414,39 @@ def test_feedback_writes_a_readable_escaped_page_per_student(toy_class, tmp_path
     assert only.returncode == 0 and sorted(p.name for p in (tmp_path / "one").iterdir()) == ["bob.html", "bob.md"]
     missing = grader("feedback", str(out), "--student", "zed", cwd=tmp_path)
     assert missing.returncode == 2 and "no result for: zed" in missing.stderr
+
+
+def test_due_dates_and_given_submission_times_reach_the_report_and_the_feedback(toy_class, tmp_path):
+    """Issue 19, item 4 on the .py route: each assignment's due date and the late policy are on the
+    report and the feedback pages; a submission time given as nbgrader's timestamp.txt in the
+    student's folder (never a file's own time) costs the late penalty there, per assignment."""
+    course, submissions = toy_class
+    for entry in ("erin.py", "bob.py"):
+        (submissions / entry).unlink()
+    yaml = course / "course.yaml"
+    yaml.write_text(yaml.read_text().replace("    title: Doubling and adding\n",
+                                             "    title: Doubling and adding\n    due: 2026-12-02 00:00\n")
+                    + "calendar: {time_zone: Europe/Paris, late_policy: {per_day: 0.25, zero_after_days: 3}}\n")
+    (submissions / "dave" / "timestamp.txt").write_text("2026-12-03 09:15:00.000000 UTC\n")  # 1 d 10 h late
+    (submissions / "carol" / "timestamp.txt").write_text("<b>yesterday</b>\n")
+    out = tmp_path / "results"
+    assert run_class(course, submissions, out).returncode == 0
+    proc = grader("feedback", str(out), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    dave = (out / "feedback" / "dave.html").read_text()
+    # a1 is due at midnight in Paris (23:00 UTC); a2 has no due date: no penalty there
+    assert ("due 2026-12-02 00:00 Europe/Paris (25% of the score per day late (or part of a day), 0 after 3 days); "
+            "submitted 2026-12-03 09:15:00 UTC, 1 d 10 h late: -1.50 points") in dave, dave
+    assert "no due date (25% of the score per day late" in dave
+    assert "4 of 4 points; after the late penalty: 2.50" in dave
+    alice = (out / "feedback" / "alice.md").read_text()
+    assert "due 2026" in alice and "submitted" not in alice and "after the late penalty" not in alice
+    proc = grader("report", str(out), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    page = (out / "report.html").read_text()
+    section = page[page.index("Due dates and late work"):page.index("All students")]
+    assert "<code>a1</code>: due 2026-12-02 00:00 Europe/Paris" in section and "<code>a2</code>: no due date" in section
+    assert "<td>dave</td><td><code>a1</code></td><td>2026-12-03 09:15:00 UTC</td><td>1 d 10 h</td>" \
+           "<td class='num'>-1.50</td>" in section, section
+    assert "Submission times: 1 of 3" in section
+    assert "carol: timestamp.txt does not hold a time" in section and "<b>" not in section

@@ -1,6 +1,6 @@
 """Seeds the generator with a fixed 0 instead of the seed argument.
 
-expect: different seeds give identical results
+expect: always uses the same seed
 diagnosis: your simulation always uses the same seed: different seeds give identical results; seed the generator with
     the seed argument
 """

@@ -1,7 +1,7 @@
 """Returns the theoretical values (exact expectations and spreads, by enumerating every outcome of a
 group) instead of simulating: the seed and the number of groups change nothing.
 
-expect: do not vary with the seed
+expect: results are the theoretical values
 diagnosis: your results are the theoretical values: they do not vary with the seed as Monte Carlo estimates must;
     simulate the responses with the seeded generator
 """

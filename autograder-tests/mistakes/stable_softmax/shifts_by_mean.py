@@ -1,6 +1,6 @@
 """Centres the logits by their mean instead of shifting by the maximum.
 
-expect: masked action (logit -inf)
+expect: shifts the logits by their mean
 diagnosis: your function shifts the logits by their mean: a masked action (logit -inf) then gives nan, and far apart
     logits overflow; shift by the maximum
 """

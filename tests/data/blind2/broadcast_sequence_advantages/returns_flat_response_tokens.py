@@ -1,0 +1,14 @@
+"""indexes the response positions with the boolean mask and returns a flat vector of their advantages instead of a [B, L] array"""
+
+import numpy as np
+
+
+def broadcast_sequence_advantages(sequence_advantages, token_mask):
+    a = np.asarray(sequence_advantages, dtype=float)
+    m = np.asarray(token_mask, dtype=float)
+
+    if a.ndim != 1 or m.ndim != 2 or m.shape[0] != a.shape[0]:
+        raise ValueError("advantages must be [B] and token_mask [B, L]")
+
+    full = np.repeat(a[:, None], m.shape[1], axis=1)
+    return full[m != 0]

@@ -1,0 +1,19 @@
+"""differentiates the probability softmax[action] instead of its logarithm, i.e. multiplies the score vector by pi(action)"""
+
+import numpy as np
+
+
+def grad_log_softmax(logits, action):
+    z = np.asarray(logits, dtype=float)
+    if z.ndim != 1 or z.size == 0:
+        raise ValueError("logits must be a non-empty vector")
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise ValueError("action must be an integer")
+    if not 0 <= action < z.size:
+        raise ValueError("action out of range")
+    e = np.exp(z - np.max(z))
+    p = e / e.sum()
+
+    onehot = np.zeros_like(p)
+    onehot[action] = 1.0
+    return p[action] * (onehot - p)

@@ -1,0 +1,19 @@
+"""uses the sample standard deviation (ddof=1) instead of the population one"""
+
+import numpy as np
+
+
+def group_zscore_advantages(rewards, eps=1e-8):
+    r = np.asarray(rewards, dtype=float)
+    if r.ndim != 1 or r.size == 0:
+        raise ValueError("rewards must be a non-empty vector")
+    if eps < 0:
+        raise ValueError("eps must be non-negative")
+    c = r - r.mean()
+
+    if r.size < 2:
+        return np.zeros_like(c)
+    s = c.std(ddof=1)
+    if s < eps:
+        return np.zeros_like(c)
+    return c / s

@@ -1,0 +1,23 @@
+"""returns the loss (the negated objective) instead of the objective to maximise"""
+
+import numpy as np
+
+
+def masked_token_ppo_objective(
+    new_log_probs, old_log_probs, advantages, mask, clip_epsilon=0.2, reduction="token_mean"
+):
+    if reduction not in ("token_mean", "sequence_mean", "sequence_sum_mean"):
+        raise ValueError(f"unknown reduction {reduction!r}")
+    _, _, _, p = masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_epsilon)
+    on = np.asarray(mask, dtype=float) != 0
+
+    if not on.any():
+        return 0.0
+
+    if reduction == "token_mean":
+        return float(-p.sum() / on.sum())
+    if reduction == "sequence_mean":
+        counts = on.sum(axis=1)
+        rows = np.where(counts > 0, p.sum(axis=1) / np.maximum(counts, 1), 0.0)
+        return float(-rows.mean())
+    return float(-p.sum(axis=1).mean())

@@ -1,0 +1,26 @@
+"""always expands the advantages with adv[:, None], so per-token advantages of shape [B, L] are broadcast into the wrong shape"""
+
+import numpy as np
+
+
+def masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_epsilon=0.2):
+    new = np.asarray(new_log_probs, dtype=float)
+    old = np.asarray(old_log_probs, dtype=float)
+    adv = np.asarray(advantages, dtype=float)
+    m = np.asarray(mask, dtype=float)
+    if new.ndim != 2 or old.shape != new.shape or m.shape != new.shape:
+        raise ValueError("log-probabilities and mask must be [B, L]")
+
+    adv = adv[:, None]
+
+    if not 0.0 < clip_epsilon < 1.0:
+        raise ValueError("clip_epsilon must lie in (0, 1)")
+
+    on = m != 0
+    log_ratio = np.subtract(new, old, out=np.zeros_like(new), where=on)
+    ratio = np.exp(log_ratio)
+    a = np.where(on, adv, 0.0)
+
+    unclipped = ratio * a
+    clipped = np.clip(ratio, 1 - clip_epsilon, 1 + clip_epsilon) * a
+    return ratio, unclipped, clipped, np.minimum(unclipped, clipped)

@@ -1,0 +1,18 @@
+"""starts the return at the next step: G_t = gamma * G_{t+1} without r_t (off by one)"""
+
+import numpy as np
+
+
+def reward_to_go(rewards, gamma):
+    r = np.asarray(rewards, dtype=float)
+    if r.ndim != 1:
+        raise ValueError("rewards must be one-dimensional")
+    if not 0.0 <= gamma <= 1.0:
+        raise ValueError("gamma must lie in [0, 1]")
+
+    result = np.empty_like(r)
+    running = 0.0
+    for t in range(len(r) - 1, -1, -1):
+        result[t] = running
+        running = r[t] + gamma * running
+    return result

@@ -1,0 +1,14 @@
+"""multiplies the token log-ratios by the mask, so -inf or nan at masked positions turns the sum into nan"""
+
+import numpy as np
+
+
+def sequence_log_probability_ratio(new_log_probs, old_log_probs, mask):
+    new = np.asarray(new_log_probs, dtype=float)
+    old = np.asarray(old_log_probs, dtype=float)
+    m = np.asarray(mask, dtype=float)
+    if new.ndim != 2 or old.shape != new.shape or m.shape != new.shape:
+        raise ValueError("inputs must share one 2-D shape")
+    on = m != 0
+
+    return np.sum((new - old) * m, axis=1)

@@ -1,0 +1,15 @@
+"""returns old minus new (the log of pi_old / pi_new)"""
+
+import numpy as np
+
+
+def sequence_log_probability_ratio(new_log_probs, old_log_probs, mask):
+    new = np.asarray(new_log_probs, dtype=float)
+    old = np.asarray(old_log_probs, dtype=float)
+    m = np.asarray(mask, dtype=float)
+    if new.ndim != 2 or old.shape != new.shape or m.shape != new.shape:
+        raise ValueError("inputs must share one 2-D shape")
+    on = m != 0
+
+    diff = np.subtract(old, new, out=np.zeros_like(new), where=on)
+    return diff.sum(axis=1)

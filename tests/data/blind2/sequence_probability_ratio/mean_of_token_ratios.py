@@ -1,0 +1,16 @@
+"""averages the token ratios over the response tokens instead of multiplying them"""
+
+import numpy as np
+
+
+def sequence_probability_ratio(new_log_probs, old_log_probs, mask):
+    new = np.asarray(new_log_probs, dtype=float)
+    old = np.asarray(old_log_probs, dtype=float)
+    m = np.asarray(mask, dtype=float)
+    if new.ndim != 2 or old.shape != new.shape or m.shape != new.shape:
+        raise ValueError("inputs must share one 2-D shape")
+    on = m != 0
+    diff = np.subtract(new, old, out=np.zeros_like(new), where=on)
+
+    token_ratio = np.where(on, np.exp(diff), 0.0)
+    return token_ratio.sum(axis=1) / np.maximum(on.sum(axis=1), 1)

@@ -1,0 +1,11 @@
+"""returns the log-softmax (shifted logits minus log-sum-exp) instead of the probabilities"""
+
+import numpy as np
+
+
+def stable_softmax(logits):
+    z = np.asarray(logits, dtype=float)
+    if z.ndim != 1 or z.size == 0:
+        raise ValueError("logits must be a non-empty vector")
+    shifted = z - np.max(z)
+    return shifted - np.log(np.sum(np.exp(shifted)))
