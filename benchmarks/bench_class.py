@@ -90,9 +90,14 @@ class _Function:
     def __call__(self, *args, **kwargs):
         return _as_tests_see_it(self._f(*args, **kwargs))
 
-    def call_returning_inputs(self, *args, **kwargs):
-        args, kwargs = _copy.deepcopy(args), _copy.deepcopy(kwargs)
-        return _as_tests_see_it(self._f(*args, **kwargs)), list(args), kwargs
+    def call_with_readonly_inputs(self, *args, **kwargs):
+        def readonly(value):
+            value = _copy.deepcopy(value)
+            if hasattr(value, "setflags"):
+                value.setflags(write=False)
+            return value
+
+        return self(*map(readonly, args), **{k: readonly(v) for k, v in kwargs.items()})
 
 
 def _as_tests_see_it(value):

@@ -49,7 +49,8 @@ class Exercise:
 
 
 EXERCISE_KINDS = ("function", "lab", "answer")
-SANDBOX_KEYS = ("memory_mb", "cpu_seconds", "processes", "file_size_mb", "open_files", "output_kb", "reply_kb")
+SANDBOX_KEYS = ("memory_mb", "cpu_seconds", "processes", "file_size_mb", "open_files", "output_kb", "reply_kb",
+                "submission_seconds")
 # When Gradescope shows students the results of the hidden tests (its "visibility" values).
 GRADESCOPE_VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 GRADESCOPE_KEYS = ("visibility",)

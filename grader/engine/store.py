@@ -33,7 +33,7 @@ SUMMARY = "summary.csv"
 RESULTS = "results"
 LOGS = "logs"
 # At most 100 characters: a result file (and its temporary name) must fit a file name (255 bytes).
-SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}$")
+SAFE_ID = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}\Z")  # \Z: "$" also matches before a final newline
 
 
 def atomic_write(path: Path, text: str) -> None:
@@ -147,13 +147,13 @@ class ResultStore:
                          "grading_seconds", "graded_at", "graded_by"])
         for r in records:
             by_function = r.result.functions
-            writer.writerow([
+            writer.writerow([_cell(value) for value in (
                 r.student, _num(r.total), _num(r.max), f"{100 * r.total / r.max:.1f}" if r.max else "",
                 *[_num(r.assignments.get(a, {}).get("score", "")) for a in assignments],
                 *[_num(by_function[f].score) if f in by_function else "" for f in functions],
                 "; ".join(f"{x['function'] or 'submission'}: {x['kind']}" for x in r.limits),
                 f"{r.elapsed:.2f}", r.graded_at, r.grader,
-            ])
+            )])
         graded = {r.student for r in records}
         for student, reason in sorted((not_graded or {}).items()):
             if student not in graded and SAFE_ID.match(student):
@@ -164,6 +164,23 @@ class ResultStore:
         path = self.root / SUMMARY
         atomic_write(path, buffer.getvalue())
         return path
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK sends the sheet's
+# cells away). A record's texts come from a grading session (a cluster member, with --insecure anyone
+# who reached the scheduler): every text cell that is not a number is shown as text, quoted with '.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def _cell(value) -> str:
+    text = str(value)
+    if text.startswith(FORMULA_STARTS):
+        try:
+            float(text)
+            return text  # a number (-0.5) is no formula
+        except ValueError:
+            return "'" + text
+    return text
 
 
 def _num(value) -> str:

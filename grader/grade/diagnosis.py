@@ -30,6 +30,7 @@ import dataclasses
 import importlib.util
 import inspect
 import re
+import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,7 @@ PASSED_PER_TEST = 2
 # boundary under the reply limit, but a property test makes a hundred calls, and a student's
 # replies must not decide how much of the grader's memory stays held until the diagnosis.
 EVIDENCE_BYTES = 16 * 2**20
+SUBMISSION_EVIDENCE_BYTES = 48 * 2**20  # all functions of a submission together (16 MiB each: 320 MiB)
 HEADER = re.compile(r'\s*"""(.*?)"""', re.S)
 
 
@@ -64,24 +66,29 @@ class Call:
     args: tuple
     kwargs: dict
     outcome: Any  # the returned value (as decoded in the trusted process), or Raised
+    readonly: bool = False  # the arrays were read-only (the inputs-unchanged check): so they are when replayed
 
 
 def value_bytes(value: Any, depth: int = 0) -> int:
-    """About how many bytes ``value`` (a decoded reply or arguments) holds; linear in its size."""
+    """At least the bytes ``value`` (a decoded reply or arguments) holds; linear in its size.
+
+    Each object counts what the interpreter says it occupies (``sys.getsizeof``: a set's or
+    dict's hash table, an int's digits), plus what it holds: a guess per kind counted a
+    frozenset of ints at 43 % of its memory (review attack evidence_underestimate).
+    """
     if isinstance(value, np.ndarray):
-        return value.nbytes + 100
-    if isinstance(value, (str, bytes)):
-        return len(value) + 50
+        return value.nbytes + 128
     if depth > 40:
         return 100
     fields = getattr(value, "fields", None)
     if isinstance(fields, dict):
-        value = fields
+        return sys.getsizeof(value) + value_bytes(fields, depth + 1)
+    size = sys.getsizeof(value)
     if isinstance(value, dict):
-        return 100 + sum(value_bytes(k, depth + 1) + value_bytes(v, depth + 1) for k, v in value.items())
+        return size + sum(value_bytes(k, depth + 1) + value_bytes(v, depth + 1) for k, v in value.items())
     if isinstance(value, (list, tuple, set, frozenset)):
-        return 60 + sum(value_bytes(v, depth + 1) for v in value)
-    return 32
+        return size + sum(value_bytes(v, depth + 1) for v in value)
+    return size
 
 
 def call_bytes(call: "Call") -> int:
@@ -184,10 +191,19 @@ def remembered(function: Callable[..., Any], *args, **kwargs) -> Any:
 def run(function: Callable[..., Any], call: Call) -> Any:
     """What ``function`` answers to ``call``'s arguments (copies: a mistake may write into them).
 
-    Call it within :func:`quiet`: numpy's warnings about a mistake's NaN are not for anyone.
+    A call made with read-only inputs is replayed with read-only copies, so a mistake that
+    writes into its inputs raises as the student's code did. Call it within :func:`quiet`:
+    numpy's warnings about a mistake's NaN are not for anyone.
     """
-    args = [np.array(a) if isinstance(a, np.ndarray) else a for a in call.args]
-    kwargs = {k: np.array(v) if isinstance(v, np.ndarray) else v for k, v in call.kwargs.items()}
+    def copy(value):
+        if not isinstance(value, np.ndarray):
+            return value
+        value = np.array(value)
+        value.setflags(write=not call.readonly)
+        return value
+
+    args = [copy(a) for a in call.args]
+    kwargs = {k: copy(v) for k, v in call.kwargs.items()}
     try:
         return remembered(function, *args, **kwargs)
     except Exception as error:  # a mistake may well raise: that is an answer too

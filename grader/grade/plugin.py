@@ -22,9 +22,9 @@ import pytest
 
 from grader import testing
 from grader.course import Course, find_course_root, load_course
-from grader.grade.diagnosis import (EVIDENCE_BYTES, PASSED_PER_TEST, Call, Raised, call_bytes, causes_named,
-                                    diagnose, evidenced, explained, known_mistakes, observations, observe,
-                                    remembered)
+from grader.grade.diagnosis import (EVIDENCE_BYTES, PASSED_PER_TEST, SUBMISSION_EVIDENCE_BYTES, Call, Raised,
+                                    call_bytes, causes_named, diagnose, evidenced, explained, known_mistakes,
+                                    observations, observe, remembered)
 from grader.grade.results import KINDS, SubmissionResult, TestOutcome, score_function
 from grader.worker.client import WorkerStartError
 from grader.grade.submission import (
@@ -106,12 +106,15 @@ class Collector:
         ``claims``: its message is a check's text, which may name a cause (not the student's own error)."""
         self.outcomes[sid].setdefault(function, []).append(outcome)
         evidence = self.calls[sid].setdefault(function, self._no_evidence())
+        # Kept until the submission's result is built: bounded per function and per submission.
+        held = sum(e["bytes"] for e in self.calls[sid].values())
         kept = []
         for call in (calls[:PASSED_PER_TEST] if outcome.passed else calls):
             size = call_bytes(call)
-            if evidence["bytes"] + size > EVIDENCE_BYTES:
+            if evidence["bytes"] + size > EVIDENCE_BYTES or held + size > SUBMISSION_EVIDENCE_BYTES:
                 break  # the diagnosis works from the calls kept so far
             evidence["bytes"] += size
+            held += size
             kept.append(call)
         if outcome.passed:
             evidence["passed"].extend(kept)
@@ -137,7 +140,8 @@ class Collector:
                 error = "not implemented"
             evidence = self.calls[sid].pop(function, self._no_evidence())
             found = None
-            if error is None:
+            # Past the submission's deadline no diagnosis runs: it is advice, and the grader's own time.
+            if error is None and not submission.expired:
                 try:
                     found = self._diagnosis(function, tests, evidence)
                 except Exception:  # noqa: BLE001 - advice about the student's values, never the grade
@@ -321,10 +325,10 @@ class ObservedFunction:
     def __call__(self, *args, **kwargs):
         return self._observe(self._remote, args, kwargs)
 
-    def call_returning_inputs(self, *args, **kwargs):
-        return self._observe(self._remote.call_returning_inputs, args, kwargs, first=True)
+    def call_with_readonly_inputs(self, *args, **kwargs):
+        return self._observe(self._remote.call_with_readonly_inputs, args, kwargs, readonly=True)
 
-    def _observe(self, call, args, kwargs, first=False):
+    def _observe(self, call, args, kwargs, readonly=False):
         calls = testing.CONTEXT.calls
         if calls is None or testing.CONTEXT.function != self.__name__:
             return call(*args, **kwargs)
@@ -334,9 +338,9 @@ class ObservedFunction:
         try:
             answer = call(*args, **kwargs)
         except StudentError as error:
-            calls.append(Call(args, kwargs, Raised(error.error_type)))
+            calls.append(Call(args, kwargs, Raised(error.error_type), readonly))
             raise
-        calls.append(Call(args, kwargs, answer[0] if first else answer))
+        calls.append(Call(args, kwargs, answer, readonly))
         return answer
 
     def __repr__(self) -> str:

@@ -24,6 +24,14 @@ from grader.stubs import SKIP_PARTS, has_solution_regions, solution_files
 # The module a lone .py file is staged as when its own name is no Python identifier (my-work.py).
 SINGLE_FILE_MODULE = "submission"
 MAX_SUBMISSION_BYTES = 20 * 1024 * 1024
+# Entries of any kind (files, folders, links) the walk of a folder submission lists. Empty files
+# pass every byte bound: 100,000 of them held a class of two for 43 s. A submission holds tens.
+MAX_SUBMISSION_ENTRIES = 5_000
+
+
+class SubmissionRefused(GraderError):
+    """A submission the grader will not run, by the student's doing (more code or more files than a
+    submission may hold): it earns zero, with this message, and the class goes on."""
 
 
 def course_provided_files(course: Course) -> tuple[Path, ...]:
@@ -59,14 +67,27 @@ def submission_files(submission: Path) -> list[Path]:
         raise GraderError(f"{submission} is a symbolic link; hand in the file or folder itself")
     if submission.is_file():
         return [submission]
-    found = []
-    for folder, dirs, files in os.walk(submission):  # os.walk does not enter linked folders
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_PARTS and not d.startswith("."))
+    found, listed = [], 0
+    pending = [submission]  # folders still to list, the next one last: the order of a top-down os.walk
+    while pending:
+        folder = pending.pop()
+        dirs, files = [], []
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                # Counted as listed, so the walk stops at the bound whatever one folder holds.
+                listed += 1
+                if listed > MAX_SUBMISSION_ENTRIES:
+                    raise SubmissionRefused(f"{submission.name}: more than {MAX_SUBMISSION_ENTRIES:,} files and "
+                                            "folders; hand in your code only")
+                # Linked folders are never entered (is_dir without following links), like os.walk.
+                (dirs if entry.is_dir(follow_symlinks=False) else files).append(entry.name)
         for name in sorted(files):
             path = Path(folder) / name
             # Regular files only: a named pipe would block whoever reads it, a device worse.
             if name.endswith(".py") and not name.startswith(".") and stat.S_ISREG(path.lstat().st_mode):
                 found.append(path)
+        kept = sorted(d for d in dirs if d not in SKIP_PARTS and not d.startswith("."))
+        pending.extend(Path(folder) / d for d in reversed(kept))
     return found
 
 

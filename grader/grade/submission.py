@@ -60,7 +60,23 @@ class FunctionUnavailable(Exception):
         self.kind = kind
 
 
-UNAVAILABLE_KINDS = ("time limit", "crash", "reply limit", "missing", "import", "unknown")
+UNAVAILABLE_KINDS = ("time limit", "crash", "reply limit", "missing", "import", "unknown", "submission deadline")
+
+# The trusted side's own time on one submission (decoding, the tests' comparisons, the diagnosis, re-imports
+# after a lost worker) is charged to no exercise: it is bounded per submission instead, by this many times the
+# sum of the course's time limits (every exercise's, and one import's per module), plus DEADLINE_SLACK seconds.
+DEADLINE_FACTOR = 3.0
+DEADLINE_SLACK = 120.0
+
+
+def submission_deadline(course: Course) -> float:
+    """Seconds the grader may spend on one submission of ``course``, all told (course.yaml
+    ``sandbox.submission_seconds``, else from the time limits)."""
+    given = (getattr(course, "sandbox", None) or {}).get("submission_seconds")
+    if given:
+        return float(given)
+    limits = sum(e.time_limit for e in course.exercises) + course.time_limit * len(set(course.modules))
+    return DEADLINE_FACTOR * limits + DEADLINE_SLACK
 
 
 class UnsupportedReturn(Exception):
@@ -118,6 +134,9 @@ class Submission:
     states: dict[str, FunctionState] = field(default_factory=dict)
     broken_modules: dict[str, FunctionUnavailable] = field(default_factory=dict)
     imported: set = field(default_factory=set)
+    deadline: float | None = None  # seconds for the whole submission (default: submission_deadline(course))
+    started: float = field(default_factory=time.monotonic)
+
     # Replies to ``get`` since the worker last ran student code (a call, a map, an import):
     # reading a module-level value again, with nothing run in between, is answered here
     # (decoded afresh each time) instead of crossing again. Per-part concept checks read
@@ -125,8 +144,35 @@ class Submission:
     _read: dict = field(default_factory=dict, repr=False)
     _read_from: Any = field(default=None, repr=False)
 
+    def __post_init__(self):
+        if self.deadline is None:
+            self.deadline = submission_deadline(self.course)
+
     def state(self, function: str) -> FunctionState:
         return self.states.setdefault(function, FunctionState())
+
+    @property
+    def expired(self) -> bool:
+        """Has grading this submission taken longer than its deadline?"""
+        return time.monotonic() - self.started > self.deadline
+
+    def check_deadline(self, exercise: str) -> None:
+        """Past the submission's deadline, ``exercise`` is unavailable (its remaining tests fail at once).
+
+        Checked at every request: the trusted side's work between requests (comparing and
+        decoding replies, re-importing after a lost worker) ends at the next one, and costs this
+        submission only.
+        """
+        if not self.expired:
+            return
+        state = self.state(exercise)
+        if state.unavailable is None:
+            state.unavailable = FunctionUnavailable(
+                f"grading took more than {self.deadline:g} s",
+                f"grading this submission took more than {self.deadline:g} s in all (the exercises' time "
+                f"limits and the grader's own work on the replies); {exercise}'s remaining tests were not run",
+                "submission deadline")
+        raise state.unavailable
 
     def close(self) -> None:
         if self.worker is not None:
@@ -204,19 +250,20 @@ class Submission:
             raise problem
         self.imported.add(module)
 
-    def call(self, function: str, args: tuple, kwargs: dict, *, return_args: bool = False,
+    def call(self, function: str, args: tuple, kwargs: dict, *, readonly_args: bool = False,
              charge_to: str | None = None) -> dict:
         """Run ``function(*args, **kwargs)`` in the worker; return the decoded reply.
 
         The call's time and failures are charged to exercise ``charge_to`` (default:
-        ``function``'s own exercise).
+        ``function``'s own exercise). ``readonly_args``: the worker hands the function
+        read-only arrays, so a write into its inputs raises in the student's code.
 
         Raises
         ------
         FunctionUnavailable, StudentError, UnsupportedReturn
         """
         return self._request(function, {"op": "call", "function": function, "args": runtime.encode(list(args)),
-                                        "kwargs": runtime.encode(dict(kwargs)), "return_args": return_args},
+                                        "kwargs": runtime.encode(dict(kwargs)), "readonly_args": readonly_args},
                              charge_to=charge_to)
 
     def map(self, function: str, args: list, rows: list[int], count: int, kwargs: dict, *,
@@ -260,6 +307,7 @@ class Submission:
         state = self.state(exercise)
         if state.unavailable is not None:
             raise state.unavailable
+        self.check_deadline(exercise)
         module = self._module_of(name)
         try:
             self._import(module)
@@ -316,9 +364,6 @@ class Submission:
         if reply.get("ok"):
             try:
                 reply["value"] = runtime.decode(reply.get("value"), Record)
-                if "args_after" in reply:
-                    reply["args_after"] = runtime.decode(reply["args_after"], Record)
-                    reply["kwargs_after"] = runtime.decode(reply.get("kwargs_after", {}), Record)
             except (runtime.WireError, ValueError, TypeError) as exc:
                 raise UnsupportedReturn(f"{function} returned a value that could not be read: {exc}") from None
             return reply
@@ -395,10 +440,10 @@ class RemoteFunction:
     def __call__(self, *args, **kwargs):
         return self._submission.call(self.__name__, args, kwargs, charge_to=self._charge_to)["value"]
 
-    def call_returning_inputs(self, *args, **kwargs):
-        """Call, and also return the arguments as the function left them (to detect mutation)."""
-        reply = self._submission.call(self.__name__, args, kwargs, return_args=True, charge_to=self._charge_to)
-        return reply["value"], reply.get("args_after"), reply.get("kwargs_after")
+    def call_with_readonly_inputs(self, *args, **kwargs):
+        """Call with every array argument read-only in the worker (a write into one raises there)."""
+        return self._submission.call(self.__name__, args, kwargs, readonly_args=True,
+                                     charge_to=self._charge_to)["value"]
 
     def map(self, args: list, rows: list[int], count: int, kwargs: dict, *, tentative: bool = False):
         """``count`` calls in one crossing (:meth:`Submission.map`)."""

@@ -45,9 +45,9 @@ MAX_CELL_CHARS = 2**20  # one cell, and one lab module: far beyond any answer, f
 MAX_NOTE_CHARS = 300
 # nbgrader's metadata that the pipeline and nbgrader's templates read: a grade id goes into
 # HTML attributes and nbgrader's log unescaped, so it must be a plain name.
-GRADE_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}$")
-CELL_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # nbformat 4.5's cell id
-CHECKSUM = re.compile(r"^[0-9a-f]{1,128}$")
+GRADE_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}\Z")
+CELL_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")  # nbformat 4.5's cell id
+CHECKSUM = re.compile(r"^[0-9a-f]{1,128}\Z")
 CELL_TYPES = ("code", "markdown", "raw")
 
 

@@ -34,7 +34,10 @@ def sandbox_launcher(course, *, mode: str = "auto", warn=None) -> SandboxLaunche
         if warn is not None:
             warn(NO_SANDBOX_WARNING.format(reason=reason))
 
-    private = tuple(p for p in (getattr(course, "tests_dir", None), getattr(course, "solutions_dir", None)) if p)
+    # The course's root first: without bubblewrap student code sees the host's files as any user, and a
+    # course whose solutions/ and tests are private still held them in .git (review: fallback_reads_git).
+    private = tuple(p for p in (getattr(course, "root", None), getattr(course, "tests_dir", None),
+                                getattr(course, "solutions_dir", None)) if p)
     return SandboxLauncher(Limits.from_course(course), sandbox=mode, warn=loud, private=private)
 
 

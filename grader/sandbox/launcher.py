@@ -424,8 +424,10 @@ class SandboxLauncher:
 def unprivileged_problem(uid: int, private: tuple[Path, ...], sample: int = 200) -> str:
     """"" if user id ``uid`` can give up root here and read none of ``private``; else what is wrong.
 
-    Tried for real, in a forked child that becomes ``uid``: up to ``sample`` files under each
-    private folder (the hidden tests, the solutions) must fail to open.
+    Tried for real, in a forked child that becomes ``uid``: each private folder (the course's
+    root, the hidden tests, the solutions), its entries and up to ``sample`` files under each of
+    the last two must fail to open or list. A folder's entries are what a traversable but
+    unlistable folder (mode 0711) still gives away, e.g. the course's ``.git``.
     """
     if seccomp.native_arch() is None:
         return f"no seccomp filter exists for {os.uname().machine}"
@@ -436,10 +438,15 @@ def unprivileged_problem(uid: int, private: tuple[Path, ...], sample: int = 200)
     needed = [os.path.realpath(sys.executable), os.path.dirname(os.__file__) + "/tempfile.py",
               os.path.dirname(numpy.__file__) + "/__init__.py"]
     files = []
-    for folder in private:
-        folder = Path(folder)
-        found = [folder] + sorted(p for p in folder.rglob("*") if p.is_file())[:sample] if folder.exists() else []
-        files += [str(p) for p in found]
+    folders = [Path(folder) for folder in private]
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        files += [str(folder)] + [str(p) for p in sorted(folder.iterdir())[:sample]]
+        # Below a folder that holds other private ones (the course's root, which may hold a whole
+        # virtualenv), its entries are enough: a sample of files is taken in the inner ones.
+        if not any(other != folder and folder in other.parents for other in folders):
+            files += [str(p) for p in sorted(p for p in folder.rglob("*") if p.is_file())[:sample]]
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through the pipe
@@ -480,8 +487,8 @@ def unprivileged_problem(uid: int, private: tuple[Path, ...], sample: int = 200)
         return (f"user id {uid} cannot read {answer[1:].decode()}, which the worker needs: install bubblewrap, "
                 "or a Python readable by every user")
     if answer:
-        return (f"user id {uid} could read {answer.decode()} (the hidden tests or solutions): make the "
-                "course readable by its owner only (chmod -R go-rwx), or install bubblewrap")
+        return (f"user id {uid} could read {answer.decode()} (the course: its hidden tests, solutions or history): "
+                "make the course's folder readable by its owner only (chmod -R go-rwx), or install bubblewrap")
     return ""
 
 

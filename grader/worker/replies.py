@@ -13,7 +13,7 @@ process, in an order where each step costs little whatever the bytes are:
 3. ``json.loads`` (CPython's C parser: one pass, linear in the text), then only the protocol's fields, of the right types, with every
    text truncated and its control characters made visible (:func:`parse_reply`).
 
-Values (``value``, ``args_after``, ``kwargs_after``) are decoded afterwards by
+The value (``value``) is decoded afterwards by
 ``runtime.decode``, which accepts only the wire's own tags and ``.npy`` bytes.
 A reply that breaks a bound costs the function it answers, never the grader.
 """
@@ -39,7 +39,8 @@ MAX_WHERE = 200
 MAX_BASES = 20
 
 KINDS = ("import", "cell", "missing", "raised", "unsupported", "too large", "protocol")
-VALUE_FIELDS = ("value", "args_after", "kwargs_after")
+# A worker reports nothing but its outcome: no field describes the inputs after a call (issue 22, item 3).
+VALUE_FIELDS = ("value",)
 
 # Run on text without escapes only (see check_structure): no alternation, no nested
 # repetition, so each byte is looked at a bounded number of times whatever the text.

@@ -126,13 +126,19 @@ def encode_stacked(values, depth=0):
     raise UnsupportedValue("results of type %s cannot be stacked" % type(first).__name__)
 
 
-def decode(obj, record=None):
+def decode(obj, record=None, readonly=False):
     """Inverse of :func:`encode`. ``record(type_name, fields)`` rebuilds dataclasses.
 
     Only what :func:`encode` writes is accepted; anything else raises :class:`WireError`.
+    ``readonly``: arrays are views of immutable bytes, which numpy never makes writeable again
+    (so a write into them raises where it happens).
     """
+    return _decode(obj, record, bool(readonly))
+
+
+def _decode(obj, record, readonly):
     if isinstance(obj, list):
-        return [decode(v, record) for v in obj]
+        return [_decode(v, record, readonly) for v in obj]
     if not isinstance(obj, dict):
         return obj
     if "__ndarray__" in obj:
@@ -143,7 +149,7 @@ def decode(obj, record=None):
             raw = base64.b64decode(data, validate=True)
         except ValueError:
             raise WireError("an array that is not base64") from None
-        array = load_npy(raw)
+        array = load_npy(raw, readonly)
         return array[()] if scalar else array
     if len(obj) == 1 and "__float__" in obj:
         text = obj["__float__"]
@@ -151,14 +157,14 @@ def decode(obj, record=None):
             raise WireError("bad float %r" % str(text)[:20])
         return float(text)
     if len(obj) == 1 and isinstance(obj.get("__tuple__"), list):
-        return tuple(decode(v, record) for v in obj["__tuple__"])
+        return tuple(_decode(v, record, readonly) for v in obj["__tuple__"])
     if len(obj) == 1 and isinstance(obj.get("__set__"), list):
         try:
-            return frozenset(decode(v, record) for v in obj["__set__"])
+            return frozenset(_decode(v, record, readonly) for v in obj["__set__"])
         except TypeError:
             raise WireError("a set of unhashable values") from None
     if len(obj) == 1 and isinstance(obj.get("__dict__"), dict):
-        return {k: decode(v, record) for k, v in obj["__dict__"].items()}
+        return {k: _decode(v, record, readonly) for k, v in obj["__dict__"].items()}
     if "__dataclass__" in obj:
         name, fields = obj["__dataclass__"], obj.get("fields")
         if (set(obj) != {"__dataclass__", "fields"} or not isinstance(fields, dict) or not isinstance(name, str)
@@ -166,7 +172,7 @@ def decode(obj, record=None):
             raise WireError("a malformed dataclass")
         if record is None:
             raise WireError("dataclass values are not accepted here")
-        return record(name, {k: decode(v, record) for k, v in fields.items()})
+        return record(name, {k: _decode(v, record, readonly) for k, v in fields.items()})
     raise WireError("unknown value tag")
 
 
@@ -192,13 +198,14 @@ def dump_npy(array):
     return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header + array.tobytes()
 
 
-def load_npy(raw):
+def load_npy(raw, readonly=False):
     """Read the bytes :func:`dump_npy` writes, and nothing else.
 
     Format 1.0, a plain dtype, a header of exactly ``np.save``'s form, and exactly as
     many data bytes as the header announces. Anything else raises :class:`WireError`
     and is never handed to ``np.load``, whose reader allocates the array a header
-    claims before it reads a byte of data.
+    claims before it reads a byte of data. ``readonly``: a view of the (immutable) bytes,
+    not a writable copy.
     """
     raw = bytes(raw)
     if raw[:8] != b"\x93NUMPY\x01\x00" or len(raw) < 10:
@@ -222,6 +229,8 @@ def load_npy(raw):
         raise WireError("an array whose data does not match its header")
     flat = np.frombuffer(raw, dtype=dtype, count=count, offset=start)
     order = "F" if match.group(2) == b"True" else "C"
+    if readonly:
+        return flat.reshape(shape, order=order)  # over bytes: its WRITEABLE flag cannot be set again
     return flat.reshape(shape, order=order).copy()  # a writable array of its own
 
 
@@ -339,8 +348,12 @@ class Worker:
         function = getattr(module, request["function"], None)
         if function is None or not callable(function):
             return {"ok": False, "kind": "missing"}
-        args = decode(request.get("args", []))
-        kwargs = decode(request.get("kwargs", {}))
+        # Read-only inputs (asked for by the check that inputs stay unchanged): an in-place write raises in
+        # the student's code, and the grader reads that from the call's outcome. The worker reports nothing
+        # about the inputs afterwards: it runs in the student's process, so such a report could be theirs.
+        readonly = request.get("readonly_args") is True
+        args = decode(request.get("args", []), readonly=readonly)
+        kwargs = decode(request.get("kwargs", {}), readonly=readonly)
         try:
             value = function(*args, **kwargs)
         except BaseException as exc:  # a student's sys.exit() is just a failed call
@@ -350,12 +363,6 @@ class Worker:
             reply["value"] = encode(value)
         except UnsupportedValue as exc:
             return {"ok": False, "kind": "unsupported", "message": _short(exc)}
-        if request.get("return_args"):
-            try:
-                reply["args_after"] = encode(args)
-                reply["kwargs_after"] = encode(kwargs)
-            except UnsupportedValue:
-                pass
         return reply
 
     def map(self, request):

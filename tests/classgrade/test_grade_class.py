@@ -271,6 +271,30 @@ def test_one_ungradable_submission_does_not_stop_the_class(tmp_path):
     assert record["submission_hash"] == ""  # never current: a rerun looks again
 
 
+def test_a_submission_of_too_many_files_is_refused_and_the_class_goes_on(tmp_path):
+    """Empty files pass every byte bound: the walk of a submission stops at MAX_SUBMISSION_ENTRIES entries
+    (review attack many_empty_files: 100,000 empty .py files held a class of two for 43 s)."""
+    from grader.grade.staging import MAX_SUBMISSION_ENTRIES, SubmissionRefused, submission_files
+
+    course = make_toy_course(tmp_path / "course")
+    submissions = tmp_path / "class"
+    submissions.mkdir()
+    (submissions / "alice.py").write_text(solution_source())
+    many = submissions / "many"
+    (many / "pkg").mkdir(parents=True)
+    (many / "toy.py").write_text(solution_source())
+    for i in range(MAX_SUBMISSION_ENTRIES):
+        (many / "pkg" / f"m{i:05d}.py").touch()
+    with pytest.raises(SubmissionRefused, match="more than 5,000 files and folders"):
+        submission_files(many)
+    out = tmp_path / "out"
+    proc = run_class(course, submissions, out, "-j", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert {s: g["total"] for s, g in grades(out).items()} == {"alice": 4.0, "many": 0.0}
+    record = json.loads((out / "results" / "many.json").read_text())
+    assert all("more than 5,000 files and folders" in f["error"] for f in record["result"]["functions"].values())
+
+
 def test_results_directory_is_locked_during_a_run(tmp_path):
     import fcntl
 

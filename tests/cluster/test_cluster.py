@@ -8,6 +8,7 @@ submissions travel over the network, the records come back.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -40,9 +41,10 @@ def cluster(tmp_path_factory):
 
 
 def grade_class(course: Path, submissions: Path, out: Path, *extra: str, timeout: float = 300):
+    # The test clusters listen on plain tcp://127.0.0.1 (each test's own): refused unless said insecure.
     return subprocess.run([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
                            "--course", str(course), *extra], capture_output=True, text=True, timeout=timeout,
-                          cwd=out.parent)
+                          cwd=out.parent, env=dict(os.environ, GRADER_CLUSTER_INSECURE="1"))
 
 
 def records(out: Path) -> dict[str, dict]:
@@ -98,7 +100,7 @@ def test_a_killed_worker_loses_no_grade_and_its_submissions_are_graded_elsewhere
     doomed = cluster.add_worker("worker-doomed")
     out = tmp_path / "out"
     client = subprocess.Popen([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
-                               "--course", str(course), "--scheduler", cluster.address],
+                               "--course", str(course), "--scheduler", cluster.address, "--insecure"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     in_flight: list = []
     deadline = time.monotonic() + 120
@@ -125,7 +127,7 @@ def test_a_stopped_client_resumes_with_only_the_missing_students(cluster, tmp_pa
     submissions = slow_class(tmp_path / "class", loops=6, quick=2)
     out = tmp_path / "out"
     client = subprocess.Popen([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
-                               "--course", str(course), "--scheduler", cluster.address],
+                               "--course", str(course), "--scheduler", cluster.address, "--insecure"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                               preexec_fn=default_sigint)
     deadline = time.monotonic() + 120
@@ -169,10 +171,13 @@ def test_a_worker_with_another_course_version_is_refused_naming_both_fingerprint
 
 
 @pytest.mark.parametrize("address", ["tcp://10.1.2.3:8786", "10.1.2.3:8786", "tcp://scheduler.example.org:8786",
-                                     "tcp://0.0.0.0:8786", "ws://192.168.1.5:8786"])
-def test_plain_tcp_off_this_machine_is_refused_before_connecting(address, monkeypatch):
+                                     "tcp://0.0.0.0:8786", "ws://192.168.1.5:8786", "tcp://127.0.0.1:8786",
+                                     "tcp://localhost:8786", "tcp://[::1]:8786", "127.0.0.1:8786"])
+def test_plain_tcp_is_refused_before_connecting(address, monkeypatch):
     # A rogue machine that reaches a plain tcp:// scheduler joins as a worker and gets every
-    # submission; the docs' recipe listened on 0.0.0.0 without TLS.
+    # submission; the docs' recipe listened on 0.0.0.0 without TLS. Loopback too (review attacks
+    # rogue_loopback_worker, rogue_loopback_client): another user of the machine joined a
+    # tcp://127.0.0.1 scheduler, recorded 4/4 (and 103) for a student, stopped the run, read the solutions.
     from grader.engine.cluster import INSECURE_ENV, check_address
     from grader.errors import GraderError
 
@@ -180,8 +185,7 @@ def test_plain_tcp_off_this_machine_is_refused_before_connecting(address, monkey
     with pytest.raises(GraderError, match="tls://"):
         check_address(address)
     assert check_address(address, insecure=True) == address
-    for fine in ("tcp://127.0.0.1:8786", "tcp://localhost:8786", "tcp://[::1]:8786", "tls://10.1.2.3:8786",
-                 "gateway://traefik.example.org:80/abc"):
+    for fine in ("tls://10.1.2.3:8786", "tls://127.0.0.1:8786", "gateway://traefik.example.org:80/abc"):
         assert check_address(fine) == fine
 
 
@@ -230,3 +234,37 @@ def test_only_members_with_the_courses_credentials_join_and_get_anything(tmp_pat
             client.close()
     finally:
         found.close()
+
+
+def test_a_members_fatal_answer_costs_that_member_not_the_run():
+    # Review attack rogue_loopback_worker (ROGUE_FATAL): a member answered "fatal" for bob and the whole
+    # class run stopped ("grader: error: rogue says stop") after one student. A member's word on whether
+    # grading can go on is about itself: its student is retried elsewhere, as when a worker is lost.
+    from grader.engine.cluster import member_outcome
+    from grader.engine.driver import Outcome
+
+    said = member_outcome(Outcome(failure="rogue says stop", infrastructure=True, fatal=True), "tcp://10.0.0.9:1")
+    assert not said.fatal and said.infrastructure and said.record is None
+    assert "tcp://10.0.0.9:1 cannot grade: rogue says stop" == said.failure
+    fine = Outcome(failure="a failure of the student's own", infrastructure=False)
+    assert member_outcome(fine, "w") is fine
+
+
+def test_a_members_record_is_one_the_course_allows():
+    # The same rogue member recorded a1 = 103 and a2 = 101 for a student who handed in nothing: the client
+    # takes no total from a member, and refuses a score outside 0..points (the student is graded elsewhere).
+    import dataclasses
+
+    from grader.course import load_course
+    from grader.engine.cluster import member_outcome
+    from grader.engine.driver import Outcome
+    from tests.test_engine_record import a_record
+
+    course = load_course(ROOT, check_files=False)
+    record = a_record()
+    forged = dataclasses.replace(record, assignments={"ps4b": {"score": 103.0, "max": 5.0, "functions": []}})
+    kept = member_outcome(Outcome(forged), "w", course).record
+    assert kept.assignments == a_record().assignments and kept.assignments["ps4b"]["score"] <= 5.0
+    record.result.functions["gae_advantages"].score = 103.0
+    refused = member_outcome(Outcome(record), "w", course)
+    assert refused.record is None and refused.infrastructure and "does not allow (gae_advantages)" in refused.failure

@@ -107,3 +107,58 @@ def test_without_bubblewrap_student_code_runs_as_a_user_of_its_own_under_the_fil
         assert not (results / "results.json").exists()
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+
+COURSE_CHECK = """
+import sys
+from grader.course import load_course
+from grader.errors import GraderError
+from grader.sandbox import sandbox_launcher
+try:
+    sandbox_launcher(load_course(sys.argv[1]), mode="auto").close()
+    print("graded")
+except GraderError as exc:
+    print(exc)
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="what runs as root without bubblewrap")
+def test_without_bubblewrap_a_course_readable_by_others_is_refused_whole():
+    # Review attack fallback_reads_git: solutions/ and autograder-tests/ were 0700 as the check asked, yet
+    # the course's .git (and everything else in a world-readable course folder) gave the sandbox's user
+    # the solutions and hidden tests. The course's root must be private now, not only those two folders.
+    from tests.toy_course import make_toy_course
+
+    python = readable_python()
+    if python is None:
+        pytest.skip("no Python readable by every user here (the grader then refuses: test_sandbox.py)")
+    work = Path(tempfile.mkdtemp(prefix="grader-course-"))
+    try:
+        os.chmod(work, 0o755)
+        subprocess.run([python, "-m", "venv", "--without-pip", str(work / "venv")], check=True)
+        site = next((work / "venv/lib").glob("python*/site-packages"))
+        packages = Path(__import__("numpy").__file__).parent.parent
+        (site / "grader-test.pth").write_text(f"{packages}\n{ROOT}\n")
+        course = make_toy_course(work / "course")
+        os.chmod(course, 0o755)
+        for private in ("solutions", "autograder-tests"):
+            os.chmod(course / private, 0o700)
+        history = course / ".git" / "objects" / "ab"
+        history.mkdir(parents=True)
+        (history / "cdef").write_text("def double(x):\n    return 2.0 * x  ### BEGIN SOLUTION\n")
+        for folder in (course / ".git", course / ".git" / "objects", history):
+            os.chmod(folder, 0o755)
+
+        def check() -> str:
+            proc = subprocess.run([str(work / "venv/bin/python"), "-c", COURSE_CHECK, str(course)], capture_output=True,
+                                  text=True, timeout=120, env=dict(os.environ, GRADER_NO_BWRAP="1"), cwd=work)
+            assert proc.returncode == 0, proc.stderr[-3000:]
+            return proc.stdout.strip().splitlines()[-1]
+
+        refused = check()
+        assert "refusing to grade" in refused and "could read" in refused and str(course) in refused, refused
+        os.chmod(course, 0o700)  # what the message asks: then the course is graded
+        assert check() == "graded"
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

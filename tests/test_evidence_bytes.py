@@ -1,0 +1,50 @@
+"""What the grader keeps of a submission's replies for the diagnosis is counted as it is held.
+
+Review attack evidence_underestimate: 1 MiB replies of a set of ints held 12.4 MiB for 5.1 MiB
+counted, so the 16 MiB budget per function held about 39 MiB (and 20 functions about 0.8 GB).
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from grader.course import load_course
+from grader.grade.diagnosis import EVIDENCE_BYTES, SUBMISSION_EVIDENCE_BYTES, Call, value_bytes
+from grader.grade.results import TestOutcome as Outcome
+from tests.helpers import ROOT
+
+VALUES = {
+    "a set of ints": lambda: frozenset(range(10**6, 10**6 + 100_000)),
+    "a dict of texts to ints": lambda: {str(i): i + 10**6 for i in range(50_000)},
+    "a list of floats": lambda: [float(i) for i in range(100_000)],
+    "a set of texts": lambda: {str(i) * 3 for i in range(100_000)},
+    "lists of arrays": lambda: [[np.arange(3.0), (1, 2.5)] for _ in range(10_000)],
+}
+
+
+@pytest.mark.parametrize("name", VALUES)
+def test_a_value_is_counted_at_about_what_it_holds(name):
+    tracemalloc.start()
+    try:
+        value = VALUES[name]()
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert value_bytes(value) >= 0.85 * held, (value_bytes(value), held)
+
+
+def test_the_evidence_of_a_submission_is_bounded_whatever_its_number_of_functions(tmp_path):
+    from grader.grade.plugin import Collector
+
+    course = load_course(ROOT, check_tests=False)
+    collector = Collector(course, {"s": tmp_path})
+    big = Call((), {}, np.zeros(EVIDENCE_BYTES // 8 // 2))  # half a function's budget a call
+    for function in course.functions:
+        for _ in range(3):
+            collector.record("s", function, Outcome("t", False, 1.0, "wrong"), [big])
+    held = sum(e["bytes"] for e in collector.calls["s"].values())
+    assert max(e["bytes"] for e in collector.calls["s"].values()) <= EVIDENCE_BYTES
+    assert held <= SUBMISSION_EVIDENCE_BYTES, held
