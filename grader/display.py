@@ -8,7 +8,8 @@ the terminal. Whatever a student controls goes through one of these:
 - :func:`visible`: control characters and lone surrogates shown as escapes (``\\x1b``,
   ``\\udcff``), text cut to a limit: the result is always valid UTF-8;
 - :func:`markup`: the same, with rich markup escaped, for an f-string printed with markup on;
-- :func:`text`: the same as a rich ``Text``, which is never parsed as markup (table cells).
+- :func:`text`: the same as a rich ``Text``, which is never parsed as markup (table cells);
+- :func:`spreadsheet_cell`: a CSV cell a spreadsheet shows as text, never runs as a formula.
 """
 
 from __future__ import annotations
@@ -48,3 +49,21 @@ def text(value, *, one_line: bool = False, style: str = ""):
     from rich.text import Text
 
     return Text(visible(value, one_line=one_line), style=style)
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK sends the
+# sheet's cells away); a number (-0.5) is no formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def spreadsheet_cell(value) -> str:
+    """``str(value)`` (``""`` for None) for a CSV cell: a text that would start a formula gets a
+    leading ``'``, which spreadsheets show as text."""
+    text = "" if value is None else str(value)
+    if text.startswith(FORMULA_STARTS):
+        try:
+            float(text)
+            return text
+        except ValueError:
+            return "'" + text
+    return text

@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 
 from grader.course import Course
-from grader.display import visible
+from grader.display import spreadsheet_cell, visible
 from grader.engine.record import GradeRecord
 from grader.errors import GraderError
 
@@ -147,7 +147,7 @@ class ResultStore:
                          "grading_seconds", "graded_at", "graded_by"])
         for r in records:
             by_function = r.result.functions
-            writer.writerow([_cell(value) for value in (
+            writer.writerow([spreadsheet_cell(value) for value in (
                 r.student, _num(r.total), _num(r.max), f"{100 * r.total / r.max:.1f}" if r.max else "",
                 *[_num(r.assignments.get(a, {}).get("score", "")) for a in assignments],
                 *[_num(by_function[f].score) if f in by_function else "" for f in functions],
@@ -164,23 +164,6 @@ class ResultStore:
         path = self.root / SUMMARY
         atomic_write(path, buffer.getvalue())
         return path
-
-
-# A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK sends the sheet's
-# cells away). A record's texts come from a grading session (a cluster member, with --insecure anyone
-# who reached the scheduler): every text cell that is not a number is shown as text, quoted with '.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
-
-
-def _cell(value) -> str:
-    text = str(value)
-    if text.startswith(FORMULA_STARTS):
-        try:
-            float(text)
-            return text  # a number (-0.5) is no formula
-        except ValueError:
-            return "'" + text
-    return text
 
 
 def _num(value) -> str:

@@ -23,6 +23,7 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.display import spreadsheet_cell as shown  # a CSV cell never run as a formula
 from grader.engine.store import SAFE_ID
 from grader.errors import GraderError
 
@@ -114,12 +115,6 @@ def fill_gradebook(gb, people: list[Person]) -> tuple[int, int]:
     return added, updated
 
 
-def safe(value) -> str:
-    """A cell a spreadsheet shows as text: one that would start a formula gets a leading quote."""
-    text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def points(value: float) -> str:
     return f"{value:g}" if value == int(value) else f"{value:.2f}"
 
@@ -160,7 +155,7 @@ def export_rows(fmt: str, maxima: dict[str, float], rows, titles: dict[str, str]
         out = [["student_id", "first_name", "last_name", "email", "lms_id", *names, "total"]]
         for p, scores in rows:
             total = sum(v for v in scores.values() if v is not None)
-            out.append([p.id, safe(p.first_name), safe(p.last_name), safe(p.email), safe(p.lms_id),
+            out.append([p.id, shown(p.first_name), shown(p.last_name), shown(p.email), shown(p.lms_id),
                         *[score(scores, a) for a in names], points(total)])
         return out
     if fmt == "canvas":
@@ -168,12 +163,12 @@ def export_rows(fmt: str, maxima: dict[str, float], rows, titles: dict[str, str]
                ["Points Possible", "", "", "", "", *[points(maxima[a]) for a in names]]]
         for p, scores in rows:
             name = ", ".join(x for x in (p.last_name, p.first_name) if x) or p.id
-            out.append([safe(name), safe(p.lms_id), "", safe(p.id), "", *[score(scores, a) for a in names]])
+            out.append([shown(name), shown(p.lms_id), "", shown(p.id), "", *[score(scores, a) for a in names]])
         return out
     if fmt == "moodle":
         out = [["First name", "Last name", "ID number", "Email address", *[titles.get(a, a) for a in names]]]
         for p, scores in rows:
-            out.append([safe(p.first_name), safe(p.last_name), safe(p.lms_id), safe(p.email),
+            out.append([shown(p.first_name), shown(p.last_name), shown(p.lms_id), shown(p.email),
                         *[score(scores, a) for a in names]])
         return out
     raise GraderError(f"no export format {fmt!r} (one of {', '.join(FORMATS)})")
