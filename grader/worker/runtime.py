@@ -338,16 +338,25 @@ class Worker:
             return None
         return dict(_describe(exc, self.root), ok=False, kind="cell")
 
-    def call(self, request):
+    def function(self, request):
+        """(the callable ``request`` names, None) or (None, the reply that says why not): the module did
+        not import, the notebook cell that defines it failed, or it is missing or not callable. One
+        lookup for every request that runs student code."""
         module, problem = self.module(request["module"])
         if module is None:
-            return dict(problem, ok=False, kind="import")
+            return None, dict(problem, ok=False, kind="import")
         problem = self.cell_problem(module, request["function"])
         if problem is not None:
-            return problem
+            return None, problem
         function = getattr(module, request["function"], None)
         if function is None or not callable(function):
-            return {"ok": False, "kind": "missing"}
+            return None, {"ok": False, "kind": "missing"}
+        return function, None
+
+    def call(self, request):
+        function, problem = self.function(request)
+        if function is None:
+            return problem
         # Read-only inputs (asked for by the check that inputs stay unchanged): an in-place write raises in
         # the student's code, and the grader reads that from the call's outcome. The worker reports nothing
         # about the inputs afterwards: it runs in the student's process, so such a report could be theirs.
@@ -375,12 +384,9 @@ class Worker:
         raises ends the batch with that call's error; nothing says which call it was:
         the grader calls again, one at a time, to find out.
         """
-        module, problem = self.module(request["module"])
-        if module is None:
-            return dict(problem, ok=False, kind="import")
-        function = getattr(module, request["function"], None)
-        if function is None or not callable(function):
-            return {"ok": False, "kind": "missing"}
+        function, problem = self.function(request)
+        if function is None:
+            return problem
         args = decode(request.get("args", []))
         kwargs = decode(request.get("kwargs", {}))
         rows, count = set(request.get("rows", [])), int(request.get("count", 0))
