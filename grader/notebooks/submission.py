@@ -29,7 +29,7 @@ from grader.grade.staging import submission_files
 from grader.notebooks.extract import (MAX_CELL_CHARS, Extraction, cell_label, check_notebook, clean_cell,
                                       compile_problem, module_text, numbered_solution_cells, read_notebook)
 from grader.stubs import SKIP_PARTS
-from grader.untrusted import read_regular, shown
+from grader.untrusted import MAX_WALK_ENTRIES, UntrustedFile, read_regular, shown
 
 MAX_NOTEBOOKS = 20  # in one submission folder: a module's problem sets and a few copies
 
@@ -58,15 +58,14 @@ def notebook_paths(path: Path) -> list[Path]:
     path = Path(path)
     if path.is_file() or path.is_symlink():
         return [path] if is_notebook(path) and not path.is_symlink() else []
-    found = []
+    found, seen = [], 0
     for folder, dirs, files in os.walk(path):  # os.walk does not enter linked folders
+        seen += len(dirs) + len(files)
+        if seen > MAX_WALK_ENTRIES:  # a folder of millions of entries is not walked to its end
+            raise UntrustedFile(f"{path.name} holds more than {MAX_WALK_ENTRIES} files and folders")
         dirs[:] = sorted(d for d in dirs if d not in SKIP_PARTS and not d.startswith("."))
         found += [Path(folder) / f for f in sorted(files) if f.endswith(".ipynb") and not f.startswith(".")]
     return found
-
-
-def has_notebooks(path: Path) -> bool:
-    return bool(notebook_paths(path))
 
 
 def rank_of(source: str, function: str) -> int:
