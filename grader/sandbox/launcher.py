@@ -475,8 +475,11 @@ def unprivileged_problem(uid: int, private: tuple[Path, ...], sample: int = 200)
             pass
         except OSError as exc:
             answer = b"\0" + str(exc).encode("utf-8", "replace")
-        os.write(write, answer[:4000])
-        os._exit(0)
+        finally:  # the child holds the grader's state: whatever happens, it never returns into it
+            try:
+                os.write(write, answer[:4000])
+            finally:
+                os._exit(0)
     os.close(write)
     with os.fdopen(read, "rb") as pipe:
         answer = pipe.read()
