@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.display import spreadsheet_cell as shown  # a CSV cell never run as a formula
-from grader.engine.store import SAFE_ID
+from grader.engine.store import SAFE_ID, atomic_write
+from grader.feedback import format_points
 from grader.errors import GraderError
 
 MAX_ROSTER_BYTES = 8 * 2**20
@@ -115,10 +116,6 @@ def fill_gradebook(gb, people: list[Person]) -> tuple[int, int]:
     return added, updated
 
 
-def points(value: float) -> str:
-    return f"{value:g}" if value == int(value) else f"{value:.2f}"
-
-
 def gradebook_grades(gb, assignments: list[str] | None = None):
     """(assignment ids with their maximum, rows): each row a student (``Person``) and
     {assignment: final score or None (no submission)}. The final score is the gradebook's (manual
@@ -150,17 +147,17 @@ def gradebook_grades(gb, assignments: list[str] | None = None):
 def export_rows(fmt: str, maxima: dict[str, float], rows, titles: dict[str, str]) -> list[list[str]]:
     """The lines of the file ``fmt`` (one of :data:`FORMATS`) as lists of cells."""
     names = list(maxima)
-    score = lambda scores, a: "" if scores[a] is None else points(scores[a])  # noqa: E731
+    score = lambda scores, a: "" if scores[a] is None else format_points(scores[a])  # noqa: E731
     if fmt == "csv":
         out = [["student_id", "first_name", "last_name", "email", "lms_id", *names, "total"]]
         for p, scores in rows:
             total = sum(v for v in scores.values() if v is not None)
             out.append([p.id, shown(p.first_name), shown(p.last_name), shown(p.email), shown(p.lms_id),
-                        *[score(scores, a) for a in names], points(total)])
+                        *[score(scores, a) for a in names], format_points(total)])
         return out
     if fmt == "canvas":
         out = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *[titles.get(a, a) for a in names]],
-               ["Points Possible", "", "", "", "", *[points(maxima[a]) for a in names]]]
+               ["Points Possible", "", "", "", "", *[format_points(maxima[a]) for a in names]]]
         for p, scores in rows:
             name = ", ".join(x for x in (p.last_name, p.first_name) if x) or p.id
             out.append([shown(name), shown(p.lms_id), "", shown(p.id), "", *[score(scores, a) for a in names]])
@@ -175,5 +172,7 @@ def export_rows(fmt: str, maxima: dict[str, float], rows, titles: dict[str, str]
 
 
 def write_csv(path: Path, lines: list[list[str]]) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        csv.writer(handle).writerows(lines)
+    """The file whole or not at all: an interrupted export never leaves half a file for the LMS."""
+    buffer = io.StringIO(newline="")
+    csv.writer(buffer).writerows(lines)
+    atomic_write(Path(path), buffer.getvalue())
