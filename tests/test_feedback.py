@@ -213,7 +213,7 @@ def test_the_report_counts_the_diagnosed_mistake_not_the_first_failing_test():
 
 
 def test_what_unexplained_failures_have_in_common():
-    from grader.grade.diagnosis import common_ground
+    from grader.grade.diagnosis import observe
 
     reference = COURSE.reference("masked_token_ppo_terms")
     args = dict(new_log_probs=np.array([[-0.5, -1.0, -9.0]]), old_log_probs=np.array([[-0.7, -0.8, -1.0]]),
@@ -221,22 +221,20 @@ def test_what_unexplained_failures_have_in_common():
     ratio, unclipped, clipped, pessimistic = reference(**args)
     ratio = ratio.copy()
     ratio[0, 2] = 5.0  # wrong only where the mask is 0
-    said = common_ground(COURSE, "masked_token_ppo_terms", [Call((), args, (ratio, unclipped, clipped, pessimistic))])
-    assert said == ("masked_token_ppo_terms: what the failed checks have in common: only ratio is ever wrong; the "
-                    "wrong values always sit at masked positions only (prompt, padding)")
+    said = observe(COURSE, "masked_token_ppo_terms", [Call((), args, (ratio, unclipped, clipped, pessimistic))])
+    assert said.endswith("only ratio is ever wrong; the wrong values always sit at masked positions only (prompt, "
+                         "padding)"), said
     diagnostics = COURSE.reference("ppo_diagnostics")
     calls = []
     for new in ([-0.5, -1.0], [0.3, -0.2]):
         args = dict(new_log_prob=np.array(new), old_log_prob=np.array([-0.4, -0.6]), advantage=np.array([1.0, -1.0]))
         fields = dict(vars(diagnostics(**args)), approx_kl_nonnegative=-1.0)
         calls.append(Call((), args, Record("PPODiagnostics", fields)))  # as a student's dataclass comes back
-    assert common_ground(COURSE, "ppo_diagnostics", calls) == (
-        "ppo_diagnostics: what the failed checks have in common: only approx_kl_nonnegative is ever wrong")
+    assert observe(COURSE, "ppo_diagnostics", calls).endswith("only approx_kl_nonnegative is ever wrong")
     calls[1].outcome.fields["mean_log_ratio"] = 9.0
-    assert common_ground(COURSE, "ppo_diagnostics", calls) == ("ppo_diagnostics: what the failed checks have in "
-                                                               "common: only approx_kl_nonnegative and mean_log_ratio "
-                                                               "are ever wrong")
-    assert common_ground(COURSE, "gae_advantages", [gae_call(0.9, 0.5)]) is None
+    assert observe(COURSE, "ppo_diagnostics", calls).endswith(
+        "only approx_kl_nonnegative and mean_log_ratio are ever wrong")
+    assert observe(COURSE, "gae_advantages", [gae_call(0.9, 0.5)]) is None
 
 
 @pytest.mark.parametrize("function, mistake", [("reward_to_go", "discounts_current_reward"),

@@ -17,7 +17,7 @@ function here, in the trusted process (it is course code), on the inputs of the
 failed tests, then of the first calls of the passed ones. A mistake that answers
 exactly as the student did on all of them (within the exercise's tolerance), and unlike
 the reference where the student failed, is the student's; when exactly one is, its
-diagnosis is the first message. When none is, :func:`common_ground` says what the
+diagnosis is the first message. When none is, :func:`observe` says what the
 failures share. Nothing of the student's runs here: only the values their function
 returned are compared.
 """
@@ -361,47 +361,6 @@ def explained(course: Course, function: str, cause: str, calls: list[Call]) -> b
 
 # -- what the failures have in common, when no known mistake explains them ----------------------
 MASK_ARGUMENTS = ("mask", "token_mask")
-
-
-def common_ground(course: Course, function: str, failed: list[Call]) -> str | None:
-    """What the wrong answers among ``failed`` have in common, in words that show no value.
-
-    Which named parts are wrong (fields of a dataclass, keys of a dict, the arrays of a tuple
-    named in the reference's ``Returns``), and within arrays whether only masked or only
-    response positions, or only the first or the last element, are wrong. None when there is
-    nothing in common to say (or nothing wrong in the answers).
-    """
-    reference = course.reference(function)
-    answers = Answers(course, function)
-    wrong = wrong_calls(course, function, failed, answers)
-    if not wrong or any(isinstance(c.outcome, Raised) or isinstance(want, Raised) for c, want in wrong):
-        return None
-    names = _returned_names(reference)
-    parts: set[str] = set()
-    where: set[str] = set()
-    with quiet():
-        for call, want in wrong:
-            got, expected = _plain(call.outcome), _plain(want)
-            if isinstance(expected, dict) and isinstance(got, dict) and got.keys() == expected.keys():
-                pieces = [(k, got[k], expected[k]) for k in expected if k]
-            elif isinstance(expected, list) and isinstance(got, list) and len(got) == len(expected) == len(names):
-                pieces = list(zip(names, got, expected))
-            else:
-                pieces = [("", got, expected)]
-            for name, g, e in pieces:
-                if answers.same(g, e):
-                    continue
-                parts.add(name)
-                where.add(_where(g, e, _mask_of(reference, call), answers))
-    words = []
-    every = {name for name, *_ in pieces}
-    if "" not in parts and parts < every:
-        words.append(f"only {' and '.join(sorted(parts))} {'is' if len(parts) == 1 else 'are'} ever wrong")
-    if len(where) == 1 and "" not in where:
-        words.append(f"the wrong values always sit {where.pop()}")
-    if not words:
-        return None
-    return f"{function}: what the failed checks have in common: {'; '.join(words)}"
 
 
 def _returned_names(function: Callable) -> list[str]:
