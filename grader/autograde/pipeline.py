@@ -45,6 +45,7 @@ from grader.autograde.gradebook import (GradebookTarget, built_notebook, course_
                                         restore_manual, set_due_dates)
 from grader.autograde.recorder import Recorder, notebook_node, remove
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
+from grader.engine.events import RunListener
 from grader.engine.record import GradeRecord
 from grader.build.coursedir import BuiltAssignment, stale_inputs
 from grader.build.segments import assignment_modules
@@ -218,19 +219,27 @@ class Grade:
             state.records = grade_extractions(state.course, state.course_dir, state.assignment, state.extractions,
                                               jobs=state.jobs, sandbox=state.sandbox, scheduler=state.scheduler,
                                               out=state.out, on_advance=lambda n: progress.advance(task, n),
-                                              on_event=lambda kind, data: self.tell(state, kind, data),
+                                              listener=SessionNotices(state.console),
                                               pool=state.pool)
 
-    @staticmethod
-    def tell(state: AutogradeState, kind: str, data: dict) -> None:
-        """What people must see of the grading sessions: refused workers, retries, lost sessions."""
+
+class SessionNotices(RunListener):
+    """What people must see of the grading sessions while the bar runs: refused workers, retries.
+    (The submissions that could not be graded are named once grading ends: see ``grade_extractions``.)"""
+
+    def __init__(self, console: Console):
+        self.console = console
+
+    def refused(self, session: str, reason: str) -> None:
         from rich.markup import escape
 
-        if kind == "refused":
-            state.console.print(f"[bold red]refused {escape(data['session'])}: {escape(data['reason'])}[/bold red]")
-        elif kind == "retry":
-            state.console.print(f"[yellow]{escape(data['session'])} lost {escape(data['student'])} "
-                                f"({escape(data['reason'])}); grading it again elsewhere[/yellow]")
+        self.console.print(f"[bold red]refused {escape(session)}: {escape(reason)}[/bold red]")
+
+    def retry(self, student: str, session: str, reason: str) -> None:
+        from rich.markup import escape
+
+        self.console.print(f"[yellow]{escape(session)} lost {escape(student)} "
+                           f"({escape(reason)}); grading it again elsewhere[/yellow]")
 
 
 class Record:

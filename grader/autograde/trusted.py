@@ -16,6 +16,7 @@ from grader.build.coursedir import BuiltAssignment, built_assignments
 from grader.build.segments import ModuleParts
 from grader.course import Assignment, Course
 from grader.engine.dispatch import grade_class
+from grader.engine.events import Relay, RunListener
 from grader.engine.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel
 from grader.engine.record import GradeRecord, ungraded_record
@@ -68,14 +69,14 @@ def extract(course: Course, course_dir: Path, assignment: Assignment, info: Buil
 def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, extractions: dict[str, Extraction],
                       *, jobs: int = 1, sandbox: str = "auto", scheduler: str | None = None, out: Path | None = None,
                       on_advance: Callable[[int], None] | None = None,
-                      on_event: Callable[[str, dict], None] | None = None, pool=None) -> dict[str, GradeRecord]:
+                      listener: RunListener | None = None, pool=None) -> dict[str, GradeRecord]:
     """One record per extraction, graded by the engine (:func:`grader.engine.dispatch.grade_class`).
 
     Submissions are handed out one at a time to ``jobs`` trusted processes, or to the workers
     of the Dask cluster at ``scheduler`` (a session that dies has its submission retried once
     elsewhere), and each record is written atomically the moment it is graded; a submission
     whose stored record is current is not graded again. Nothing a submission started outlives
-    grading. ``on_advance(n)`` counts submissions done; ``on_event`` sees every event of the run.
+    grading. ``on_advance(n)`` counts submissions done; ``listener`` follows the run (its events).
     ``pool``: grading processes kept for several assignments (:func:`grading_pool`), else new ones.
 
     Raises
@@ -90,15 +91,7 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
     labs = [e.function for e in assignment.exercises if e.kind == "lab"]
     store = results_store(course_dir, assignment.id, out)
     readable = {s: x.directory for s, x in extractions.items() if x.readable}
-
-    def follow(kind: str, data: dict) -> None:
-        if kind == "plan":
-            advance(data["current"])
-        elif kind in ("graded", "failed"):
-            advance(1)
-        if on_event is not None:
-            on_event(kind, data)
-
+    follow = Relay(_Advance(advance), listener or RunListener())
     course_hash = run_fingerprint(course, only)
     records = {}
     for student, extraction in extractions.items():
@@ -113,7 +106,7 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
         become_subreaper()
         try:
             run = grade_class(course, readable, store.root, root=course_dir / EXTRACTED_DIR, jobs=jobs, mode=sandbox,
-                              scheduler=scheduler, only=only, on_event=follow, partial=True, others=list(records),
+                              scheduler=scheduler, only=only, listener=follow, partial=True, others=list(records),
                               backend=pool)
         finally:
             # Nothing a submission started may outlive grading (and touch the gradebook later);
@@ -156,3 +149,19 @@ def grading_pool(course: Course, assignments: list[Assignment], *, jobs: int, sa
 def fingerprint_of(student: str, extraction: Extraction) -> str:
     """The fingerprint of an extraction's modules, as a record of them holds it."""
     return Parcel.read(student, extraction.directory).fingerprint
+
+
+class _Advance(RunListener):
+    """Counts the submissions a run is done with: current ones at once, then each graded or failed."""
+
+    def __init__(self, advance: Callable[[int], None]):
+        self.advance = advance
+
+    def plan(self, total: int, todo: int, current: int) -> None:
+        self.advance(current)
+
+    def graded(self, student: str, record: GradeRecord, session: str) -> None:
+        self.advance(1)
+
+    def failed(self, student: str, reason: str, infrastructure: bool = False) -> None:
+        self.advance(1)

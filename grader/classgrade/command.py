@@ -15,6 +15,8 @@ from grader.classgrade.run import discover_submissions
 from grader.course import load_course
 from grader.display import markup
 from grader.engine.dispatch import grade_class
+from grader.engine.events import RunListener
+from grader.engine.record import GradeRecord
 from grader.errors import GraderError
 from grader.feedback import format_points
 from grader.options import engine_options, scheduler_address
@@ -51,7 +53,7 @@ def register(sub, common) -> None:
     parser.set_defaults(func=run)
 
 
-class ClassProgress:
+class ClassProgress(RunListener):
     """What a class run shows: a bar (or a line per submission in logs), per-session work, failures."""
 
     def __init__(self, console: Console, what: str, jobs_text: str):
@@ -64,7 +66,7 @@ class ClassProgress:
                                  TimeRemainingColumn(), console=console, disable=not self.interactive,
                                  transient=False)
         self.task = None
-        self.done = self.todo = self.failed = 0
+        self.done = self.todo = self.failures = 0
         self.sessions: dict[str, int] = {}
         self.in_flight: set[str] = set()  # students being graded
         self.sandboxes: set[bool] = set()
@@ -72,51 +74,55 @@ class ClassProgress:
     def status(self, last: str = "") -> str:
         flight = len(self.in_flight)
         workers = " ".join(f"{markup(s.rsplit('/', 1)[-1])}:{n}" for s, n in sorted(self.sessions.items()))
-        failed = f" [red]{self.failed} failed[/red]" if self.failed else ""
+        failed = f" [red]{self.failures} failed[/red]" if self.failures else ""
         return f"{flight} in flight{failed} | done per worker {workers} | {markup(last)}"
 
-    def __call__(self, kind: str, data: dict) -> None:
-        if kind == "plan":
-            self.todo = data["todo"]
-            self.console.print(f"{data['total']} submissions in {markup(self.what)}: {data['current']} already "
-                               f"graded and unchanged, {data['todo']} to grade {self.jobs_text}")
-            self.task = self.progress.add_task("grading", total=data["todo"], status="")
-        elif kind == "started":
-            # Once for the sandboxed sessions, and for every session without the sandbox.
-            sandboxed = bool(data.get("sandboxed"))
-            if sandboxed and sandboxed in self.sandboxes:
-                return
-            self.sandboxes.add(sandboxed)
-            where = "" if sandboxed else f" ({markup(data.get('session', ''))})"
-            text = f"sandbox{where}: {markup(data.get('sandbox', ''))}"
-            self.console.print(text if sandboxed else f"[bold red]{text}[/bold red]")
-        elif kind == "refused":
-            self.console.print(f"[bold red]refused {markup(data['session'])}: {markup(data['reason'])}[/bold red]")
-        elif kind == "began":
-            self.in_flight.add(data["student"])
-        elif kind == "graded":
-            self.done += 1
-            record = data["record"]
-            session = data.get("session") or "?"
-            self.sessions[session] = self.sessions.get(session, 0) + 1
-            self.in_flight.discard(data["student"])
-            line = f"{record.student} {format_points(record.total)}/{format_points(record.max)}"
-            self.progress.update(self.task, advance=1, status=self.status(line))
-            if not self.interactive:
-                self.console.print(f"[{self.done}/{self.todo}] graded {markup(line)} ({record.elapsed:.1f} s, "
-                                   f"{markup(session)})")
-        elif kind == "retry":
-            self.in_flight.discard(data["student"])
-            self.console.print(f"[yellow]{markup(data['session'])} lost {markup(data['student'])} "
-                               f"({markup(data['reason'])}); grading it again elsewhere[/yellow]")
-        elif kind == "failed":
-            self.failed += 1
-            self.in_flight.discard(data["student"])
-            if self.task is not None:
-                self.progress.update(self.task, advance=1, status=self.status())
-            self.console.print(f"[red]could not grade {markup(data['student'])}: {markup(data['reason'])}[/red]")
-        elif kind == "lost":
-            self.console.print(f"[yellow]lost the grading session {markup(data['session'])}[/yellow]")
+    def plan(self, total: int, todo: int, current: int) -> None:
+        self.todo = todo
+        self.console.print(f"{total} submissions in {markup(self.what)}: {current} already "
+                           f"graded and unchanged, {todo} to grade {self.jobs_text}")
+        self.task = self.progress.add_task("grading", total=todo, status="")
+
+    def started(self, session: str, sandbox: str, sandboxed: bool | None) -> None:
+        # Once for the sandboxed sessions, and for every session without the sandbox.
+        sandboxed = bool(sandboxed)
+        if sandboxed and sandboxed in self.sandboxes:
+            return
+        self.sandboxes.add(sandboxed)
+        where = "" if sandboxed else f" ({markup(session)})"
+        text = f"sandbox{where}: {markup(sandbox)}"
+        self.console.print(text if sandboxed else f"[bold red]{text}[/bold red]")
+
+    def refused(self, session: str, reason: str) -> None:
+        self.console.print(f"[bold red]refused {markup(session)}: {markup(reason)}[/bold red]")
+
+    def began(self, student: str, session: str) -> None:
+        self.in_flight.add(student)
+
+    def graded(self, student: str, record: GradeRecord, session: str) -> None:
+        self.done += 1
+        self.sessions[session] = self.sessions.get(session, 0) + 1
+        self.in_flight.discard(student)
+        line = f"{record.student} {format_points(record.total)}/{format_points(record.max)}"
+        self.progress.update(self.task, advance=1, status=self.status(line))
+        if not self.interactive:
+            self.console.print(f"[{self.done}/{self.todo}] graded {markup(line)} ({record.elapsed:.1f} s, "
+                               f"{markup(session)})")
+
+    def retry(self, student: str, session: str, reason: str) -> None:
+        self.in_flight.discard(student)
+        self.console.print(f"[yellow]{markup(session)} lost {markup(student)} "
+                           f"({markup(reason)}); grading it again elsewhere[/yellow]")
+
+    def failed(self, student: str, reason: str, infrastructure: bool = False) -> None:
+        self.failures += 1
+        self.in_flight.discard(student)
+        if self.task is not None:
+            self.progress.update(self.task, advance=1, status=self.status())
+        self.console.print(f"[red]could not grade {markup(student)}: {markup(reason)}[/red]")
+
+    def lost(self, session: str) -> None:
+        self.console.print(f"[yellow]lost the grading session {markup(session)}[/yellow]")
 
 
 def stderr_console() -> Console:
@@ -220,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
     with progress.progress:
         result = grade_class(course, students, out, root=submissions.resolve(), jobs=jobs, mode=mode,
                              scheduler=scheduler, force=args.force or bool(args.student), only=args.only,
-                             on_event=progress, skipped=skipped, partial=bool(args.student), others=others)
+                             listener=progress, skipped=skipped, partial=bool(args.student), others=others)
     keep_extractions(course, out, extractions)
     table = Table(title=f"{course.title}: {len(result.students)} submissions", show_header=False)
     table.add_row("graded now", str(len(result.graded)))

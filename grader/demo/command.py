@@ -6,6 +6,7 @@ import argparse
 import importlib.util
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
@@ -13,9 +14,13 @@ from rich.table import Table
 from grader.course import load_course
 from grader.display import markup, text
 from grader.demo import assemble_sample_class
+from grader.engine.events import RunListener
 from grader.errors import GraderError
 from grader.feedback import format_points, grade_table
 from grader.stubs import stale_files
+
+if TYPE_CHECKING:
+    from grader.engine.record import GradeRecord
 
 
 def register(sub, common) -> None:
@@ -79,18 +84,9 @@ def run(args: argparse.Namespace) -> int:
     console.rule("3. grading (hidden tests, sandboxed workers, labs included)")
     results_dir = out / "results"
 
-    def on_event(kind: str, data: dict) -> None:
-        if kind == "started":
-            console.print(f"grading process started ({markup(data.get('sandbox', ''))})")
-        elif kind == "graded":
-            record = data["record"]
-            console.print(f"graded {markup(record.student)}: {record.total:.4g}/{record.max:g}")
-        elif kind == "failed":
-            console.print(f"[red]could not grade {markup(data['student'])}: {markup(data['reason'])}[/red]")
-
     with console.status("grading the sample class (the labs train policies: about a minute) ..."):
         run_info = grade_class(course, discover_submissions(submissions), results_dir, root=submissions,
-                               jobs=max(1, args.jobs), force=True, on_event=on_event)
+                               jobs=max(1, args.jobs), force=True, listener=_Grading(console))
     store = ResultStore(results_dir)
     records = {student: store.load(student) for student in students}
     missing = [student for student, record in records.items() if record is None]
@@ -116,3 +112,19 @@ def run(args: argparse.Namespace) -> int:
     console.print(f"graded in {run_info.wall_time:.0f} s ({run_info.sandbox or 'no sandbox'})")
     console.print(f"results: {results_dir}  |  instructor report: {report}")
     return 0
+
+
+class _Grading(RunListener):
+    """A line per grading process started and per submission graded or not."""
+
+    def __init__(self, console: Console):
+        self.console = console
+
+    def started(self, session: str, sandbox: str, sandboxed: bool | None) -> None:
+        self.console.print(f"grading process started ({markup(sandbox)})")
+
+    def graded(self, student: str, record: GradeRecord, session: str) -> None:
+        self.console.print(f"graded {markup(record.student)}: {record.total:.4g}/{record.max:g}")
+
+    def failed(self, student: str, reason: str, infrastructure: bool = False) -> None:
+        self.console.print(f"[red]could not grade {markup(student)}: {markup(reason)}[/red]")

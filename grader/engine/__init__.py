@@ -6,6 +6,7 @@
 - :mod:`grader.engine.fingerprint`: what decides whether a stored record is still current;
 - :mod:`grader.engine.store`: the results directory (one record per student, written atomically);
 - :mod:`grader.engine.dispatch`: hand submissions to grading sessions, retry, save each record;
+- :mod:`grader.engine.events`: :class:`RunListener`, what a class run tells those who follow it;
 - :mod:`grader.engine.local`: grading sessions in trusted processes on this machine;
 - :mod:`grader.engine.cluster`: grading sessions on the workers of a Dask cluster;
 - :mod:`grader.engine.batch`: many submissions, each on its own functions (the course's mutant tests).

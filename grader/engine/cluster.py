@@ -242,8 +242,8 @@ class DaskCluster:
             try:
                 client.register_plugin(plugin)
             except Exception as exc:  # a worker could not even load it (no grader there): refused below
-                dispatcher.notify("refused", {"session": "a worker", "reason": f"could not set up the grading "
-                                                                              f"plugin: {type(exc).__name__}: {exc}"})
+                dispatcher.listener.refused("a worker", f"could not set up the grading plugin: "
+                                                        f"{type(exc).__name__}: {exc}")
             self._grade(client, plugin.name, dispatcher, futures)
         finally:
             for future in futures:
@@ -305,7 +305,6 @@ class DaskCluster:
                     future.cancel()
                     del futures[future]
             dispatcher.session_lost(worker, "the Dask worker left the cluster (killed, out of memory, or stopped)")
-            dispatcher.notify("lost", {"session": worker})
         new = [w for w in workers if w not in accepted and w not in refused]
         if not new:
             return workers
@@ -320,9 +319,8 @@ class DaskCluster:
                     continue
             if status.get("refused"):
                 refused[worker] = status["refused"]
-                dispatcher.notify("refused", {"session": worker, "reason": status["refused"]})
+                dispatcher.listener.refused(worker, status["refused"])
                 continue
             accepted[worker] = max(1, int(workers[worker]))
-            dispatcher.notify("started", {"session": worker, "sandbox": status.get("sandbox", ""),
-                                          "sandboxed": status.get("sandboxed")})
+            dispatcher.listener.started(worker, status.get("sandbox", ""), status.get("sandboxed"))
         return workers

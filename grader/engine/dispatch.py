@@ -16,10 +16,11 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Protocol
 
 from grader.course import Course
 from grader.engine.driver import Outcome, check_functions
+from grader.engine.events import Relay, RunListener
 from grader.engine.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel, SubmissionRefused, label_of
 from grader.engine.record import now, ungraded_record
@@ -27,8 +28,6 @@ from grader.engine.store import ResultStore
 from grader.errors import GraderError
 
 MAX_ATTEMPTS = 2
-
-Notify = Callable[[str, dict], None]
 
 
 @dataclass
@@ -46,7 +45,8 @@ class ClassRun:
 
 
 class Backend(Protocol):
-    """Grading sessions somewhere: :meth:`run` grades until the dispatcher has nothing left."""
+    """Grading sessions somewhere: :meth:`run` grades until the dispatcher has nothing left, and tells
+    ``dispatcher.listener`` when a session is ready (``started``) or will not grade (``refused``)."""
 
     where: str
 
@@ -57,14 +57,14 @@ class Dispatcher:
     """The submissions still to grade, who is grading what, and every record saved as it comes."""
 
     def __init__(self, course: Course, students: dict[str, Path], labels: dict[str, str], store: ResultStore,
-                 run: ClassRun, notify: Notify, only: list[str] | None = None, course_hash: str = ""):
+                 run: ClassRun, listener: RunListener, only: list[str] | None = None, course_hash: str = ""):
         self.course = course
         self.course_hash = course_hash
         self.paths = students
         self.labels = labels
         self.store = store
         self.run = run
-        self.notify = notify
+        self.listener = listener
         self.only = only
         self.queue: deque[str] = deque(students)
         self.attempts: dict[str, int] = {}
@@ -89,13 +89,13 @@ class Dispatcher:
                                          self.only or self.course.functions, str(exc), course_hash=self.course_hash)
                 self.store.save(record)
                 self.run.graded.append(student)
-                self.notify("graded", {"student": student, "record": record, "session": "-"})
+                self.listener.graded(student, record, "-")
                 continue
             except GraderError as exc:
                 self._fail(student, f"could not stage the submission: {exc}")
                 continue
             self.in_flight[student] = session
-            self.notify("began", {"student": student, "session": session})
+            self.listener.began(student, session)
             return parcel
         return None
 
@@ -110,7 +110,7 @@ class Dispatcher:
                 return
             self.store.save(outcome.record)
             self.run.graded.append(student)
-            self.notify("graded", {"student": student, "record": outcome.record, "session": session})
+            self.listener.graded(student, outcome.record, session or "?")
         elif outcome.infrastructure:
             self.lost(student, session or "?", outcome.failure)
         else:
@@ -122,18 +122,20 @@ class Dispatcher:
         self.attempts[student] = self.attempts.get(student, 0) + 1
         if self.attempts[student] < MAX_ATTEMPTS:
             self.queue.appendleft(student)
-            self.notify("retry", {"student": student, "session": session, "reason": reason})
+            self.listener.retry(student, session, reason)
         else:
             self._fail(student, f"not graded: the grading infrastructure failed {MAX_ATTEMPTS} times on it "
                                 f"(last: {reason}); this is not a grade, run again to retry", infrastructure=True)
 
     def session_lost(self, session: str, reason: str) -> None:
+        """``session`` died or left: what it was grading is retried (or failed), then the listener hears of it."""
         for student in [s for s, where in self.in_flight.items() if where == session]:
             self.lost(student, session, reason)
+        self.listener.lost(session)
 
     def _fail(self, student: str, reason: str, infrastructure: bool = False) -> None:
         self.run.failed[student] = reason
-        self.notify("failed", {"student": student, "reason": reason, "infrastructure": infrastructure})
+        self.listener.failed(student, reason, infrastructure)
 
 
 def plan(students: dict[str, Path], labels: dict[str, str], store: ResultStore, course_hash: str,
@@ -171,7 +173,7 @@ def make_backend(course: Course, *, scheduler: str | None, jobs: int, mode: str,
 
 def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: Path | None = None,
                 jobs: int = 1, mode: str = "auto", scheduler: str | None = None, force: bool = False,
-                only: list[str] | None = None, on_event: Notify | None = None,
+                only: list[str] | None = None, listener: RunListener | None = None,
                 skipped: dict[str, str] | None = None, partial: bool = False,
                 others: list[str] = (), backend: Backend | None = None) -> ClassRun:
     """Grade every submission of ``students`` (``{student: path}``) that has no current record in ``out``.
@@ -182,9 +184,8 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
     functions (the records then hold only them). ``scheduler`` (a Dask scheduler's address)
     grades on that cluster instead of ``jobs`` processes here.
 
-    ``on_event(kind, data)`` follows the run: ``plan``, ``started`` (a session is ready),
-    ``refused`` (a cluster worker with another course), ``began``, ``graded``, ``retry``,
-    ``failed``, ``lost`` (a session died). ``skipped`` (entry -> reason) are entries of the
+    ``listener`` (a :class:`~grader.engine.events.RunListener`) follows the run, from ``plan``
+    to each submission's ``graded`` or ``failed``. ``skipped`` (entry -> reason) are entries of the
     class that discovery left out: they count as failed, and are reported as such. ``partial``:
     these are some students of the class (``grader autograde --student``): it keeps its others.
     ``others`` are students of the class whose records are made elsewhere (a notebook that could
@@ -193,7 +194,7 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
     used as a context manager, whose ``only`` includes these functions), instead of new ones.
     """
     started = time.monotonic()
-    notify = on_event or (lambda kind, data: None)
+    listener = listener or RunListener()
     if not students:
         raise GraderError("no submissions to grade")
     root = Path(root) if root is not None else Path(next(iter(students.values()))).parent
@@ -215,7 +216,7 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
         everyone = sorted(set(students) | set(others)
                           | set(previous.get("students", []) if partial and previous else []))
         for entry, reason in run.failed.items():
-            notify("failed", {"student": entry, "reason": reason})
+            listener.failed(entry, reason)
         # Submission times the instructor gave (timestamp.txt in a student's folder), read here in the
         # trusted process; the others of a partial run keep theirs.
         from grader.calendar import calendar_of, read_timestamp
@@ -240,14 +241,14 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
             "calendar": calendar_of(course), "submitted": submitted, "submitted_problems": time_problems,
         }
         store.save_manifest(manifest)
-        notify("plan", {"total": len(students), "todo": len(todo), "current": len(current)})
+        listener.plan(len(students), len(todo), len(current))
         try:
             if todo:
                 backend = backend or make_backend(course, scheduler=scheduler, jobs=max(1, min(jobs, len(todo))),
                                                   mode=mode, course_hash=course_hash, only=only, store=store)
                 run.where = backend.where
                 dispatcher = Dispatcher(course, {s: students[s] for s in todo}, labels, store, run,
-                                        _sandbox_of(run, notify), only, course_hash)
+                                        Relay(_FirstSandbox(run), listener), only, course_hash)
                 backend.run(dispatcher)
         except KeyboardInterrupt:
             run.interrupted = True
@@ -263,11 +264,12 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
     return run
 
 
-def _sandbox_of(run: ClassRun, notify: Notify) -> Notify:
-    """Remember the first session's sandbox in the run, and pass every event on."""
-    def follow(kind: str, data: dict) -> None:
-        if kind == "started" and not run.sandbox:
-            run.sandbox = data.get("sandbox", "")
-        notify(kind, data)
+class _FirstSandbox(RunListener):
+    """Remembers the first session's sandbox in the run (the manifest says what graded it)."""
 
-    return follow
+    def __init__(self, run: ClassRun):
+        self.run = run
+
+    def started(self, session: str, sandbox: str, sandboxed: bool | None) -> None:
+        if not self.run.sandbox:
+            self.run.sandbox = sandbox

@@ -174,8 +174,7 @@ class LocalPool:
         processes = self.processes
         restarts = 0
         for process in processes:  # kept from an earlier run: ready, and waiting
-            dispatcher.notify("started", {"session": process.name, "sandbox": process.sandbox,
-                                          "sandboxed": process.sandboxed})
+            dispatcher.listener.started(process.name, process.sandbox, process.sandboxed)
         for process in list(self.idle):
             self._serve(process, dispatcher)
         for _ in range(max(0, min(self.jobs - len(processes), dispatcher.waiting))):
@@ -201,7 +200,6 @@ class LocalPool:
                         if not process.finished:
                             dispatcher.session_lost(process.name, f"the grading process ended (exit code {code}); "
                                                                   f"see {process.log_path.name} in the logs")
-                            dispatcher.notify("lost", {"session": process.name, "code": code})
                             if dispatcher.waiting and restarts < 2 * self.jobs:
                                 restarts += 1
                                 self._launch()
@@ -237,8 +235,7 @@ class LocalPool:
         if message.get("ready"):
             process.ready = True
             process.sandbox, process.sandboxed = message.get("sandbox", ""), message.get("sandboxed")
-            dispatcher.notify("started", {"session": process.name, "sandbox": process.sandbox,
-                                          "sandboxed": process.sandboxed})
+            dispatcher.listener.started(process.name, process.sandbox, process.sandboxed)
         elif message.get("want"):
             self._serve(process, dispatcher)
         elif "outcome" in message:

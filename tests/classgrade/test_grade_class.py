@@ -450,3 +450,102 @@ def test_due_dates_and_given_submission_times_reach_the_report_and_the_feedback(
            "<td class='num'>-1.50</td>" in section, section
     assert "Submission times: 1 of 3" in section
     assert "carol: timestamp.txt does not hold a time" in section and "<b>" not in section
+
+
+class _Recording:
+    """Every event of a run, in order, a record as its student and total (a RunListener)."""
+
+    def __init__(self):
+        from grader.engine.events import RunListener
+
+        class Recorder(RunListener):
+            def plan(_, total, todo, current):
+                self.events.append(("plan", total, todo, current))
+
+            def started(_, session, sandbox, sandboxed):
+                self.events.append(("started", session, sandbox, sandboxed))
+
+            def refused(_, session, reason):
+                self.events.append(("refused", session, reason))
+
+            def began(_, student, session):
+                self.events.append(("began", student, session))
+
+            def graded(_, student, record, session):
+                self.events.append(("graded", student, record.student, record.total, session))
+
+            def retry(_, student, session, reason):
+                self.events.append(("retry", student, session, reason))
+
+            def failed(_, student, reason, infrastructure=False):
+                self.events.append(("failed", student, reason, infrastructure))
+
+            def lost(_, session):
+                self.events.append(("lost", session))
+
+        self.events: list[tuple] = []
+        self.listener = Recorder()
+
+
+def test_a_listener_hears_every_event_of_a_run_in_order(tmp_path, monkeypatch):
+    """One session grades two students; a submission refused before grading is a zero graded by no
+    session ("-"); an entry discovery left out fails first; the run keeps the session's sandbox."""
+    from grader.course import load_course
+    from grader.engine import parcel
+    from grader.engine.dispatch import grade_class
+
+    course = make_toy_course(tmp_path / "course")
+    submissions = tmp_path / "class"
+    submissions.mkdir()
+    (submissions / "alice.py").write_text(solution_source())
+    (submissions / "bob.py").write_text(wrong_source())
+    (submissions / "big.py").write_text(solution_source() + "#" * 20_000)
+    monkeypatch.setattr(parcel, "MAX_SUBMISSION_BYTES", 10_000)  # big is refused, the others are smaller
+    students = {s: submissions / f"{s}.py" for s in ("alice", "bob", "big")}
+    recording = _Recording()
+    run = grade_class(load_course(course), students, tmp_path / "out", root=submissions, jobs=1,
+                      skipped={"notes.txt": "not a submission"}, listener=recording.listener)
+    events = recording.events
+    assert events[:2] == [("failed", "notes.txt", "not a submission", False), ("plan", 3, 3, 0)], events
+    assert events[2][0] == "started", events
+    session, sandbox = events[2][1], events[2][2]
+    assert run.sandbox == sandbox and sandbox
+    assert events[3:] == [("began", "alice", session), ("graded", "alice", "alice", 4.0, session),
+                          ("began", "bob", session), ("graded", "bob", "bob", 2.0, session),
+                          ("graded", "big", "big", 0.0, "-")], events
+
+
+class _LosingBackend:
+    """A refused worker, then a session that dies under its submission, then another that loses it too."""
+
+    where = "a script"
+
+    def run(self, dispatcher) -> None:
+        dispatcher.listener.refused("w0", "another course")
+        dispatcher.listener.started("w1", "bubblewrap", True)
+        dispatcher.next("w1")
+        dispatcher.session_lost("w1", "the worker died")
+        parcel = dispatcher.next("w2")
+        dispatcher.lost(parcel.student, "w2", "the worker died again")
+
+
+def test_a_listener_hears_refusals_retries_and_lost_sessions(tmp_path):
+    """A lost session's submission is retried before the session is reported lost (the console's
+    order); a second loss fails the submission as the infrastructure's doing."""
+    from grader.course import load_course
+    from grader.engine.dispatch import grade_class
+
+    course = make_toy_course(tmp_path / "course")
+    submissions = tmp_path / "class"
+    submissions.mkdir()
+    (submissions / "alice.py").write_text(solution_source())
+    recording = _Recording()
+    run = grade_class(load_course(course), {"alice": submissions / "alice.py"}, tmp_path / "out",
+                      root=submissions, listener=recording.listener, backend=_LosingBackend())
+    failure = run.failed["alice"]
+    assert "the grading infrastructure failed 2 times" in failure and "the worker died again" in failure
+    assert recording.events == [
+        ("plan", 1, 1, 0), ("refused", "w0", "another course"), ("started", "w1", "bubblewrap", True),
+        ("began", "alice", "w1"), ("retry", "alice", "w1", "the worker died"), ("lost", "w1"),
+        ("began", "alice", "w2"), ("failed", "alice", failure, True)]
+    assert run.sandbox == "bubblewrap"
