@@ -66,6 +66,33 @@ def test_grade_class(tmp_path):
     assert "graded alice" in proc.stderr and f"could not grade {name}" in proc.stderr, proc.stderr
 
 
+
+def test_session_events_print_what_a_worker_says_literally():
+    """A refusal's or a lost session's reason comes from a worker (a Dask worker is anyone's machine);
+    grade-class and autograde print it, its session and the student literally (autograde's own copy
+    of these lines escaped the markup but let terminal control through)."""
+    from grader.autograde.pipeline import SessionNotices
+    from grader.classgrade.command import ClassProgress
+
+    reason = f"{MARKUP}[bold]x[/]{ESCAPES}"
+    shown = f"{MARKUP}[bold]x[/] \\x1b[2J\\x1b]0;owned\\x07"
+    for make in (lambda console: ClassProgress(console, "class", "here"), SessionNotices):
+        out = StringIO()
+        listener = make(Console(file=out, width=300))
+        listener.refused("w[bold]0", reason)
+        listener.retry("[red]eve", "w[/]1", reason)
+        printed = out.getvalue()
+        assert f"refused w[bold]0: {shown}" in printed, printed
+        assert f"w[/]1 lost [red]eve ({shown}); grading it again elsewhere" in printed, printed
+        assert "\x1b" not in printed
+    out = StringIO()
+    progress = ClassProgress(Console(file=out, width=300), "class", "here")
+    progress.failed("[red]eve", reason)
+    progress.lost("w[/]1")
+    printed = out.getvalue()
+    assert f"could not grade [red]eve: {shown}" in printed and "lost the grading session w[/]1" in printed, printed
+
+
 def test_check(tmp_path):
     submission = tmp_path / "work"
     submission.mkdir()

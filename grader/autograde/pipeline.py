@@ -45,7 +45,7 @@ from grader.autograde.gradebook import (GradebookTarget, built_notebook, course_
                                         restore_manual, set_due_dates)
 from grader.autograde.recorder import Recorder, notebook_node, remove
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
-from grader.engine.events import RunListener
+from grader.engine.events import RunListener, refused_message, retry_message
 from grader.engine.record import GradeRecord
 from grader.build.coursedir import BuiltAssignment, stale_inputs
 from grader.build.segments import assignment_modules
@@ -231,15 +231,10 @@ class SessionNotices(RunListener):
         self.console = console
 
     def refused(self, session: str, reason: str) -> None:
-        from rich.markup import escape
-
-        self.console.print(f"[bold red]refused {escape(session)}: {escape(reason)}[/bold red]")
+        self.console.print(refused_message(session, reason))
 
     def retry(self, student: str, session: str, reason: str) -> None:
-        from rich.markup import escape
-
-        self.console.print(f"[yellow]{escape(session)} lost {escape(student)} "
-                           f"({escape(reason)}); grading it again elsewhere[/yellow]")
+        self.console.print(retry_message(student, session, reason))
 
 
 class Record:

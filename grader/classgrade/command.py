@@ -15,7 +15,7 @@ from grader.classgrade.run import discover_submissions
 from grader.course import load_course
 from grader.display import markup
 from grader.engine.dispatch import grade_class
-from grader.engine.events import RunListener
+from grader.engine.events import RunListener, failed_message, lost_message, refused_message, retry_message
 from grader.engine.record import GradeRecord
 from grader.errors import GraderError
 from grader.feedback import format_points
@@ -94,7 +94,7 @@ class ClassProgress(RunListener):
         self.console.print(text if sandboxed else f"[bold red]{text}[/bold red]")
 
     def refused(self, session: str, reason: str) -> None:
-        self.console.print(f"[bold red]refused {markup(session)}: {markup(reason)}[/bold red]")
+        self.console.print(refused_message(session, reason))
 
     def began(self, student: str, session: str) -> None:
         self.in_flight.add(student)
@@ -111,18 +111,17 @@ class ClassProgress(RunListener):
 
     def retry(self, student: str, session: str, reason: str) -> None:
         self.in_flight.discard(student)
-        self.console.print(f"[yellow]{markup(session)} lost {markup(student)} "
-                           f"({markup(reason)}); grading it again elsewhere[/yellow]")
+        self.console.print(retry_message(student, session, reason))
 
     def failed(self, student: str, reason: str, infrastructure: bool = False) -> None:
         self.failures += 1
         self.in_flight.discard(student)
         if self.task is not None:
             self.progress.update(self.task, advance=1, status=self.status())
-        self.console.print(f"[red]could not grade {markup(student)}: {markup(reason)}[/red]")
+        self.console.print(failed_message(student, reason))
 
     def lost(self, session: str) -> None:
-        self.console.print(f"[yellow]lost the grading session {markup(session)}[/yellow]")
+        self.console.print(lost_message(session))
 
 
 def stderr_console() -> Console:

@@ -14,7 +14,7 @@ from rich.table import Table
 from grader.course import load_course
 from grader.display import markup, text
 from grader.demo import assemble_sample_class
-from grader.engine.events import RunListener
+from grader.engine.events import RunListener, failed_message
 from grader.errors import GraderError
 from grader.feedback import format_points, grade_table
 from grader.stubs import stale_files
@@ -127,4 +127,4 @@ class _Grading(RunListener):
         self.console.print(f"graded {markup(record.student)}: {record.total:.4g}/{record.max:g}")
 
     def failed(self, student: str, reason: str, infrastructure: bool = False) -> None:
-        self.console.print(f"[red]could not grade {markup(student)}: {markup(reason)}[/red]")
+        self.console.print(failed_message(student, reason))

@@ -3,12 +3,16 @@
 The dispatcher and the backends (:mod:`~grader.engine.local`, :mod:`~grader.engine.cluster`)
 call these methods; the console of ``grader grade-class``, ``grader autograde``'s Grade step,
 the demo and the dispatcher itself (which remembers the sandbox) subclass :class:`RunListener`
-and override the events they show.
+and override the events they show. The texts people read about a run are written here once,
+as rich markup, with everything a student or a worker controls (ids, session names, reasons)
+escaped by :func:`grader.display.markup`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from grader.display import markup
 
 if TYPE_CHECKING:
     from grader.engine.record import GradeRecord
@@ -80,3 +84,20 @@ class Relay(RunListener):
         for listener in self.listeners:
             listener.lost(session)
 
+
+# What people read, as rich markup (print with markup on): written once for every command.
+
+def refused_message(session: str, reason: str) -> str:
+    return f"[bold red]refused {markup(session)}: {markup(reason)}[/bold red]"
+
+
+def retry_message(student: str, session: str, reason: str) -> str:
+    return f"[yellow]{markup(session)} lost {markup(student)} ({markup(reason)}); grading it again elsewhere[/yellow]"
+
+
+def failed_message(student: str, reason: str) -> str:
+    return f"[red]could not grade {markup(student)}: {markup(reason)}[/red]"
+
+
+def lost_message(session: str) -> str:
+    return f"[yellow]lost the grading session {markup(session)}[/yellow]"
