@@ -199,7 +199,7 @@ def crossing_cost(course, calls: int = 400) -> None:
 
 
 def sequence_steps(test, params) -> int:
-    return test.trusted("llm_sequence").sequence_profile_config(params["profile"])["iterations"]
+    return test.trusted("llm_sequence").sequence_profile_config(params["profile"]).iterations
 
 
 def old_way(course, lab: str) -> tuple[float, list]:

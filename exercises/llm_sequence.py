@@ -24,13 +24,22 @@ response, its EOS, then PAD up to ``T``. Logits at column ``k`` score the label
 can only emit EOS and the answer symbols; a label it cannot emit (a prompt token
 or PAD) gets log-probability 0.0 and no gradient, and the response mask must
 remove it.
+
+Every hyperparameter is a field of the frozen :class:`SequenceConfig`;
+:func:`sequence_profile_config` gives the two named budgets, and
+:func:`train_tiny_sequence_policy` takes the configuration.
+
+Examples
+--------
+>>> run = train_tiny_sequence_policy(sequence_profile_config("smoke", seed=5))   # doctest: +SKIP
+>>> run["final_evaluation"]["success_rate"]                                       # doctest: +SKIP
+1.0
 """
 
-from __future__ import annotations
-
+import dataclasses
+import numbers
 import time
 import types
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -69,7 +78,6 @@ STOP_CREDIT = 0.4
 MAX_NEW_TOKENS = 4
 
 WEIGHT_NAMES = ("input_gates", "recurrent_update_reset", "recurrent_candidate", "output_weights", "output_bias")
-PROFILES = ("smoke", "full")
 REDUCTIONS = ("token_mean", "sequence_mean", "sequence_sum_mean")
 
 
@@ -340,7 +348,7 @@ def log_prob_gradients(model: TinyGRUPolicy, cache, grad_log_probs, grad_entropy
 
 
 # -- sampling --------------------------------------------------------------------------------
-@dataclass
+@dataclasses.dataclass
 class SequenceBatch:
     """One rollout: ``B = NUM_PROMPTS * group_size`` rows, grouped by prompt.
 
@@ -551,40 +559,122 @@ class _Adam:
 
 
 # -- training ----------------------------------------------------------------------------------
-SMOKE_CONFIG = dict(
-    iterations=60, group_size=16, ppo_epochs=8, learning_rate=0.04, anneal_learning_rate=True,
-    clip_epsilon=0.2, reduction="token_mean", entropy_coef=0.04, entropy_decay=0.6, max_grad_norm=1.0,
-    hidden_size=24, evaluation_every=2, evaluation_samples=32,
-)
-FULL_CONFIG = dict(SMOKE_CONFIG, iterations=150, group_size=24, learning_rate=0.03, hidden_size=32,
-                   evaluation_every=1, evaluation_samples=64)
+@dataclasses.dataclass(frozen=True)
+class SequenceConfig:
+    """Every hyperparameter of one training run (see :func:`sequence_profile_config`).
 
-
-def sequence_profile_config(mode: str = "smoke") -> dict:
-    """Keyword arguments of :func:`train_tiny_sequence_policy` for a run profile.
-
-    ``"smoke"`` is the quick check (well under a second of computation per seed);
-    ``"full"`` trains longer with larger groups and evaluates with more samples.
-
-    Several PPO epochs with a large step make the clip matter: without the
-    pessimistic minimum the policy overshoots and locks onto a wrong response.
+    The defaults are the smoke profile. Several PPO epochs with a large step make the
+    clip matter: without the pessimistic minimum the policy overshoots and locks onto
+    a wrong response. A field out of its range raises a ValueError naming it.
     """
-    mode = str(mode).strip().lower()
-    if mode == "smoke":
-        return dict(SMOKE_CONFIG)
-    if mode == "full":
-        return dict(FULL_CONFIG)
-    raise ValueError(f"unknown profile {mode!r}; expected one of {', '.join(PROFILES)}")
+
+    seed: int = 0  # initial weights and every sampled response; the evaluations draw from seed + 1
+    # -- data collection
+    iterations: int = 60  # rollouts of the run, each followed by ppo_epochs updates
+    group_size: int = 16  # responses sampled per prompt; batch = NUM_PROMPTS * group_size rows
+    max_new_tokens: int = MAX_NEW_TOKENS  # response budget, EOS included
+    # -- optimisation (Adam ascending the objective, one full-batch step per epoch)
+    ppo_epochs: int = 8  # passes over each rollout
+    learning_rate: float = 0.04
+    # Linearly to zero over the run: late steps stay small, so a rare bad sample in a
+    # solved group cannot undo the policy.
+    anneal_learning_rate: bool = True
+    adam_betas: tuple = (0.9, 0.999)
+    adam_epsilon: float = 1e-8
+    max_grad_norm: float | None = 1.0  # global norm over all weights (None: no clipping)
+    # -- objective
+    clip_epsilon: float = 0.2  # token ratio interval [1 - eps, 1 + eps]
+    reduction: str = "token_mean"  # how token terms are averaged: one of REDUCTIONS
+    # Weight of an entropy bonus on the response tokens. It keeps a group from collapsing onto
+    # one wrong response before the right one is sampled (identical rewards leave RLOO without
+    # signal), and fades linearly to zero over the first entropy_decay fraction of the run
+    # (0: no bonus), so the final policy can be sharp.
+    entropy_coef: float = 0.04
+    entropy_decay: float = 0.6
+    # -- policy
+    hidden_size: int = 24  # GRU units
+    # -- evaluation (before training, every evaluation_every iterations and after the last one)
+    evaluation_every: int = 2
+    evaluation_samples: int = 32  # sampled responses per prompt; 1: one greedy response
+
+    def __post_init__(self):
+        """Refuse a field out of its range with a ValueError naming it (a copy made by replace too)."""
+
+        def integer(value, smallest):
+            return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= smallest
+
+        def real(value):
+            return isinstance(value, numbers.Real) and not isinstance(value, bool) and bool(np.isfinite(value))
+
+        betas = self.adam_betas
+        checks = (
+            ("seed", integer(self.seed, 0), "an integer >= 0"),
+            ("iterations", integer(self.iterations, 1), "an integer >= 1"),
+            ("group_size", integer(self.group_size, 2),
+             "an integer >= 2 (a leave-one-out baseline needs another response of the group)"),
+            ("max_new_tokens", integer(self.max_new_tokens, 1), "an integer >= 1"),
+            ("ppo_epochs", integer(self.ppo_epochs, 1), "an integer >= 1"),
+            ("learning_rate", real(self.learning_rate) and self.learning_rate > 0, "a number > 0"),
+            ("anneal_learning_rate", isinstance(self.anneal_learning_rate, bool), "True or False"),
+            ("adam_betas", isinstance(betas, tuple) and len(betas) == 2 and all(real(b) and 0 <= b < 1 for b in betas),
+             "a pair of numbers in [0, 1)"),
+            ("adam_epsilon", real(self.adam_epsilon) and self.adam_epsilon > 0, "a number > 0"),
+            ("max_grad_norm", self.max_grad_norm is None or (real(self.max_grad_norm) and self.max_grad_norm > 0),
+             "a number > 0 or None"),
+            ("clip_epsilon", real(self.clip_epsilon) and 0 < self.clip_epsilon < 1, "a number in (0, 1)"),
+            ("reduction", self.reduction in REDUCTIONS, f"one of {', '.join(REDUCTIONS)}"),
+            ("entropy_coef", real(self.entropy_coef) and self.entropy_coef >= 0, "a number >= 0"),
+            ("entropy_decay", real(self.entropy_decay) and self.entropy_decay >= 0, "a number >= 0"),
+            ("hidden_size", integer(self.hidden_size, 1), "an integer >= 1"),
+            ("evaluation_every", integer(self.evaluation_every, 1), "an integer >= 1"),
+            ("evaluation_samples", integer(self.evaluation_samples, 1), "an integer >= 1"),
+        )
+        for name, ok, expected in checks:
+            if not ok:
+                raise ValueError(f"SequenceConfig.{name} must be {expected}, got {getattr(self, name)!r}")
 
 
-def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_size: int = 16, ppo_epochs: int = 8,
-                               learning_rate: float = 0.04, anneal_learning_rate: bool = True,
-                               clip_epsilon: float = 0.2, reduction: str = "token_mean",
-                               entropy_coef: float = 0.04, entropy_decay: float = 0.6,
-                               max_grad_norm: float | None = 1.0, hidden_size: int = 24,
-                               evaluation_every: int = 2, evaluation_samples: int = 32,
-                               max_new_tokens: int = MAX_NEW_TOKENS, verbose: bool = False,
-                               functions=None) -> dict:
+PROFILES = {
+    # The defaults: well under a second of computation per seed (CI, grading).
+    "smoke": dict(),
+    # Longer, with larger groups and a larger policy; evaluated every iteration, with more samples.
+    "full": dict(iterations=150, group_size=24, learning_rate=0.03, hidden_size=32, evaluation_every=1,
+                 evaluation_samples=64),
+}
+
+
+def sequence_profile_config(profile: str = "smoke", seed: int = 0, **overrides) -> SequenceConfig:
+    """The configuration of a named budget.
+
+    Parameters
+    ----------
+    profile : {"smoke", "full"}
+        ``smoke`` is the quick check (well under a second of computation per seed);
+        ``full`` trains longer with larger groups and evaluates with more samples.
+    seed : int
+        Seed of the run (initial weights, sampled responses; the evaluations use ``seed + 1``).
+    **overrides
+        Any other :class:`SequenceConfig` field.
+
+    Returns
+    -------
+    SequenceConfig
+        Frozen; change a copy with ``dataclasses.replace``.
+    """
+    name = str(profile).strip().lower()
+    if name not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; expected one of {', '.join(PROFILES)}")
+    return SequenceConfig(seed=int(seed), **{**PROFILES[name], **overrides})
+
+
+def graded_sequence_config(profile: str = "smoke", seed: int = 0) -> SequenceConfig:
+    """The configuration of a graded run: ``profile``'s budget, evaluated only before and after training
+    (the grader evaluates the weights itself)."""
+    config = sequence_profile_config(profile, seed=seed)
+    return dataclasses.replace(config, evaluation_every=config.iterations)
+
+
+def train_tiny_sequence_policy(config: SequenceConfig, functions=None, verbose: bool = False) -> dict:
     """Train the tiny policy with RLOO advantages and token-level clipped PPO.
 
     Each iteration samples ``group_size`` responses per prompt, scores them with the
@@ -592,27 +682,18 @@ def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_siz
     EOS included) and leave-one-out advantages (student's ``leave_one_out_baselines``),
     freezes the token log-probabilities, then runs ``ppo_epochs`` full-batch Adam
     steps on the clipped objective of the student's ``masked_token_ppo_terms`` (its
-    value from ``masked_token_ppo_objective``). Defaults are the smoke profile.
+    value from ``masked_token_ppo_objective``).
 
     Parameters
     ----------
-    seed : int
-        Seeds initialisation and sampling: the same seed gives the same run.
-    anneal_learning_rate : bool
-        Decay the learning rate linearly to zero over the run.
-    entropy_coef, entropy_decay : float
-        Weight of an entropy bonus on the response tokens, fading linearly to zero
-        over the first ``entropy_decay`` fraction of the run.
-    evaluation_every, evaluation_samples : int
-        Evaluate before training, every so many iterations and after the last one;
-        greedily when ``evaluation_samples == 1``, otherwise with that many sampled
-        responses per prompt.
-    verbose : bool
-        Print one line per evaluation (silent by default).
+    config : SequenceConfig
+        Every hyperparameter; the same configuration (seed included) gives the same run.
     functions : object, optional
         Has ``response_token_mask``, ``leave_one_out_baselines``,
         ``masked_token_ppo_terms`` and ``masked_token_ppo_objective`` (default:
         :func:`student_functions`, yours).
+    verbose : bool
+        Print one line per evaluation (silent by default).
 
     Returns
     -------
@@ -620,23 +701,20 @@ def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_siz
         ``history`` (lists ``iteration``, ``evaluation_mean_reward``, ``success_rate``,
         ``batch_mean_reward``, ``objective``, ``clip_fraction``), ``model``,
         ``first_batch`` (the first :class:`SequenceBatch`), ``final_evaluation``
-        (``mean_reward``, ``success_rate``) and ``seconds``.
+        (``mean_reward``, ``success_rate``), ``seconds`` and ``config`` (as a dict).
     """
-    if reduction not in REDUCTIONS:
-        raise ValueError(f"unknown reduction {reduction!r}; expected one of {', '.join(REDUCTIONS)}")
-    if int(group_size) < 2:
-        raise ValueError("leave-one-out baselines need group_size >= 2")
-    iterations = int(iterations)
+    if not isinstance(config, SequenceConfig):
+        raise TypeError(f"config must be a SequenceConfig (see sequence_profile_config), not {type(config).__name__}")
     functions = functions if functions is not None else student_functions()
     started = time.perf_counter()
-    rng = np.random.default_rng(seed)
-    model = init_policy(hidden_size, rng)
-    optimizer = _Adam(model.weights, learning_rate)
+    rng = np.random.default_rng(config.seed)
+    model = init_policy(config.hidden_size, rng)
+    optimizer = _Adam(model.weights, config.learning_rate, *config.adam_betas, config.adam_epsilon)
     history = {key: [] for key in ("iteration", "evaluation_mean_reward", "success_rate",
                                    "batch_mean_reward", "objective", "clip_fraction")}
     # The evaluation draws from its own generator, so evaluating never changes the training run.
-    eval_kwargs = dict(samples_per_prompt=evaluation_samples, deterministic=evaluation_samples == 1,
-                       seed=seed + 1, max_new_tokens=max_new_tokens)
+    eval_kwargs = dict(samples_per_prompt=config.evaluation_samples, deterministic=config.evaluation_samples == 1,
+                       seed=config.seed + 1, max_new_tokens=config.max_new_tokens)
 
     def record(iteration, objective=np.nan, clip_fraction=np.nan, batch_reward=np.nan):
         evaluation = evaluate_sequence_policy(model, **eval_kwargs)
@@ -651,8 +729,8 @@ def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_siz
 
     evaluation = record(0)
     first_batch = None
-    for iteration in range(1, iterations + 1):
-        batch = sample_responses(model, group_size, rng, max_new_tokens=max_new_tokens)
+    for iteration in range(1, config.iterations + 1):
+        batch = sample_responses(model, config.group_size, rng, max_new_tokens=config.max_new_tokens)
         batch.response_mask = np.asarray(
             functions.response_token_mask(batch.input_ids, batch.prompt_lengths, pad_token_id=PAD_ID,
                                           eos_token_id=EOS_ID, include_eos=True), dtype=float)
@@ -665,32 +743,30 @@ def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_siz
         batch.old_log_probs = token_log_probs(model, batch.input_ids)
         if first_batch is None:
             first_batch = batch
-        weights = reduction_weights(batch.response_mask, reduction)
-        progress = (iteration - 1) / iterations
-        if anneal_learning_rate:
-            # Late steps stay small, so a rare bad sample in a solved group cannot undo the policy.
-            optimizer.lr = learning_rate * (1.0 - progress)
-        # The entropy bonus keeps a group from collapsing onto one wrong response before the
-        # right one is sampled (identical rewards leave RLOO without signal); it fades out so
-        # the final policy can be sharp.
-        entropy_weight = entropy_coef * max(0.0, 1.0 - progress / entropy_decay) if entropy_decay > 0 else 0.0
+        weights = reduction_weights(batch.response_mask, config.reduction)
+        progress = (iteration - 1) / config.iterations
+        if config.anneal_learning_rate:
+            optimizer.lr = config.learning_rate * (1.0 - progress)
+        entropy_weight = (config.entropy_coef * max(0.0, 1.0 - progress / config.entropy_decay)
+                          if config.entropy_decay > 0 else 0.0)
         objective = clip_fraction = np.nan
-        recorded = iteration % max(int(evaluation_every), 1) == 0 or iteration == iterations
-        for epoch in range(int(ppo_epochs)):
+        recorded = iteration % config.evaluation_every == 0 or iteration == config.iterations
+        for epoch in range(config.ppo_epochs):
             new_lp, cache = token_log_probs(model, batch.input_ids, keep_cache=True)
             ratio, unclipped, clipped, pessimistic = _ppo_terms(
                 functions.masked_token_ppo_terms, new_lp, batch.old_log_probs, batch.advantages,
-                batch.response_mask, clip_epsilon)
-            if recorded and epoch == int(ppo_epochs) - 1:  # the history records the last epoch's objective
-                objective = _objective(functions.masked_token_ppo_objective, new_lp, batch, clip_epsilon, reduction)
+                batch.response_mask, config.clip_epsilon)
+            if recorded and epoch == config.ppo_epochs - 1:  # the history records the last epoch's objective
+                objective = _objective(functions.masked_token_ppo_objective, new_lp, batch, config.clip_epsilon,
+                                       config.reduction)
                 active = batch.response_mask != 0
                 clip_fraction = float(np.mean(~np.isclose(pessimistic[active], unclipped[active]))) if active.any() else 0.0
-            grad_lp = ppo_log_prob_gradient(ratio, unclipped, clipped, pessimistic, clip_epsilon, weights)
+            grad_lp = ppo_log_prob_gradient(ratio, unclipped, clipped, pessimistic, config.clip_epsilon, weights)
             grads = log_prob_gradients(model, cache, grad_lp, entropy_weight * weights if entropy_weight else None)
-            if max_grad_norm is not None:
+            if config.max_grad_norm is not None:
                 norm = np.sqrt(sum(float(np.sum(g * g)) for g in grads.values()))
-                if norm > max_grad_norm:
-                    grads = {k: g * (max_grad_norm / norm) for k, g in grads.items()}
+                if norm > config.max_grad_norm:
+                    grads = {k: g * (config.max_grad_norm / norm) for k, g in grads.items()}
             optimizer.ascend(model.weights, grads)
         if recorded:
             evaluation = record(iteration, objective, clip_fraction, np.mean(batch.rewards))
@@ -700,12 +776,13 @@ def train_tiny_sequence_policy(seed: int = 0, *, iterations: int = 60, group_siz
         "first_batch": first_batch,
         "final_evaluation": {"mean_reward": evaluation["mean_reward"], "success_rate": evaluation["success_rate"]},
         "seconds": time.perf_counter() - started,
+        "config": dataclasses.asdict(config),
     }
 
 
 # -- graded entry point ---------------------------------------------------------------------------
 def sequence_rloo_lab(seed, profile="smoke", functions=None):
-    """The graded run: train with your functions and return the trained weights.
+    """The graded run: train with your functions (:func:`graded_sequence_config`) and return the trained weights.
 
     The grader calls this in its own process, with ``functions`` that call yours
     across its process boundary (default: :func:`student_functions`); it rebuilds
@@ -716,8 +793,5 @@ def sequence_rloo_lab(seed, profile="smoke", functions=None):
     -------
     dict of str to numpy.ndarray
     """
-    config = sequence_profile_config(profile)
-    # The grader evaluates the weights itself: skip the intermediate evaluations.
-    config["evaluation_every"] = config["iterations"]
-    run = train_tiny_sequence_policy(seed=int(seed), functions=functions, **config)
+    run = train_tiny_sequence_policy(graded_sequence_config(profile, seed=seed), functions)
     return policy_weights(run["model"])

@@ -385,9 +385,9 @@ from llm_sequence import (  # noqa: E402
     train_tiny_sequence_policy,
 )
 
-sequence_config = sequence_profile_config(PROFILE)
+sequence_config = sequence_profile_config(PROFILE, seed=5)
 print("configuration:", sequence_config)
-sequence_run = train_tiny_sequence_policy(seed=5, **sequence_config)
+sequence_run = train_tiny_sequence_policy(sequence_config)
 first_batch = sequence_run["first_batch"]
 assert first_batch is not None
 

@@ -3,6 +3,7 @@ batch layout, the gradient taken from the student's PPO terms, training and its 
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 import time
@@ -133,7 +134,7 @@ def test_mask_excludes_prompt_padding_and_after_eos_and_keeps_the_generated_eos(
 @pytest.fixture(scope="module")
 def smoke_run():
     started = time.process_time()
-    run = lab.train_tiny_sequence_policy(seed=5, **lab.sequence_profile_config("smoke"))
+    run = lab.train_tiny_sequence_policy(lab.sequence_profile_config("smoke", seed=5))
     return run, time.process_time() - started
 
 
@@ -142,7 +143,7 @@ def test_training_batches_use_the_mask_and_rloo_advantages(smoke_run):
     np.testing.assert_array_equal(batch.response_mask, expected_mask(batch))
     for cls in range(lab.NUM_PROMPTS):
         group = batch.prompt_classes == cls
-        assert group.sum() == lab.SMOKE_CONFIG["group_size"]
+        assert group.sum() == lab.sequence_profile_config("smoke").group_size
         assert abs(batch.advantages[group].sum()) < 1e-12
         r = batch.rewards[group]
         np.testing.assert_allclose(batch.advantages[group], r - (r.sum() - r) / (len(r) - 1))
@@ -193,7 +194,7 @@ def test_smoke_training_reaches_the_threshold_quickly(smoke_run):
     assert seconds < 15.0
     assert run["final_evaluation"]["success_rate"] >= 0.9
     history = run["history"]
-    assert history["iteration"][0] == 0 and history["iteration"][-1] == lab.SMOKE_CONFIG["iterations"]
+    assert history["iteration"][0] == 0 and history["iteration"][-1] == lab.sequence_profile_config("smoke").iterations
     assert len(history["evaluation_mean_reward"]) == len(history["success_rate"]) == len(history["iteration"])
     assert history["evaluation_mean_reward"][-1] > history["evaluation_mean_reward"][0] + 0.5
     trusted = lab.evaluate_sequence_policy(run["model"], samples_per_prompt=200, deterministic=False, seed=99)
@@ -205,14 +206,15 @@ def test_smoke_training_reaches_the_threshold_quickly(smoke_run):
 
 
 def test_training_prints_nothing_by_default(capsys):
-    lab.train_tiny_sequence_policy(seed=0, iterations=2, group_size=4, ppo_epochs=1)
+    lab.train_tiny_sequence_policy(lab.SequenceConfig(iterations=2, group_size=4, ppo_epochs=1))
     assert capsys.readouterr().out == ""
 
 
 def test_same_seed_same_weights_whatever_the_evaluation():
-    a = lab.train_tiny_sequence_policy(seed=3, iterations=8)
-    b = lab.train_tiny_sequence_policy(seed=3, iterations=8, evaluation_every=1, evaluation_samples=1)
-    c = lab.train_tiny_sequence_policy(seed=4, iterations=8)
+    config = lab.SequenceConfig(seed=3, iterations=8)
+    a = lab.train_tiny_sequence_policy(config)
+    b = lab.train_tiny_sequence_policy(dataclasses.replace(config, evaluation_every=1, evaluation_samples=1))
+    c = lab.train_tiny_sequence_policy(dataclasses.replace(config, seed=4))
     for name in lab.WEIGHT_NAMES:
         np.testing.assert_array_equal(a["model"].weights[name], b["model"].weights[name])
     assert not np.array_equal(a["model"].weights["output_weights"], c["model"].weights["output_weights"])
@@ -223,8 +225,8 @@ def test_graded_entry_point_returns_plain_weights_that_rebuild_the_policy():
     weights = lab.sequence_rloo_lab(seed=7, profile="smoke")
     assert set(weights) == set(lab.WEIGHT_NAMES)
     assert all(type(w) is np.ndarray and w.dtype == np.float64 for w in weights.values())
-    assert lab.check_policy_weights(weights, lab.SMOKE_CONFIG["hidden_size"]) == []
-    run = lab.train_tiny_sequence_policy(seed=7, **lab.sequence_profile_config("smoke"))
+    assert lab.check_policy_weights(weights, lab.sequence_profile_config("smoke").hidden_size) == []
+    run = lab.train_tiny_sequence_policy(lab.sequence_profile_config("smoke", seed=7))
     for name in lab.WEIGHT_NAMES:
         np.testing.assert_array_equal(weights[name], run["model"].weights[name])
     rebuilt = lab.policy_from_weights(weights)
@@ -249,9 +251,45 @@ def test_bad_weights_are_named(change, phrase):
 
 def test_profiles():
     smoke, full = lab.sequence_profile_config("smoke"), lab.sequence_profile_config("full")
-    assert full["iterations"] > smoke["iterations"] and full["group_size"] >= smoke["group_size"]
+    assert full.iterations > smoke.iterations and full.group_size >= smoke.group_size
+    assert smoke == lab.SequenceConfig()  # the defaults are the smoke budget
+    assert lab.sequence_profile_config("full", seed=9, ppo_epochs=2) == dataclasses.replace(full, seed=9, ppo_epochs=2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        smoke.iterations = 1
     with pytest.raises(ValueError, match="unknown profile"):
         lab.sequence_profile_config("huge")
+    graded = lab.graded_sequence_config("smoke", seed=7)
+    assert graded == dataclasses.replace(smoke, seed=7, evaluation_every=smoke.iterations)
+
+
+@pytest.mark.parametrize("field, value, phrase", [
+    ("group_size", 1, "SequenceConfig.group_size must be an integer >= 2 (a leave-one-out baseline"),
+    ("iterations", 0, "SequenceConfig.iterations must be an integer >= 1, got 0"),
+    ("ppo_epochs", 2.0, "SequenceConfig.ppo_epochs must be an integer >= 1, got 2.0"),
+    ("hidden_size", True, "SequenceConfig.hidden_size must be an integer >= 1, got True"),
+    ("reduction", "mean", "SequenceConfig.reduction must be one of token_mean, sequence_mean, sequence_sum_mean"),
+    ("clip_epsilon", 1.5, "SequenceConfig.clip_epsilon must be a number in (0, 1), got 1.5"),
+    ("learning_rate", float("nan"), "SequenceConfig.learning_rate must be a number > 0, got nan"),
+    ("max_grad_norm", 0.0, "SequenceConfig.max_grad_norm must be a number > 0 or None"),
+    ("adam_betas", (0.9,), "SequenceConfig.adam_betas must be a pair of numbers in [0, 1)"),
+    ("entropy_decay", -0.1, "SequenceConfig.entropy_decay must be a number >= 0"),
+    ("evaluation_every", 0, "SequenceConfig.evaluation_every must be an integer >= 1"),
+    ("anneal_learning_rate", "yes", "SequenceConfig.anneal_learning_rate must be True or False"),
+])
+def test_a_bad_setting_is_named(field, value, phrase):
+    with pytest.raises(ValueError) as info:
+        lab.SequenceConfig(**{field: value})
+    assert phrase in str(info.value)
+    with pytest.raises(ValueError, match=f"SequenceConfig.{field} "):  # a changed copy is checked too
+        dataclasses.replace(lab.sequence_profile_config("full"), **{field: value})
+    with pytest.raises(ValueError, match=f"SequenceConfig.{field} "):
+        lab.sequence_profile_config("smoke", **{field: value})
+
+
+def test_the_trainer_takes_a_configuration():
+    with pytest.raises(TypeError, match="config must be a SequenceConfig"):
+        lab.train_tiny_sequence_policy({"iterations": 2})
+    assert lab.SequenceConfig(max_grad_norm=None, entropy_decay=0.0).max_grad_norm is None
 
 
 # -- imports: the student's modules are used when training starts, never at import -----------------

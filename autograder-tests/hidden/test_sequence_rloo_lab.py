@@ -118,7 +118,8 @@ def likely_causes(student):
     if findings:
         return "On the same inputs as the reference: " + "; ".join(findings) + "."
     return ("Every checked call of your four functions agreed with the reference, so the run itself fell short: "
-            "train locally with train_tiny_sequence_policy(seed=..., verbose=True) and watch where it stalls.")
+            "train locally with train_tiny_sequence_policy(sequence_profile_config(seed=...), verbose=True) and "
+            "watch where it stalls.")
 
 
 # -- the graded runs ----------------------------------------------------------------------------------
@@ -134,7 +135,7 @@ def symptoms(lab, evaluation):
 
 def evaluated(lab, weights, profile, seed):
     """This side's evaluation of trained weights: sampled responses scored by its own verifier."""
-    model = lab.policy_from_weights(weights, lab.sequence_profile_config(profile)["hidden_size"])
+    model = lab.policy_from_weights(weights, lab.sequence_profile_config(profile).hidden_size)
     return lab.evaluate_sequence_policy(model, samples_per_prompt=EVALUATION_SAMPLES, deterministic=False,
                                         seed=EVALUATION_SEED + seed)
 

@@ -15,7 +15,7 @@ def test_one_training_run_answers_the_prompts(impl):
     profile = params.get("profile", "smoke")
     seed = 1  # not a graded seed
     weights = impl.sequence_rloo_lab(seed=seed, profile=profile)
-    problems = lab.check_policy_weights(weights, lab.sequence_profile_config(profile)["hidden_size"])
+    problems = lab.check_policy_weights(weights, lab.sequence_profile_config(profile).hidden_size)
     assert not problems, "sequence_rloo_lab returned unusable weights: " + "; ".join(problems)
     evaluation = lab.evaluate_sequence_policy(lab.policy_from_weights(weights), samples_per_prompt=100,
                                               deterministic=False, seed=2024)
