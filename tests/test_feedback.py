@@ -387,3 +387,29 @@ def test_observations_say_an_argument_changes_nothing():
     said = observe(COURSE, "reward_to_go", same)
     assert "two inputs that differ in rewards alone get the same answer from you" in said
     assert "do not change with rewards" not in said
+
+
+def softmax_call(logits, answer=None):
+    args = dict(logits=np.array(logits, dtype=float))
+    right = run(COURSE.reference("stable_softmax"), Call((), args, None))
+    return Call((), args, right if answer is None else answer(right))
+
+
+def test_observations_say_an_answer_is_the_log_exp_or_reciprocal_of_the_right_one():
+    from grader.grade.diagnosis import observe
+
+    logits = ([1.0, 2.0, 0.5], [0.3, -1.0, 2.0, 0.0])
+    # Log-probabilities for probabilities, probabilities exponentiated, each inverted: said without a value.
+    for answer, words in ((np.log, "each wrong answer is the log of the right answer"),
+                          (np.exp, "each wrong answer is the exp of the right answer"),
+                          (np.reciprocal, "each wrong answer is the reciprocal of the right answer")):
+        said = observe(COURSE, "stable_softmax", [softmax_call(x, answer) for x in logits])
+        assert words in said and "no known mistake" in said, said
+        assert sum(w in said for w in ("the log of", "the exp of", "the reciprocal of")) == 1, said
+    # One wrong answer is not enough to say it, nor is a constant where the right answer varies.
+    assert "the log of" not in observe(COURSE, "stable_softmax", [softmax_call(logits[0], np.log)])
+    rtg = [rtg_call([0.0, 0.0, 0.0], g, lambda a: np.ones_like(a)) for g in (0.5, 0.9)]
+    assert "the exp of" not in observe(COURSE, "reward_to_go", rtg)
+    # A relation that holds on one wrong answer and not on another is not said.
+    mixed = [softmax_call(logits[0], np.log), softmax_call(logits[1], lambda a: a * 2.0)]
+    assert "the log of" not in observe(COURSE, "stable_softmax", mixed)

@@ -543,19 +543,27 @@ def _pieces(reference: Callable, got: Any, want: Any) -> list[tuple[str, Any, An
     return [("", got, want)]
 
 
+# Elementwise functions a wrong answer may be of the right one: a log-probability returned for a probability
+# (or an exp forgotten), an exp applied once too often (or a log forgotten), a ratio inverted. Said only when the
+# relation holds for every wrong answer, on at least two of them, and the wrong values are not one constant (a
+# body answering ones where the right answer is zeros is no exp of it).
+ELEMENTWISE = {"the log of the right answer": np.log, "the exp of the right answer": np.exp,
+               "the reciprocal of the right answer": np.reciprocal}
+ELEMENTWISE_ANSWERS = 2
+
+
 def _shape_of_error(got: Any, want: Any, answers: Answers) -> set[str]:
     """What relates a wrong array to the right one, in words that show no value."""
     if not (isinstance(got, np.ndarray) and isinstance(want, np.ndarray)):
         return set()
+    shapes = {words for words, function in ELEMENTWISE.items()
+              if got.shape == want.shape and got.size and answers.same(got, function(want))}
     same = answers.same
     if got.shape != want.shape:
         if got.ndim == 2 and got.shape == want.shape[::-1] and same(got.T, want):
             return {"transposed"}
         return {"of the wrong shape"}
-    if got.ndim == 0 or got.size == 0:
-        shapes = set()
-    else:
-        shapes = set()
+    if got.ndim > 0 and got.size > 0:
         if got.shape[-1] > 1 and same(got[..., ::-1], want):
             shapes.add("the right answer reversed")
         if got.shape[-1] > 1 and (same(got[..., 1:], want[..., :-1]) or same(got[..., :-1], want[..., 1:])):
@@ -589,7 +597,8 @@ def observe(course: Course, function: str, failed: list[Call], passed: list[Call
     Which input factor the error depends on (:func:`_factors`: every wrong answer shares one
     value of a factor while the answers with its other values are all right), where it is wrong
     (named parts, masked or response positions, first or last element) and the shape of the error
-    (reversed, shifted by one, sign flipped, a constant factor, transposed), each said only when
+    (reversed, shifted by one, sign flipped, a constant factor, transposed; the log, exp or reciprocal
+    of the right answer, on at least two wrong answers: :data:`ELEMENTWISE`), each said only when
     it holds for every wrong answer. Never a value of a hidden case. ``relations``: the messages of
     failed relations between the student's own answers that name no cause (said first, once each).
     """
@@ -642,6 +651,7 @@ def observations(course: Course, function: str, failed: list[Call], passed: list
     # Where, and the shape of the error.
     parts, where, shapes = set(), set(), None
     every = set()
+    wrong_pieces, wrong_values = 0, []  # for the elementwise relations: on how many answers, and which values
     with quiet():
         for call, want in valued:
             pieces = _pieces(reference, _plain(call.outcome), _plain(want))
@@ -653,6 +663,12 @@ def observations(course: Course, function: str, failed: list[Call], passed: list
                 where.add(_where(g, e, _mask_of(reference, call), answers))
                 found = _shape_of_error(g, e, answers)
                 shapes = found if shapes is None else shapes & found
+                wrong_pieces += 1
+                if isinstance(g, np.ndarray) and isinstance(e, np.ndarray) and g.shape == e.shape:
+                    wrong_values.append(g[~np.isclose(g, e, rtol=answers.rtol, atol=answers.atol, equal_nan=True)])
+    if shapes and (wrong_pieces < ELEMENTWISE_ANSWERS
+                   or np.unique(np.concatenate(wrong_values or [np.zeros(0)])).size < 2):
+        shapes -= set(ELEMENTWISE)
     if "" not in parts and parts and parts < every:
         words.append(f"only {' and '.join(sorted(parts))} {'is' if len(parts) == 1 else 'are'} ever wrong")
     if len(where) == 1 and "" not in where:
