@@ -1,0 +1,25 @@
+"""Zeroes the unclipped and pessimistic terms at masked positions but leaves the clipped term there as clip(1) * A = A."""
+import numpy as np
+
+
+def masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_epsilon=0.2):
+    new = np.asarray(new_log_probs, dtype=float)
+    old = np.asarray(old_log_probs, dtype=float)
+    adv = np.asarray(advantages, dtype=float)
+    m = np.asarray(mask, dtype=float)
+    if new.ndim != 2 or new.shape != old.shape or m.shape != new.shape:
+        raise ValueError("log-probabilities and mask must all be [B, L]")
+    if adv.shape == (new.shape[0],):
+        adv = np.broadcast_to(adv[:, None], new.shape)
+    elif adv.shape != new.shape:
+        raise ValueError("advantages must be [B] or [B, L]")
+    if not 0.0 < clip_epsilon < 1.0:
+        raise ValueError("clip_epsilon must lie in (0, 1)")
+    on = m != 0
+    ratio = np.ones_like(new)
+    ratio[on] = np.exp(new[on] - old[on])
+    a = np.broadcast_to(adv, new.shape)
+    unclipped = np.where(on, ratio * a, 0.0)
+    clipped = np.clip(ratio, 1 - clip_epsilon, 1 + clip_epsilon) * a
+    pessimistic = np.where(on, np.minimum(unclipped, clipped), 0.0)
+    return ratio, unclipped, clipped, pessimistic

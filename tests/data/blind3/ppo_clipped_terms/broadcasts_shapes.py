@@ -1,0 +1,15 @@
+"""Lets numpy broadcast ratio and advantage instead of rejecting different shapes."""
+import numpy as np
+
+
+def ppo_clipped_terms(ratio, advantage, clip_epsilon=0.2):
+    r = np.asarray(ratio, dtype=float)
+    a = np.asarray(advantage, dtype=float)
+    if np.any(~(r > 0)):
+        raise ValueError("ratios must be strictly positive")
+    if not 0.0 < clip_epsilon < 1.0:
+        raise ValueError("clip_epsilon must lie in (0, 1)")
+    r, a = np.broadcast_arrays(r, a)
+    unclipped = r * a
+    clipped = np.clip(r, 1 - clip_epsilon, 1 + clip_epsilon) * a
+    return unclipped, clipped, np.minimum(unclipped, clipped)

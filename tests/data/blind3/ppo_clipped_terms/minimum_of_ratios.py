@@ -1,0 +1,17 @@
+"""Takes the minimum of the ratio and its clipped value before multiplying by A, which is pessimistic only for positive advantages."""
+import numpy as np
+
+
+def ppo_clipped_terms(ratio, advantage, clip_epsilon=0.2):
+    r = np.asarray(ratio, dtype=float)
+    a = np.asarray(advantage, dtype=float)
+    if r.shape != a.shape:
+        raise ValueError("ratio and advantage must have the same shape")
+    if np.any(~(r > 0)):
+        raise ValueError("ratios must be strictly positive")
+    if not 0.0 < clip_epsilon < 1.0:
+        raise ValueError("clip_epsilon must lie in (0, 1)")
+    clipped_ratio = np.clip(r, 1 - clip_epsilon, 1 + clip_epsilon)
+    unclipped = r * a
+    clipped = clipped_ratio * a
+    return unclipped, clipped, np.minimum(r, clipped_ratio) * a

@@ -1,0 +1,16 @@
+"""Stores the running return before adding r_t, so G_t leaves out the reward of step t itself."""
+import numpy as np
+
+
+def reward_to_go(rewards, gamma):
+    r = np.asarray(rewards, dtype=float)
+    if r.ndim != 1:
+        raise ValueError("rewards must be one-dimensional")
+    if not 0.0 <= gamma <= 1.0:
+        raise ValueError("gamma must lie in [0, 1]")
+    out = np.zeros_like(r)
+    running = 0.0
+    for t in reversed(range(len(r))):
+        out[t] = running
+        running = r[t] + gamma * running
+    return out

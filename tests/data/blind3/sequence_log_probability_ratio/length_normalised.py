@@ -1,0 +1,13 @@
+"""Averages the token log-ratios over the response tokens instead of summing them."""
+import numpy as np
+
+
+def sequence_log_probability_ratio(new_log_probs, old_log_probs, mask):
+    new = np.asarray(new_log_probs, dtype=float)
+    old = np.asarray(old_log_probs, dtype=float)
+    m = np.asarray(mask, dtype=float)
+    if new.ndim != 2 or new.shape != old.shape or new.shape != m.shape:
+        raise ValueError("new_log_probs, old_log_probs and mask must be [B, L] of one shape")
+    on = m != 0
+    per_token = np.where(on, new, 0.0) - np.where(on, old, 0.0)
+    return per_token.sum(axis=1) / np.maximum(on.sum(axis=1), 1)

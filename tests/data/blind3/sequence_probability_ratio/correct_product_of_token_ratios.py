@@ -1,0 +1,13 @@
+"""correct: multiplies the token ratios over the response tokens (ones elsewhere) with np.prod instead of exponentiating a sum."""
+import numpy as np
+
+
+def sequence_probability_ratio(new_log_probs, old_log_probs, mask):
+    new = np.asarray(new_log_probs, dtype=np.float64)
+    old = np.asarray(old_log_probs, dtype=np.float64)
+    m = np.asarray(mask)
+    if new.ndim != 2 or old.shape != new.shape or m.shape != new.shape:
+        raise ValueError(f"expected three [B, L] arrays of one shape, got {new.shape}, {old.shape}, {m.shape}")
+    keep = m != 0
+    token_ratio = np.exp(np.where(keep, new, 0.0) - np.where(keep, old, 0.0))
+    return np.prod(np.where(keep, token_ratio, 1.0), axis=1)

@@ -1,0 +1,10 @@
+"""Exponentiates the raw logits without subtracting the maximum, so large logits overflow to nan."""
+import numpy as np
+
+
+def stable_softmax(logits):
+    z = np.asarray(logits, dtype=float)
+    if z.ndim != 1 or z.size == 0:
+        raise ValueError("logits must be a non-empty vector")
+    e = np.exp(z)
+    return e / e.sum()
