@@ -1,13 +1,13 @@
-"""The blind corpora (tests/data/blind/, tests/data/blind2/), graded: honest first messages on mistakes nobody designed the grader around.
+"""The blind corpora (tests/data/blind/, blind2/, blind3/), graded: honest first messages on mistakes nobody designed the grader around.
 
 Every entry is a copy of ``solutions/`` with one function replaced by an implementation
-written from the exercise docstrings alone (see tests/data/blind/README.md). Graded in one
+written blind, from the exercise docstrings and the module text (see each corpus's README.md). Graded in one
 session, each on its own function:
 
 - every wrong entry loses points, every ``correct_*`` entry keeps full marks;
 - a first message that names a cause carries its machine-readable ids (the result's
   ``causes``: catalogue names), and every one of them is among the entry's accepted labels
-  (tests/data/blind/labels.yaml: the catalogue mistakes that are the same mistake);
+  (each corpus's labels.yaml: the catalogue mistakes that are the same mistake);
 - a first message without cause ids names none: it is what the grader observed, the
   function's error, or a failed input check (contract tests check what they say directly).
 """
@@ -24,8 +24,9 @@ from grader.grade.results import messages_of
 from tests.helpers import ROOT, build_submission, grade_plan
 
 COURSE = load_course(ROOT, check_tests=False)
-# The second corpus was written by another engineer who had not seen the probes: a held-out measure.
-CORPORA = [ROOT / "tests" / "data" / name for name in ("blind", "blind2")]
+# The second corpus was written by another engineer who had not seen the probes, the third blind to the catalogue,
+# the diagnosis code and both earlier corpora: held-out measures.
+CORPORA = [ROOT / "tests" / "data" / name for name in ("blind", "blind2", "blind3")]
 ENTRIES = sorted(p for corpus in CORPORA for p in corpus.glob("*/*.py"))
 LABELS = {(corpus.name, entry): labels for corpus in CORPORA
           for entry, labels in (yaml.safe_load((corpus / "labels.yaml").read_text(encoding="utf-8")) or {}).items()}
