@@ -36,7 +36,7 @@ def register(sub, common) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from grader.classgrade.run import discover_submissions
-    from grader.engine.dispatch import grade_class
+    from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
     from grader.engine.store import ResultStore
     from grader.report.build import write_report
 
@@ -89,8 +89,9 @@ def run(args: argparse.Namespace) -> int:
             console.print(f"[red]could not grade {markup(data['student'])}: {markup(data['reason'])}[/red]")
 
     with console.status("grading the sample class (the labs train policies: about a minute) ..."):
-        run_info = grade_class(course, discover_submissions(submissions), results_dir, root=submissions,
-                               jobs=max(1, args.jobs), force=True, on_event=on_event)
+        options = GradingOptions(jobs=max(1, args.jobs), force=True, out=results_dir)
+        run_info = grade_class(course, ClassRoster(discover_submissions(submissions), root=submissions), options,
+                               on_event=on_event)
     store = ResultStore(results_dir)
     records = {student: store.load(student) for student in students}
     missing = [student for student, record in records.items() if record is None]

@@ -43,7 +43,7 @@ STOP_TIMEOUT = 30.0  # seconds for a kept process to end its session when the po
 class _Process:
     """One trusted grading process, as the coordinator sees it."""
 
-    def __init__(self, index: int, course: Course, course_hash: str, mode: str, log_dir: Path,
+    def __init__(self, index: int, course: Course, course_hash: str, sandbox: str, log_dir: Path,
                  only: list[str] | None = None):
         self.name = f"{socket.gethostname()}/local-{index}"
         read_fd, write_fd = os.pipe()
@@ -52,7 +52,7 @@ class _Process:
         self.log_path = log_dir / f"worker-{index}.log"
         self.log = open(self.log_path, "ab")
         argv = [sys.executable, "-m", "grader.engine.local", "--course", str(course.root),
-                "--course-hash", course_hash, "--sandbox", mode, "--request-fd", str(request_r),
+                "--course-hash", course_hash, "--sandbox", sandbox, "--request-fd", str(request_r),
                 "--reply-fd", str(write_fd), "--name", self.name]
         for function in only or []:
             argv += ["--only", function]
@@ -119,11 +119,11 @@ class LocalPool:
     :meth:`close` ends them. Otherwise they end with the run.
     """
 
-    def __init__(self, course: Course, *, jobs: int, mode: str, course_hash: str, only: list[str] | None,
+    def __init__(self, course: Course, *, jobs: int, sandbox: str, course_hash: str, only: list[str] | None,
                  log_dir: Path):
         self.course = course
         self.jobs = max(1, jobs)
-        self.mode = mode
+        self.sandbox = sandbox
         self.course_hash = course_hash
         self.only = only
         self.log_dir = log_dir
@@ -163,7 +163,7 @@ class LocalPool:
         return {process.process.pid for process in self.processes}
 
     def _launch(self) -> _Process:
-        process = _Process(next(self.counter), self.course, self.course_hash, self.mode, self.log_dir, self.only)
+        process = _Process(next(self.counter), self.course, self.course_hash, self.sandbox, self.log_dir, self.only)
         self.selector.register(process.replies, selectors.EVENT_READ, process)
         self.processes.append(process)
         return process

@@ -314,7 +314,7 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
     """The sessions of one ``grader autograde`` of several assignments: started once, each record
     current for exactly the functions it was graded on (a later run of those alone keeps it)."""
     from grader.course import load_course
-    from grader.engine.dispatch import grade_class
+    from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
     from grader.engine.fingerprint import run_fingerprint
     from grader.engine.local import LocalPool
 
@@ -324,10 +324,11 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
     students = {p.stem: p for p in submissions.iterdir() if not p.name.startswith(".") and p.suffix != ".txt"}
     both = ["add", "double"]
     pids = []
-    with LocalPool(course, jobs=2, mode="auto", course_hash=run_fingerprint(course, both), only=both,
+    with LocalPool(course, jobs=2, sandbox="auto", course_hash=run_fingerprint(course, both), only=both,
                    log_dir=tmp_path / "logs") as pool:
         for only in (["add"], ["double"]):
-            run = grade_class(course, students, tmp_path / only[0], jobs=2, mode="auto", only=only, backend=pool)
+            run = grade_class(course, ClassRoster(students),
+                              GradingOptions(jobs=2, only=tuple(only), out=tmp_path / only[0], pool=pool))
             assert sorted(run.graded) == sorted(students) and not run.failed
             pids.append(pool.pids())
         assert len(pids[0]) == 2 and pids[0] == pids[1]
@@ -337,7 +338,8 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
         alive = list(pool.processes)
         pool.close()  # as a run that fails does: the next run starts new processes
         assert all(p.process.poll() is not None for p in alive), "closing the pool ends its processes"
-        again = grade_class(course, students, tmp_path / "again", jobs=2, mode="auto", only=["add"], backend=pool)
+        again = grade_class(course, ClassRoster(students),
+                            GradingOptions(jobs=2, only=("add",), out=tmp_path / "again", pool=pool))
         assert sorted(again.graded) == sorted(students) and not again.failed
         assert pool.pids() and not pool.pids() & pids[0]
         alive = list(pool.processes)
@@ -345,7 +347,7 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
     for only in (["add"], ["double"]):
         assert set(grades(tmp_path / only[0])["alice"]["functions"]) == set(only)
         assert grades(tmp_path / only[0])["carol"]["total"] == 0 < grades(tmp_path / only[0])["alice"]["total"]
-        again = grade_class(course, students, tmp_path / only[0], jobs=1, mode="auto", only=only)
+        again = grade_class(course, ClassRoster(students), GradingOptions(only=tuple(only), out=tmp_path / only[0]))
         assert sorted(again.up_to_date) == sorted(students) and not again.graded
 
 
@@ -363,7 +365,7 @@ def test_a_failed_regrade_leaves_not_graded_never_the_old_grade(tmp_path):
     # A stored 4/4 was kept in summary.csv and the report after the student's code changed
     # and could not be graded again: a record is only ever the grade of what is handed in now.
     from grader.course import load_course
-    from grader.engine.dispatch import grade_class
+    from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
     from grader.report.build import load_class
 
     course = make_toy_course(tmp_path / "course")
@@ -375,8 +377,8 @@ def test_a_failed_regrade_leaves_not_graded_never_the_old_grade(tmp_path):
     assert run_class(course, submissions, out).returncode == 0
     assert grades(out)["alice"]["total"] == 4
     (submissions / "alice.py").write_text(wrong_source())  # changed: the stored 4/4 is no grade of it
-    run = grade_class(load_course(course), discover_submissions(submissions), out, root=submissions,
-                      backend=_FailingBackend())
+    run = grade_class(load_course(course), ClassRoster(discover_submissions(submissions), root=submissions),
+                      GradingOptions(out=out, pool=_FailingBackend()))
     assert "alice" in run.failed and "bob" not in run.failed
     assert "alice" not in grades(out)
     assert grades(out)["bob"]["total"] == 4  # current: kept, not graded again
