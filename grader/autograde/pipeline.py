@@ -29,10 +29,7 @@ gradebook is checked against the trusted records. Plain ``nbgrader autograde``
 
 from __future__ import annotations
 
-import json
 import os
-import selectors
-import signal
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -50,6 +47,7 @@ from grader.autograde.trusted import built_info, extract, grade_extractions, sub
 from grader.engine.record import GradeRecord
 from grader.build.coursedir import BuiltAssignment, stale_inputs
 from grader.build.segments import assignment_modules
+from grader.engine import pipes
 from grader.engine.dispatch import GradingOptions
 from grader.engine.store import SAFE_ID
 from grader.course import Assignment, Course
@@ -372,87 +370,56 @@ class Record:
             state.warnings += recorder.warnings
         return changed
 
-    def fork(self, state: AutogradeState, parts: list[list[str]]) -> dict[int, tuple[int, list[str]]]:
-        """A process per part, forked (the class's state is already there), recording it:
-        {its pipe: (its pid, its part)}."""
-        children: dict[int, tuple[int, list[str]]] = {}
+    def fork(self, state: AutogradeState, parts: list[list[str]]) -> dict[pipes.Child, list[str]]:
+        """A process per part, forked (the class's state is already there), recording it: {child: its part}."""
+        children: dict[pipes.Child, list[str]] = {}
         try:
             for part in parts:
-                read, write = os.pipe()
-                pid = os.fork()
-                if pid == 0:  # pragma: no cover - runs in the child, which never returns
-                    os.close(read)
-                    os._exit(self._child(state, part, write))
-                os.close(write)
-                children[read] = (pid, part)
+                children[pipes.fork(lambda tell, part=part: self._child(state, part, tell))] = part
         except BaseException:
-            self.reap(children)
+            for child in children:
+                child.end()
             raise
         return children
 
-    def follow(self, state: AutogradeState, children: dict[int, tuple[int, list[str]]], failed: dict[str, str],
+    def follow(self, state: AutogradeState, children: dict[pipes.Child, list[str]], failed: dict[str, str],
                advance) -> list[str]:
-        """What the recording processes tell, each on its pipe: a line when a submission is done, then
-        what they found (the reasons of failures, notebooks that changed, warnings)."""
+        """What the recording processes tell: a line when a submission is done, then what they found
+        (the reasons of failures, notebooks that changed, warnings)."""
         changed: list[str] = []
-        finished: set[int] = set()
+        finished: set[pipes.Child] = set()
+
+        def handle(child: pipes.Child, message: dict) -> None:
+            if "done" in message:
+                advance()
+            elif "error" in message:
+                state.warnings.append(f"a recording process stopped: {message['error']}")
+            else:
+                finished.add(child)
+                failed.update(message["failed"])
+                changed.extend(message["changed"])
+                state.warnings.extend(message["warnings"])
+
         try:
-            with selectors.DefaultSelector() as selector:
-                for read in children:
-                    selector.register(read, selectors.EVENT_READ, [b""])
-                while selector.get_map():
-                    for key, _ in selector.select():
-                        chunk = os.read(key.fd, 1 << 16)
-                        if not chunk:
-                            selector.unregister(key.fd)
-                            continue
-                        *lines, key.data[0] = (key.data[0] + chunk).split(b"\n")
-                        for message in map(json.loads, lines):
-                            if "done" in message:
-                                advance()
-                            elif "error" in message:
-                                state.warnings.append(f"a recording process stopped: {message['error']}")
-                            else:
-                                finished.add(key.fd)
-                                failed.update(message["failed"])
-                                changed += message["changed"]
-                                state.warnings += message["warnings"]
+            pipes.follow(children, handle)
         finally:
-            codes = self.reap(children)
-        for read, (pid, part) in children.items():
-            if read not in finished:  # what it did not write is rescued: say why
+            codes = {child: child.end() for child in children}
+        for child, part in children.items():
+            if child not in finished:  # what it did not write is rescued: say why
                 for student in part:
-                    failed.setdefault(student, f"its recording process ended (exit status {codes[read]})")
+                    failed.setdefault(student, f"its recording process ended (exit status {codes[child]})")
         return changed
 
-    @staticmethod
-    def reap(children: dict[int, tuple[int, list[str]]]) -> dict[int, int]:
-        """Close the pipes, end the processes (if still there: interrupted) and collect their exit statuses."""
-        codes = {}
-        for read, (pid, _) in children.items():
-            os.close(read)
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            codes[read] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-        return codes
-
-    def _child(self, state: AutogradeState, students: list[str], write: int) -> int:
-        with os.fdopen(write, "w", encoding="utf-8") as out:
-            def tell(message: dict) -> None:
-                out.write(json.dumps(message) + "\n")
-                out.flush()
-
-            try:
-                failed: dict[str, str] = {}
-                with state.inputs.recorder() as recorder:
-                    changed = self.record(state, recorder, students, failed, lambda: tell({"done": True}))
-                    tell({"failed": failed, "changed": changed, "warnings": recorder.warnings})
-                return 0
-            except BaseException as exc:  # its students are not written: they are rescued
-                tell({"error": shown(f"{type(exc).__name__}: {exc}", 300)})
-                return 1
+    def _child(self, state: AutogradeState, students: list[str], tell: pipes.Tell) -> int:
+        try:
+            failed: dict[str, str] = {}
+            with state.inputs.recorder() as recorder:
+                changed = self.record(state, recorder, students, failed, lambda: tell({"done": True}))
+                tell({"failed": failed, "changed": changed, "warnings": recorder.warnings})
+            return 0
+        except BaseException as exc:  # its students are not written: they are rescued
+            tell({"error": shown(f"{type(exc).__name__}: {exc}", 300)})
+            return 1
 
     @staticmethod
     def record(state: AutogradeState, recorder: Recorder, students: list[str], failed: dict[str, str],

@@ -33,6 +33,7 @@ from grader.engine.dispatch import Dispatcher
 from grader.engine.driver import HostedSession, Outcome
 from grader.engine.fingerprint import check_course
 from grader.engine.parcel import Parcel
+from grader.engine.pipes import MessageReader, teller
 from grader.errors import GraderError
 from grader.sandbox.reaper import die_with_parent
 
@@ -69,8 +70,7 @@ class _Process:
             os.close(write_fd)
             os.close(request_r)
         self.requests = os.fdopen(request_w, "wb", buffering=0)
-        self.replies = os.fdopen(read_fd, "rb", buffering=0)
-        self.buffer = b""
+        self.replies = MessageReader(read_fd, chunk=1 << 20)
         self.current: str | None = None
         self.ready = False
         self.finished = False
@@ -81,16 +81,6 @@ class _Process:
             self.requests.write((json.dumps(message) + "\n").encode("utf-8"))
         except (BrokenPipeError, OSError):
             pass  # it died; its end of stream tells the coordinator
-
-    def messages(self) -> list[dict] | None:
-        """Complete messages available now; None at end of stream."""
-        chunk = self.replies.read(1 << 20)
-        if not chunk:
-            return None
-        self.buffer += chunk
-        lines = self.buffer.split(b"\n")
-        self.buffer = lines.pop()
-        return [json.loads(line) for line in lines if line.strip()]
 
     def log_tail(self, n: int = 1500) -> str:
         try:
@@ -191,7 +181,7 @@ class LocalPool:
                 for key, _ in events:
                     process: _Process = key.data
                     last_heard = time.monotonic()
-                    messages = process.messages()
+                    messages = process.replies.messages()
                     if messages is None:  # the process ended
                         self.selector.unregister(process.replies)
                         processes.remove(process)
@@ -261,15 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator decides when to stop
-    replies = os.fdopen(args.reply_fd, "w", buffering=1, encoding="utf-8")
+    tell = teller(os.fdopen(args.reply_fd, "w", buffering=1, encoding="utf-8"))
     requests = os.fdopen(args.request_fd, "r", encoding="utf-8")
     # The session's pytest thread redirects sys.stdout and sys.stderr (for the whole process) to a
     # sink for as long as it runs: this process's log is the file behind the real ones.
     log = sys.__stdout__
-
-    def tell(message: dict) -> None:
-        replies.write(json.dumps(message) + "\n")
-        replies.flush()
 
     try:
         course = load_course(args.course)
