@@ -183,7 +183,8 @@ def report(console: Console, args: argparse.Namespace, assignment: str, state, c
                 console.print(text(function_report(record, function)), end="")
     console.print(table)
     same_db = " (with the same --db)" if args.db else ""
-    console.print(f"recorded in the gradebook {markup(state.inputs.gradebook.shown)}; next: `nbgrader generate_feedback "
+    gradebook = state.inputs.gradebook
+    console.print(f"recorded in the gradebook {markup(gradebook.shown)}; next: `nbgrader generate_feedback "
                   f"{markup(assignment)}` and `nbgrader export` in {markup(course_dir)}{same_db}")
     console.print(f"took {sum(state.seconds.values()):.2f} s (" + ", ".join(
         f"{step} {seconds:.2f}" for step, seconds in state.seconds.items()) + ")")

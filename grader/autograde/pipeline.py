@@ -331,17 +331,18 @@ class Record:
     PER_PROCESS = 4  # submissions per recording process at least: below, forking costs more than it saves
 
     def __call__(self, state: AutogradeState) -> None:
-        autograded = state.inputs.course_dir / "autograded"
+        inputs = state.inputs
+        autograded = inputs.course_dir / "autograded"
         todo = [s for s in state.students if not state.extractions[s].quarantined]
         for student in state.students:  # what is written now is how we know a student was processed
-            remove(autograded / student / state.inputs.assignment.id)
+            remove(autograded / student / inputs.assignment.id)
         failed: dict[str, str] = {}
         # Recording is this process's own work, one core's: with more cores free (grading is
         # over), a class is recorded by several processes, each with its gradebook session.
-        processes = max(1, min(state.inputs.options.jobs, os.cpu_count() or 1, len(todo) // self.PER_PROCESS))
+        processes = max(1, min(inputs.options.jobs, os.cpu_count() or 1, len(todo) // self.PER_PROCESS))
         # Forked before the progress bar starts its thread: a child holds no lock of another thread.
         children = self.fork(state, [todo[i::processes] for i in range(processes)]) if processes > 1 else {}
-        with state.inputs.progress() as progress:
+        with inputs.progress() as progress:
             task = progress.add_task("recording in the gradebook", total=len(todo))
             if children:
                 changed = self.follow(state, children, failed, lambda: progress.advance(task))
@@ -351,14 +352,12 @@ class Record:
                 state.warnings.append(f"{len(changed)} notebook(s) changed while the class was graded, graded "
                                       f"again: {', '.join(changed[:5])}{' ...' if len(changed) > 5 else ''}")
                 Extract.run(state, changed)
-                inputs = state.inputs
                 state.records.update(grade_extractions(inputs.course, inputs.course_dir, inputs.assignment,
                                                        {s: state.extractions[s] for s in changed}, inputs.options))
                 again = [s for s in changed if not state.extractions[s].quarantined]
                 for student in self.in_this_process(state, again, failed, lambda: None):
                     failed[student] = "its notebook kept changing while it was graded"
-        notebook = state.inputs.info.notebook
-        processed = [s for s in todo if (autograded / s / state.inputs.assignment.id / notebook).is_file()]
+        processed = [s for s in todo if (autograded / s / inputs.assignment.id / inputs.info.notebook).is_file()]
         state.record_failed = sorted(set(todo) - set(processed))
         for student in state.record_failed:
             state.warnings.append(f"{student}: the notebook could not be recorded as it is "
@@ -426,10 +425,11 @@ class Record:
                advance) -> list[str]:
         """Record each of ``students`` whose notebook holds the solution cells graded; the others, returned,
         changed since. A notebook nbgrader's steps fail on is left out, with the reason in ``failed``."""
+        inputs = state.inputs
         changed = []
         for student in students:
-            folder = submission_dir(state.inputs.course_dir, student, state.inputs.assignment.id)
-            notebooks, problems = notebooks_of(folder, [state.inputs.info.notebook])
+            folder = submission_dir(inputs.course_dir, student, inputs.assignment.id)
+            notebooks, problems = notebooks_of(folder, [inputs.info.notebook])
             data = notebooks[0] if notebooks else None
             if problems or data is None or solution_cells(data) != state.extractions[student].cells:
                 changed.append(student)
@@ -474,8 +474,9 @@ class Verify:
     name = "verify"
 
     def __call__(self, state: AutogradeState) -> None:
-        state.restored = restore_manual(state.inputs.gradebook, state.inputs.assignment.id, state.manual_before)
-        recorded = gradebook_scores(state.inputs.gradebook, state.inputs.assignment.id)
+        gradebook, assignment = state.inputs.gradebook, state.inputs.assignment.id
+        state.restored = restore_manual(gradebook, assignment, state.manual_before)
+        recorded = gradebook_scores(gradebook, assignment)
         for student in state.students:
             expected = state.records[student].scores()
             got = recorded.get(student, {})
@@ -483,8 +484,8 @@ class Verify:
                 value = got.get(function)
                 if value is None or abs(float(value) - score) > 1e-6:
                     state.mismatches.append(f"{student}/{function}: gradebook has {value}, the grader gave {score:g}")
-        state.late = late_state(state.inputs.gradebook, state.inputs.assignment.id)
-        state.final = final_scores(state.inputs.gradebook, state.inputs.assignment.id)
+        state.late = late_state(gradebook, assignment)
+        state.final = final_scores(gradebook, assignment)
 
 
 AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Enrol(), Extract(), Grade(), Record(), Rescue(), Verify())
