@@ -139,19 +139,20 @@ from pathlib import Path
 
 from rich.console import Console
 
-from grader.autograde.pipeline import AUTOGRADE_STEPS, autograde
+from grader.autograde.pipeline import AUTOGRADE_STEPS, AutogradeInputs, autograde
 from grader.course import load_course
 
 
 def rehand_in(state):  # between grading and recording: bob hands in a notebook that is not the one graded
-    (state.course_dir / "submitted/bob/a1/a1.ipynb").write_text(sys.argv[3])
+    (state.inputs.course_dir / "submitted/bob/a1/a1.ipynb").write_text(sys.argv[3])
 
 
 rehand_in.name = "rehand_in"
 steps = [step for step in AUTOGRADE_STEPS if step.name != "record"]
 steps.insert(steps.index(next(s for s in steps if s.name == "grade")) + 1, rehand_in)
 steps.insert(steps.index(rehand_in) + 1, next(s for s in AUTOGRADE_STEPS if s.name == "record"))
-state = autograde(load_course(sys.argv[1]), Path(sys.argv[2]), "a1", steps=steps, console=Console(stderr=True))
+state = autograde(AutogradeInputs.of(load_course(sys.argv[1]), Path(sys.argv[2]), "a1", console=Console(stderr=True)),
+                  steps)
 print("\\n".join(state.warnings))
 print("mismatches:", len(state.mismatches))
 """

@@ -128,8 +128,10 @@ def test_autograde_details(tmp_path, monkeypatch, capsys):
                          assignment="a1", notes={"": [f"a note quoting a cell: {MARKUP}"]})
     state = SimpleNamespace(warnings=[f"warning {MARKUP}"], restored=[f"[red]eve: {MARKUP}"], students=["[red]eve"],
                             records={"[red]eve": record}, rescued=["[red]eve"], mismatches=[f"[red]eve {MARKUP}"],
-                            gradebook=SimpleNamespace(shown=f"sqlite:///{MARKUP}.db"), seconds={"grade": 1.0},
-                            course=course, late={}, final={"[red]eve": (1.0, [f"double {MARKUP}"])})
+                            seconds={"grade": 1.0}, late={}, final={"[red]eve": (1.0, [f"double {MARKUP}"])},
+                            inputs=SimpleNamespace(course=course,
+                                                   gradebook=SimpleNamespace(shown=f"sqlite:///{MARKUP}.db")))
+    monkeypatch.setattr(pipeline.AutogradeInputs, "of", classmethod(lambda cls, *args, **kwargs: None))
     monkeypatch.setattr(pipeline, "autograde", lambda *args, **kwargs: state)
     monkeypatch.setenv("COLUMNS", "300")
     args = argparse.Namespace(course=str(course.root), course_dir=str(tmp_path / "nbgrader"), assignment=["a1"],

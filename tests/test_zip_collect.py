@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.autograde.zipcollect import MAX_ENTRY_BYTES, collect_zip
+from grader.autograde.zipcollect import MAX_ENTRY_BYTES, LmsDownload, collect_zip
 from grader.errors import GraderError
 from tests import hostile_archives as H
 
@@ -22,7 +22,8 @@ def collect(tmp_path: Path, archive: Path, **kwargs):
     course_dir = tmp_path / "course"
     course_dir.mkdir(exist_ok=True)
     kwargs.setdefault("notebooks", ["a1.ipynb"])
-    return course_dir, collect_zip(course_dir, "a1", archive, **kwargs)
+    download = LmsDownload(archive, kwargs.pop("lms", "auto"), kwargs.pop("name_regexp", None))
+    return course_dir, collect_zip(course_dir, "a1", download, **kwargs)
 
 
 def submitted(course_dir: Path, timestamps: bool = False) -> dict[str, str]:
@@ -131,7 +132,7 @@ def test_a_collected_student_replaces_their_old_submission_only(tmp_path):
     (course_dir / "submitted/bob/a1").mkdir(parents=True)
     (course_dir / "submitted/bob/a1/a1.ipynb").write_text("bob's")
     archive = H.archive(tmp_path / "d.zip", {"alice_a1.ipynb": "new"})
-    collect_zip(course_dir, "a1", archive, ["a1.ipynb"])
+    collect_zip(course_dir, "a1", LmsDownload(archive), ["a1.ipynb"])
     assert submitted(course_dir) == {"alice/a1/a1.ipynb": "new", "bob/a1/a1.ipynb": "bob's"}
 
 
@@ -150,7 +151,7 @@ def test_archives_are_written_without_following_a_planted_link(tmp_path):
     (course_dir / "downloaded/a1/extracted").symlink_to(outside)
     (course_dir / "submitted").mkdir()
     (course_dir / "submitted/alice").symlink_to(outside)
-    collect_zip(course_dir, "a1", H.archive(tmp_path / "d.zip", {"alice_a1.ipynb": "x"}), ["a1.ipynb"])
+    collect_zip(course_dir, "a1", LmsDownload(H.archive(tmp_path / "d.zip", {"alice_a1.ipynb": "x"})), ["a1.ipynb"])
     assert list(outside.iterdir()) == []
     assert submitted(course_dir) == {"alice/a1/a1.ipynb": "x"}
     assert not os.path.islink(course_dir / "submitted/alice")

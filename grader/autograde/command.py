@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -12,6 +13,7 @@ from rich.table import Table
 
 from grader.course import load_course
 from grader.display import markup, text
+from grader.engine.dispatch import GradingOptions
 from grader.errors import GraderError
 from grader.feedback import first_issue, format_points, function_report
 from grader.options import (LMS_NAMES, course_dir_option, db_option, engine_options, resolve_course_dir,
@@ -68,8 +70,9 @@ def default_jobs() -> int:
 
 def run(args: argparse.Namespace) -> int:
     # nbgrader and nbformat take seconds to import: only when autograding.
-    from grader.autograde.pipeline import autograde
+    from grader.autograde.pipeline import AutogradeInputs, autograde
     from grader.autograde.trusted import RESULTS_DIR, grading_pool
+    from grader.autograde.zipcollect import LmsDownload
 
     console = Console(highlight=False)
     course = load_course(args.course, check_files=False)
@@ -85,21 +88,23 @@ def run(args: argparse.Namespace) -> int:
         course.assignment(assignment)
     if args.zip and len(assignments) > 1:
         raise GraderError("--zip collects the download of one assignment: give one ASSIGNMENT with it")
-    jobs = args.jobs or default_jobs()
-    scheduler, sandbox = scheduler_address(args.scheduler), sandbox_mode(args)
+    options = GradingOptions(jobs=args.jobs or default_jobs(), sandbox=sandbox_mode(args),
+                             scheduler=scheduler_address(args.scheduler),
+                             students=tuple(args.student) if args.student else None,
+                             out=Path(args.out) if args.out else None)
+    download = LmsDownload(Path(args.zip), args.lms, args.name_regexp) if args.zip else None
     logs = (Path(args.out).resolve() if args.out else course_dir / RESULTS_DIR) / "logs"
     rebuild = " ".join(["grader build", *(["--course", shlex.quote(str(course.root))] if args.course else []),
                         "--course-dir", shlex.quote(str(course_dir)), *(["--db", "URL"] if args.db else [])])
     outcomes: dict[str, tuple[str, str]] = {}  # assignment -> (what happened, detail)
     # One set of grading processes for every assignment: a sandbox and a pytest session each, once.
-    with grading_pool(course, [course.assignment(a) for a in assignments], jobs=jobs, sandbox=sandbox,
-                      scheduler=scheduler, logs=logs) as pool:
+    with grading_pool(course, [course.assignment(a) for a in assignments], options, logs) as pool:
         for assignment in assignments:
             try:
-                state = autograde(course, course_dir, assignment, students=args.student, jobs=jobs,
-                                  archive=Path(args.zip) if args.zip else None, name_regexp=args.name_regexp,
-                                  lms=args.lms, sandbox=sandbox, scheduler=scheduler,
-                                  out=Path(args.out) if args.out else None, db_url=args.db, console=console, pool=pool, rebuild_command=rebuild)
+                inputs = AutogradeInputs.of(course, course_dir, assignment, replace(options, pool=pool),
+                                            download=download, db_url=args.db, console=console,
+                                            rebuild_command=rebuild)
+                state = autograde(inputs)
             except GraderError as exc:
                 if len(assignments) == 1:
                     raise
@@ -147,8 +152,9 @@ def report(console: Console, args: argparse.Namespace, assignment: str, state, c
 
     from grader.autograde.late import describe, late_text
 
-    due = state.course.assignment(assignment).due
-    calendar = (f"due {due:%Y-%m-%d %H:%M} {state.course.time_zone}, {describe(state.course.late_policy)}"
+    course = state.inputs.course
+    due = course.assignment(assignment).due
+    calendar = (f"due {due:%Y-%m-%d %H:%M} {course.time_zone}, {describe(course.late_policy)}"
                 if due else "no due date")
     table = Table(title=text(f"{assignment}: {len(state.students)} submission(s) ({calendar})", one_line=True))
     table.add_column("student")
@@ -163,7 +169,7 @@ def report(console: Console, args: argparse.Namespace, assignment: str, state, c
         late_cell = ([f"{late_text(late[0])} (-{format_points(late[1])})" if late else ""] if state.late else [])
         # The gradebook's score, what formgrader and exports show: a manual grade there changes it.
         score, manual = state.final.get(student, (record.total, []))
-        written = state.course.assignment(assignment).written  # graded by hand in formgrader, off by default
+        written = course.assignment(assignment).written  # graded by hand in formgrader, off by default
         shown_score = f"{format_points(score)}/{format_points(record.max + sum(w.points for w in written))}"
         if manual:
             shown_score += f" (manual: {', '.join(manual)}; autograded {format_points(record.total)})"
@@ -177,7 +183,8 @@ def report(console: Console, args: argparse.Namespace, assignment: str, state, c
                 console.print(text(function_report(record, function)), end="")
     console.print(table)
     same_db = " (with the same --db)" if args.db else ""
-    console.print(f"recorded in the gradebook {markup(state.gradebook.shown)}; next: `nbgrader generate_feedback "
+    gradebook = state.inputs.gradebook
+    console.print(f"recorded in the gradebook {markup(gradebook.shown)}; next: `nbgrader generate_feedback "
                   f"{markup(assignment)}` and `nbgrader export` in {markup(course_dir)}{same_db}")
     console.print(f"took {sum(state.seconds.values()):.2f} s (" + ", ".join(
         f"{step} {seconds:.2f}" for step, seconds in state.seconds.items()) + ")")

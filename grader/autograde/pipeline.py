@@ -1,7 +1,8 @@
 """``grader autograde``: grade an nbgrader class with the trusted grader and record it in the gradebook.
 
 An ordered pipeline of named steps (:data:`AUTOGRADE_STEPS`) on a shared
-:class:`AutogradeState`:
+:class:`AutogradeState`: the frozen :class:`AutogradeInputs` of the run, and what the steps
+produce (each step's docstring says what it reads and writes):
 
 1. ``collect``  (with ``--zip``) an LMS download into submitted/ (:mod:`grader.autograde.zipcollect`)
 2. ``find``     the submissions: submitted/<student>/<assignment>/
@@ -28,12 +29,9 @@ gradebook is checked against the trusted records. Plain ``nbgrader autograde``
 
 from __future__ import annotations
 
-import json
 import os
-import selectors
-import signal
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rich.console import Console
@@ -44,11 +42,14 @@ from grader.autograde.gradebook import (GradebookTarget, built_notebook, course_
                                         final_scores, late_state, load_nbgrader_config, manual_state, points_changed,
                                         restore_manual, set_due_dates)
 from grader.autograde.recorder import Recorder, notebook_node, remove
+from grader.autograde.zipcollect import LmsDownload
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
 from grader.engine.events import RunListener, refused_message, retry_message
 from grader.engine.record import GradeRecord
 from grader.build.coursedir import BuiltAssignment, stale_inputs
 from grader.build.segments import assignment_modules
+from grader.engine import pipes
+from grader.engine.dispatch import GradingOptions
 from grader.engine.store import SAFE_ID
 from grader.course import Assignment, Course
 from grader.display import markup
@@ -56,77 +57,131 @@ from grader.errors import GraderError
 from grader.untrusted import shown
 
 
-@dataclass
-class AutogradeState:
+@dataclass(frozen=True)
+class AutogradeInputs:
+    """What one autograde is asked to do: every step reads it, none writes it.
+
+    Attributes
+    ----------
+    course, course_dir, assignment
+        The course, its nbgrader course directory (absolute) and the assignment graded.
+    info
+        What ``grader build`` recorded about the assignment (its notebook and student modules).
+    gradebook
+        The gradebook nbgrader's configuration names, or the one given (``--db``).
+    console
+        Where the steps print.
+    options
+        How to grade (:class:`~grader.engine.dispatch.GradingOptions`): jobs, sandbox, scheduler,
+        the students asked for, where the records go, the grading processes kept for several
+        assignments.
+    download
+        The LMS download to collect first (``--zip``), or None.
+    rebuild_command
+        How this course is rebuilt, as the instructor would type it.
+    """
+
     course: Course
     course_dir: Path
     assignment: Assignment
-    console: Console
+    info: BuiltAssignment
     gradebook: GradebookTarget
-    db_url: str | None = None  # given on the command line (passed on to nbgrader), else None
-    students_wanted: list[str] | None = None
-    jobs: int = 1
-    archive: Path | None = None
-    name_regexp: str | None = None
-    lms: str = "auto"  # the LMS whose download --zip is (zipcollect.LMS_NAMES)
-    info: BuiltAssignment | None = None
-    students: list[str] = field(default_factory=list)
-    unusable: list[str] = field(default_factory=list)  # folders of submitted/ whose name is no student id
-    extractions: dict[str, Extraction] = field(default_factory=dict)
-    records: dict[str, GradeRecord] = field(default_factory=dict)
-    scheduler: str | None = None
-    out: Path | None = None
-    record_failed: list[str] = field(default_factory=list)
-    rescued: list[str] = field(default_factory=list)
-    mismatches: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    sandbox: str = "auto"
-    manual_before: dict = field(default_factory=dict)
-    restored: list[str] = field(default_factory=list)
-    seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step
-    late: dict[str, tuple[float, float]] = field(default_factory=dict)  # student -> (seconds late, penalty)
-    final: dict[str, tuple[float, list[str]]] = field(default_factory=dict)  # gradebook.final_scores
-    pool: object | None = None  # grading processes kept for several assignments (trusted.grading_pool)
-    rebuild_command: str = "grader build"  # how this course is rebuilt, as the instructor would type it
+    console: Console
+    options: GradingOptions = GradingOptions()
+    download: LmsDownload | None = None
+    rebuild_command: str = "grader build"
+
+    @classmethod
+    def of(cls, course: Course, course_dir: Path, assignment_id: str, options: GradingOptions = GradingOptions(), *,
+           download: LmsDownload | None = None, db_url: str | None = None, console: Console | None = None,
+           rebuild_command: str | None = None) -> "AutogradeInputs":
+        """The inputs of autograding ``assignment_id`` in ``course_dir``.
+
+        ``db_url`` overrides the gradebook of nbgrader's configuration (as nbgrader's ``--db`` does).
+        ``rebuild_command``: how messages tell to rebuild this course (default ``grader build --course-dir DIR``).
+
+        Raises
+        ------
+        GraderError
+            When ``course_dir`` was not built by ``grader build``, or the assignment is unknown or not built.
+        """
+        course_dir = Path(course_dir).resolve()
+        if not (course_dir / "nbgrader_config.py").is_file():
+            raise GraderError(f"{course_dir} is not a course directory built by `grader build` "
+                              "(no nbgrader_config.py)")
+        assignment = course.assignment(assignment_id)
+        out = Path(options.out).resolve() if options.out is not None else None
+        return cls(course=course, course_dir=course_dir, assignment=assignment, info=built_info(course_dir, assignment),
+                   gradebook=course_gradebook(course_dir, db_url), console=console or Console(),
+                   options=replace(options, out=out), download=download,
+                   rebuild_command=rebuild_command or f"grader build --course-dir {course_dir}")
+
+    def recorder(self) -> Recorder:
+        """A gradebook session recording this assignment as ``nbgrader autograde`` does."""
+        return Recorder(self.course_dir, self.gradebook, self.assignment.id, self.info.notebook)
 
     def progress(self) -> Progress:
         return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         console=self.console, transient=False)
 
 
+@dataclass
+class AutogradeState:
+    """The frozen :attr:`inputs` of an autograde and what its steps produce, each step's docstring
+    saying which it reads and writes (a step reads only what an earlier step wrote)."""
+
+    inputs: AutogradeInputs
+    students: list[str] = field(default_factory=list)  # the submissions graded, by student id
+    unusable: list[str] = field(default_factory=list)  # folders of submitted/ whose name is no student id
+    extractions: dict[str, Extraction] = field(default_factory=dict)
+    records: dict[str, GradeRecord] = field(default_factory=dict)  # the trusted grades
+    manual_before: dict = field(default_factory=dict)  # manual scores before student code ran
+    record_failed: list[str] = field(default_factory=list)  # not recorded by nbgrader's steps: rescued
+    rescued: list[str] = field(default_factory=list)
+    restored: list[str] = field(default_factory=list)  # manual scores changed while grading, set back
+    mismatches: list[str] = field(default_factory=list)  # where the gradebook differs from the records
+    late: dict[str, tuple[float, float]] = field(default_factory=dict)  # student -> (seconds late, penalty)
+    final: dict[str, tuple[float, list[str]]] = field(default_factory=dict)  # gradebook.final_scores
+    warnings: list[str] = field(default_factory=list)  # any step may add one
+    seconds: dict[str, float] = field(default_factory=dict)  # wall time of each step
+
+
 class CollectZip:
     """Collect an LMS download into submitted/, and say at once -- before anything is graded -- what was
-    left out and how to collect it."""
+    left out and how to collect it.
+
+    Reads ``inputs.download``; writes submitted/ (and the console), nothing of the state.
+    """
 
     name = "collect"
 
     def __call__(self, state: AutogradeState) -> None:
-        if state.archive is None:
+        inputs, download = state.inputs, state.inputs.download
+        if download is None:
             return
         from grader.autograde.zipcollect import LMS_SHAPES, collect_zip
 
-        info = built_info(state.course_dir, state.assignment)
-        collected = collect_zip(state.course_dir, state.assignment.id, state.archive, [info.notebook],
-                                info.student_modules, state.name_regexp, lms=state.lms,
-                                time_zone=state.course.time_zone,
-                                exercise_modules=[e.module for e in state.assignment.exercises if e.kind != "lab"])
+        collected = collect_zip(inputs.course_dir, inputs.assignment.id, download, [inputs.info.notebook],
+                                inputs.info.student_modules, time_zone=inputs.course.time_zone,
+                                exercise_modules=[e.module for e in inputs.assignment.exercises if e.kind != "lab"])
         how = (f"a {collected.lms} download" + (" (recognised from its names)" if collected.detected else "")
-               if collected.lms != "generic" else "names read as " + (f"--name-regexp {state.name_regexp}"
-                                                                      if state.name_regexp else "<student>_<file>"))
-        state.console.print(f"collected {collected.files} file(s) of {len(collected.students)} student(s) from "
-                            f"{markup(state.archive.name)} into submitted/ ({markup(how)})")
+               if collected.lms != "generic" else "names read as " + (f"--name-regexp {download.name_regexp}"
+                                                                      if download.name_regexp else "<student>_<file>"))
+        console, archive = inputs.console, Path(download.archive).name
+        console.print(f"collected {collected.files} file(s) of {len(collected.students)} student(s) from "
+                      f"{markup(archive)} into submitted/ ({markup(how)})")
         if collected.late:
-            state.console.print(f"marked late by the LMS: {markup(', '.join(collected.late))}")
+            console.print(f"marked late by the LMS: {markup(', '.join(collected.late))}")
         if collected.stand_in:
-            state.console.print(f"no notebook, graded from their .py modules (the release notebook stands in for "
-                                f"nbgrader): {markup(', '.join(collected.stand_in))}")
+            console.print(f"no notebook, graded from their .py modules (the release notebook stands in for "
+                          f"nbgrader): {markup(', '.join(collected.stand_in))}")
         for problem in collected.problems:
-            state.console.print(f"[yellow]not collected:[/yellow] {markup(state.archive.name)}: {markup(problem)}")
+            console.print(f"[yellow]not collected:[/yellow] {markup(archive)}: {markup(problem)}")
         if collected.unnamed:
             shapes = ", ".join(LMS_SHAPES)
-            state.console.print(f"[yellow]{collected.unnamed} file(s) gave no student:[/yellow] give the LMS with "
-                                f"--lms ({shapes}) or the names' shape with --name-regexp "
-                                r"'(?P<student_id>...)_(?P<file_id>...)', then run this command again")
+            console.print(f"[yellow]{collected.unnamed} file(s) gave no student:[/yellow] give the LMS with "
+                          f"--lms ({shapes}) or the names' shape with --name-regexp "
+                          r"'(?P<student_id>...)_(?P<file_id>...)', then run this command again")
 
 
 def feedback_is_sanitised(course_dir: Path) -> bool:
@@ -136,23 +191,29 @@ def feedback_is_sanitised(course_dir: Path) -> bool:
 
 
 class FindSubmissions:
+    """The submissions in submitted/<student>/<assignment>/, of the students asked for if any.
+
+    Reads the inputs (``options.students``); writes ``students``, ``unusable`` and ``warnings``.
+    """
+
     name = "find"
 
     def __call__(self, state: AutogradeState) -> None:
-        state.info = built_info(state.course_dir, state.assignment)
-        stale = stale_inputs(state.course, state.course_dir)
+        inputs = state.inputs
+        assignment, wanted = inputs.assignment, inputs.options.students
+        stale = stale_inputs(inputs.course, inputs.course_dir)
         if stale:
             state.warnings.append("the course changed since `grader build` (" + ", ".join(stale[:4])
                                   + (" ..." if len(stale) > 4 else "") + "); before releasing again run "
-                                  f"`{state.rebuild_command} --assignment {state.assignment.id}`")
-        if not feedback_is_sanitised(state.course_dir):
+                                  f"`{inputs.rebuild_command} --assignment {assignment.id}`")
+        if not feedback_is_sanitised(inputs.course_dir):
             state.warnings.append("nbgrader's configuration leaves SanitizeStudentHTML out of "
                                   "GenerateFeedback.preprocessors (an older `grader build`, or a setting of yours): "
                                   "feedback would show students' HTML unsanitized; run `grader build` again")
-        root = state.course_dir / "submitted"
+        root = inputs.course_dir / "submitted"
         found = []
         for entry in sorted(root.iterdir()) if root.is_dir() and not root.is_symlink() else []:
-            folder = entry / state.assignment.id
+            folder = entry / assignment.id
             # A linked folder counts as a submission: extraction refuses it, with a message.
             if entry.name.startswith(".") or not (folder.is_symlink() or folder.is_dir()):
                 continue
@@ -162,36 +223,48 @@ class FindSubmissions:
                 state.unusable.append(entry.name)
                 state.warnings.append(f"submitted/{shown(entry.name)}/ is not graded: a student id may hold "
                                       "letters, digits and . _ @ + - only (at most 100)")
-        if state.students_wanted:
-            missing = [s for s in state.students_wanted if s not in found]
+        if wanted:
+            missing = [s for s in wanted if s not in found]
             if missing:
-                raise GraderError(f"no submission of {state.assignment.id} for: {', '.join(missing)} "
-                                  f"(looked in {root}/<student>/{state.assignment.id})")
-            found = [s for s in found if s in state.students_wanted]
+                raise GraderError(f"no submission of {assignment.id} for: {', '.join(missing)} "
+                                  f"(looked in {root}/<student>/{assignment.id})")
+            found = [s for s in found if s in wanted]
         if not found:
-            raise GraderError(f"no submissions of {state.assignment.id} in {root}/<student>/{state.assignment.id}/")
+            raise GraderError(f"no submissions of {assignment.id} in {root}/<student>/{assignment.id}/")
         state.students = found
 
 
 class Enrol:
+    """Every student in the gradebook, once the gradebook is known to hold the assignment's points.
+
+    Reads the inputs and ``students``; writes the gradebook (due dates, students), nothing of the state.
+    """
+
     name = "enrol"
 
     def __call__(self, state: AutogradeState) -> None:
-        with state.gradebook.open() as gb:  # before grading: a gradebook the assignment was not built in
-            notebook = built_notebook(gb, state.gradebook, state.assignment.id, Path(state.info.notebook).stem)
-            changed = points_changed(notebook, {e.function: e.points for e in state.assignment.exercises}
-                                     | {w.grade_id: w.points for w in state.assignment.written})
+        inputs = state.inputs
+        assignment = inputs.assignment
+        with inputs.gradebook.open() as gb:  # before grading: a gradebook the assignment was not built in
+            notebook = built_notebook(gb, inputs.gradebook, assignment.id, Path(inputs.info.notebook).stem)
+            changed = points_changed(notebook, {e.function: e.points for e in assignment.exercises}
+                                     | {w.grade_id: w.points for w in assignment.written})
             if not changed:  # a due date changed in course.yaml applies without a rebuild
-                set_due_dates(gb, {state.assignment.id: state.course.due_utc(state.assignment.id)})
+                set_due_dates(gb, {assignment.id: inputs.course.due_utc(assignment.id)})
         if changed:  # nbgrader would cap the new scores at the old maximum: rebuild before grading
-            rebuild = f"{state.rebuild_command} --assignment {state.assignment.id}"  # another command's line
-            raise GraderError(f"the points of {state.assignment.id} changed in course.yaml since it was built "
+            rebuild = f"{inputs.rebuild_command} --assignment {assignment.id}"  # another command's line
+            raise GraderError(f"the points of {assignment.id} changed in course.yaml since it was built "
                               f"({', '.join(changed)}); the gradebook still has the old maximum. Run `{rebuild}` "
                               "(keeps submissions, grades and manual grades), then autograde again")
-        enrol(state.gradebook, state.students)
+        enrol(inputs.gradebook, state.students)
 
 
 class Extract:
+    """Each notebook's solution cells as modules shaped like exercises/.
+
+    Reads the inputs and ``students``; writes ``extractions``.
+    """
+
     name = "extract"
 
     def __call__(self, state: AutogradeState) -> None:
@@ -199,28 +272,34 @@ class Extract:
 
     @staticmethod
     def run(state: AutogradeState, students: list[str]) -> None:
-        modules = assignment_modules(state.course, state.assignment)  # once for the class
+        inputs = state.inputs
+        modules = assignment_modules(inputs.course, inputs.assignment)  # once for the class
         for student in students:
-            state.extractions[student] = extract(state.course, state.course_dir, state.assignment, state.info,
+            state.extractions[student] = extract(inputs.course, inputs.course_dir, inputs.assignment, inputs.info,
                                                  student, modules=modules)
 
 
 class Grade:
+    """Every extraction graded with the hidden tests by the engine (a current record is not graded again).
+
+    Reads the inputs, ``students`` and ``extractions``; writes ``manual_before`` and ``records``.
+    """
+
     name = "grade"
 
     def __call__(self, state: AutogradeState) -> None:
+        inputs = state.inputs
+        options = inputs.options
         # Manual scores are set by people only: remember them, to undo any change made
         # while student code runs (see Verify).
-        state.manual_before = manual_state(state.gradebook, state.assignment.id)
-        with state.progress() as progress:
-            where = f"Dask cluster at {state.scheduler}" if state.scheduler else f"{state.jobs} job(s)"
-            task = progress.add_task(f"grading {state.assignment.id} (trusted grader, {where})",
+        state.manual_before = manual_state(inputs.gradebook, inputs.assignment.id)
+        with inputs.progress() as progress:
+            where = f"Dask cluster at {options.scheduler}" if options.scheduler else f"{options.jobs} job(s)"
+            task = progress.add_task(f"grading {inputs.assignment.id} (trusted grader, {where})",
                                      total=len(state.students))
-            state.records = grade_extractions(state.course, state.course_dir, state.assignment, state.extractions,
-                                              jobs=state.jobs, sandbox=state.sandbox, scheduler=state.scheduler,
-                                              out=state.out, on_advance=lambda n: progress.advance(task, n),
-                                              listener=SessionNotices(state.console),
-                                              pool=state.pool)
+            state.records = grade_extractions(inputs.course, inputs.course_dir, inputs.assignment, state.extractions,
+                                              options, on_advance=lambda n: progress.advance(task, n),
+                                              listener=SessionNotices(inputs.console))
 
 
 class SessionNotices(RunListener):
@@ -245,23 +324,28 @@ class Record:
     Each notebook is read again, bounded and never through a link, and recorded only if its
     solution cells are the ones graded: one that changed since is graded again first. Who was
     processed is decided from the notebooks written; the others are rescued.
+
+    Reads the inputs, ``students``, ``extractions`` and ``records``; writes ``record_failed`` and
+    ``warnings`` (and autograded/ and the gradebook), and for a notebook that changed, ``extractions``
+    and ``records``.
     """
 
     name = "record"
     PER_PROCESS = 4  # submissions per recording process at least: below, forking costs more than it saves
 
     def __call__(self, state: AutogradeState) -> None:
-        autograded = state.course_dir / "autograded"
+        inputs = state.inputs
+        autograded = inputs.course_dir / "autograded"
         todo = [s for s in state.students if not state.extractions[s].quarantined]
         for student in state.students:  # what is written now is how we know a student was processed
-            remove(autograded / student / state.assignment.id)
+            remove(autograded / student / inputs.assignment.id)
         failed: dict[str, str] = {}
         # Recording is this process's own work, one core's: with more cores free (grading is
         # over), a class is recorded by several processes, each with its gradebook session.
-        processes = max(1, min(state.jobs, os.cpu_count() or 1, len(todo) // self.PER_PROCESS))
+        processes = max(1, min(inputs.options.jobs, os.cpu_count() or 1, len(todo) // self.PER_PROCESS))
         # Forked before the progress bar starts its thread: a child holds no lock of another thread.
         children = self.fork(state, [todo[i::processes] for i in range(processes)]) if processes > 1 else {}
-        with state.progress() as progress:
+        with inputs.progress() as progress:
             task = progress.add_task("recording in the gradebook", total=len(todo))
             if children:
                 changed = self.follow(state, children, failed, lambda: progress.advance(task))
@@ -271,117 +355,84 @@ class Record:
                 state.warnings.append(f"{len(changed)} notebook(s) changed while the class was graded, graded "
                                       f"again: {', '.join(changed[:5])}{' ...' if len(changed) > 5 else ''}")
                 Extract.run(state, changed)
-                state.records.update(grade_extractions(state.course, state.course_dir, state.assignment,
-                                                       {s: state.extractions[s] for s in changed}, jobs=state.jobs,
-                                                       sandbox=state.sandbox, scheduler=state.scheduler,
-                                                       out=state.out, pool=state.pool))
+                state.records.update(grade_extractions(inputs.course, inputs.course_dir, inputs.assignment,
+                                                       {s: state.extractions[s] for s in changed}, inputs.options))
                 again = [s for s in changed if not state.extractions[s].quarantined]
                 for student in self.in_this_process(state, again, failed, lambda: None):
                     failed[student] = "its notebook kept changing while it was graded"
-        notebook = state.info.notebook
-        processed = [s for s in todo if (autograded / s / state.assignment.id / notebook).is_file()]
+        processed = [s for s in todo if (autograded / s / inputs.assignment.id / inputs.info.notebook).is_file()]
         state.record_failed = sorted(set(todo) - set(processed))
         for student in state.record_failed:
             state.warnings.append(f"{student}: the notebook could not be recorded as it is "
                                   f"({failed.get(student, 'no autograded notebook was written')}); rescued")
 
     def in_this_process(self, state: AutogradeState, students: list[str], failed: dict[str, str], advance) -> list[str]:
-        with Recorder(state.course_dir, state.gradebook, state.assignment.id, state.info.notebook) as recorder:
+        with state.inputs.recorder() as recorder:
             changed = self.record(state, recorder, students, failed, advance)
             state.warnings += recorder.warnings
         return changed
 
-    def fork(self, state: AutogradeState, parts: list[list[str]]) -> dict[int, tuple[int, list[str]]]:
-        """A process per part, forked (the class's state is already there), recording it:
-        {its pipe: (its pid, its part)}."""
-        children: dict[int, tuple[int, list[str]]] = {}
+    def fork(self, state: AutogradeState, parts: list[list[str]]) -> dict[pipes.Child, list[str]]:
+        """A process per part, forked (the class's state is already there), recording it: {child: its part}."""
+        children: dict[pipes.Child, list[str]] = {}
         try:
             for part in parts:
-                read, write = os.pipe()
-                pid = os.fork()
-                if pid == 0:  # pragma: no cover - runs in the child, which never returns
-                    os.close(read)
-                    os._exit(self._child(state, part, write))
-                os.close(write)
-                children[read] = (pid, part)
+                children[pipes.fork(lambda tell, part=part: self._child(state, part, tell))] = part
         except BaseException:
-            self.reap(children)
+            for child in children:
+                child.end()
             raise
         return children
 
-    def follow(self, state: AutogradeState, children: dict[int, tuple[int, list[str]]], failed: dict[str, str],
+    def follow(self, state: AutogradeState, children: dict[pipes.Child, list[str]], failed: dict[str, str],
                advance) -> list[str]:
-        """What the recording processes tell, each on its pipe: a line when a submission is done, then
-        what they found (the reasons of failures, notebooks that changed, warnings)."""
+        """What the recording processes tell: a line when a submission is done, then what they found
+        (the reasons of failures, notebooks that changed, warnings)."""
         changed: list[str] = []
-        finished: set[int] = set()
+        finished: set[pipes.Child] = set()
+
+        def handle(child: pipes.Child, message: dict) -> None:
+            if "done" in message:
+                advance()
+            elif "error" in message:
+                state.warnings.append(f"a recording process stopped: {message['error']}")
+            else:
+                finished.add(child)
+                failed.update(message["failed"])
+                changed.extend(message["changed"])
+                state.warnings.extend(message["warnings"])
+
         try:
-            with selectors.DefaultSelector() as selector:
-                for read in children:
-                    selector.register(read, selectors.EVENT_READ, [b""])
-                while selector.get_map():
-                    for key, _ in selector.select():
-                        chunk = os.read(key.fd, 1 << 16)
-                        if not chunk:
-                            selector.unregister(key.fd)
-                            continue
-                        *lines, key.data[0] = (key.data[0] + chunk).split(b"\n")
-                        for message in map(json.loads, lines):
-                            if "done" in message:
-                                advance()
-                            elif "error" in message:
-                                state.warnings.append(f"a recording process stopped: {message['error']}")
-                            else:
-                                finished.add(key.fd)
-                                failed.update(message["failed"])
-                                changed += message["changed"]
-                                state.warnings += message["warnings"]
+            pipes.follow(children, handle)
         finally:
-            codes = self.reap(children)
-        for read, (pid, part) in children.items():
-            if read not in finished:  # what it did not write is rescued: say why
+            codes = {child: child.end() for child in children}
+        for child, part in children.items():
+            if child not in finished:  # what it did not write is rescued: say why
                 for student in part:
-                    failed.setdefault(student, f"its recording process ended (exit status {codes[read]})")
+                    failed.setdefault(student, f"its recording process ended (exit status {codes[child]})")
         return changed
 
-    @staticmethod
-    def reap(children: dict[int, tuple[int, list[str]]]) -> dict[int, int]:
-        """Close the pipes, end the processes (if still there: interrupted) and collect their exit statuses."""
-        codes = {}
-        for read, (pid, _) in children.items():
-            os.close(read)
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            codes[read] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-        return codes
-
-    def _child(self, state: AutogradeState, students: list[str], write: int) -> int:
-        with os.fdopen(write, "w", encoding="utf-8") as out:
-            def tell(message: dict) -> None:
-                out.write(json.dumps(message) + "\n")
-                out.flush()
-
-            try:
-                failed: dict[str, str] = {}
-                with Recorder(state.course_dir, state.gradebook, state.assignment.id, state.info.notebook) as recorder:
-                    changed = self.record(state, recorder, students, failed, lambda: tell({"done": True}))
-                    tell({"failed": failed, "changed": changed, "warnings": recorder.warnings})
-                return 0
-            except BaseException as exc:  # its students are not written: they are rescued
-                tell({"error": shown(f"{type(exc).__name__}: {exc}", 300)})
-                return 1
+    def _child(self, state: AutogradeState, students: list[str], tell: pipes.Tell) -> int:
+        try:
+            failed: dict[str, str] = {}
+            with state.inputs.recorder() as recorder:
+                changed = self.record(state, recorder, students, failed, lambda: tell({"done": True}))
+                tell({"failed": failed, "changed": changed, "warnings": recorder.warnings})
+            return 0
+        except BaseException as exc:  # its students are not written: they are rescued
+            tell({"error": shown(f"{type(exc).__name__}: {exc}", 300)})
+            return 1
 
     @staticmethod
     def record(state: AutogradeState, recorder: Recorder, students: list[str], failed: dict[str, str],
                advance) -> list[str]:
         """Record each of ``students`` whose notebook holds the solution cells graded; the others, returned,
         changed since. A notebook nbgrader's steps fail on is left out, with the reason in ``failed``."""
+        inputs = state.inputs
         changed = []
         for student in students:
-            folder = submission_dir(state.course_dir, student, state.assignment.id)
-            notebooks, problems = notebooks_of(folder, [state.info.notebook])
+            folder = submission_dir(inputs.course_dir, student, inputs.assignment.id)
+            notebooks, problems = notebooks_of(folder, [inputs.info.notebook])
             data = notebooks[0] if notebooks else None
             if problems or data is None or solution_cells(data) != state.extractions[student].cells:
                 changed.append(student)
@@ -396,6 +447,12 @@ class Record:
 
 
 class Rescue:
+    """An autograded notebook and grades for the quarantined submissions and for those nbgrader's steps refused.
+
+    Reads the inputs, ``students``, ``extractions``, ``records`` and ``record_failed``; writes ``rescued``
+    and ``warnings`` (and autograded/ and the gradebook).
+    """
+
     name = "rescue"
 
     def __call__(self, state: AutogradeState) -> None:
@@ -403,7 +460,7 @@ class Rescue:
         rescue = sorted(set(state.record_failed) | set(quarantined))
         if not rescue:
             return
-        with Recorder(state.course_dir, state.gradebook, state.assignment.id, state.info.notebook) as recorder:
+        with state.inputs.recorder() as recorder:
             for student in rescue:
                 recorder.placeholder(student, state.records[student])
                 state.rescued.append(student)
@@ -411,11 +468,18 @@ class Rescue:
 
 
 class Verify:
+    """The gradebook holds exactly the trusted grades, and no manual score changed (set back if one did).
+
+    Reads the inputs, ``students``, ``records`` and ``manual_before``; writes ``restored``,
+    ``mismatches``, ``late`` and ``final``.
+    """
+
     name = "verify"
 
     def __call__(self, state: AutogradeState) -> None:
-        state.restored = restore_manual(state.gradebook, state.assignment.id, state.manual_before)
-        recorded = gradebook_scores(state.gradebook, state.assignment.id)
+        gradebook, assignment = state.inputs.gradebook, state.inputs.assignment.id
+        state.restored = restore_manual(gradebook, assignment, state.manual_before)
+        recorded = gradebook_scores(gradebook, assignment)
         for student in state.students:
             expected = state.records[student].scores()
             got = recorded.get(student, {})
@@ -423,40 +487,24 @@ class Verify:
                 value = got.get(function)
                 if value is None or abs(float(value) - score) > 1e-6:
                     state.mismatches.append(f"{student}/{function}: gradebook has {value}, the grader gave {score:g}")
-        state.late = late_state(state.gradebook, state.assignment.id)
-        state.final = final_scores(state.gradebook, state.assignment.id)
+        state.late = late_state(gradebook, assignment)
+        state.final = final_scores(gradebook, assignment)
 
 
 AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Enrol(), Extract(), Grade(), Record(), Rescue(), Verify())
 
 
-def autograde(course: Course, course_dir: Path, assignment_id: str, *, students: list[str] | None = None,
-              jobs: int = 1, archive: Path | None = None, name_regexp: str | None = None, lms: str = "auto",
-              sandbox: str = "auto", scheduler: str | None = None, out: Path | None = None,
-              db_url: str | None = None, console: Console | None = None, steps=AUTOGRADE_STEPS,
-              pool=None, rebuild_command: str | None = None) -> AutogradeState:
-    """Run the autograde pipeline on one assignment of an nbgrader course directory.
-
-    ``db_url`` overrides the gradebook of nbgrader's configuration (as nbgrader's ``--db`` does).
-    ``pool``: grading processes kept for several assignments (:func:`grader.autograde.trusted.grading_pool`).
-    ``rebuild_command``: how messages tell to rebuild this course (default ``grader build --course-dir DIR``).
+def autograde(inputs: AutogradeInputs, steps=AUTOGRADE_STEPS) -> AutogradeState:
+    """Run the autograde ``steps`` on one assignment of an nbgrader course directory
+    (:meth:`AutogradeInputs.of`), each after the other on one :class:`AutogradeState`.
 
     Raises
     ------
     GraderError
-        When this assignment cannot be graded (not built, no submissions, points changed since the
+        When this assignment cannot be graded (no submissions, points changed since the
         build); nothing of it is recorded then.
     """
-    course_dir = Path(course_dir).resolve()
-    if not (course_dir / "nbgrader_config.py").is_file():
-        raise GraderError(f"{course_dir} is not a course directory built by `grader build` (no nbgrader_config.py)")
-    state = AutogradeState(course=course, course_dir=course_dir, assignment=course.assignment(assignment_id),
-                           console=console or Console(), gradebook=course_gradebook(course_dir, db_url),
-                           db_url=db_url or None, students_wanted=students, jobs=jobs,
-                           archive=Path(archive) if archive else None, name_regexp=name_regexp, lms=lms,
-                           sandbox=sandbox,
-                           scheduler=scheduler, out=Path(out).resolve() if out is not None else None, pool=pool,
-                           rebuild_command=rebuild_command or f"grader build --course-dir {course_dir}")
+    state = AutogradeState(inputs)
     for step in steps:
         started = time.perf_counter()
         step(state)

@@ -168,6 +168,7 @@ class TrustedGrade(NbGraderPreprocessor):
 
     def preprocess(self, nb, resources):
         from grader.autograde.trusted import extract, fingerprint_of, grade_extractions, results_store, submission_dir
+        from grader.engine.dispatch import GradingOptions
 
         student = resources["nbgrader"]["student"]
         assignment_id = resources["nbgrader"]["assignment"]
@@ -193,7 +194,7 @@ class TrustedGrade(NbGraderPreprocessor):
         else:
             self.log.info("Grading %s/%s with the trusted grader", student, assignment_id)
             record = grade_extractions(course, course_dir, assignment, {student: extraction},
-                                       sandbox=self.sandbox, out=out)[student]
+                                       GradingOptions(sandbox=self.sandbox, out=out))[student]
         if not trusted:
             # nbgrader read this notebook, and copied the submission's other files, through links:
             # none of it may reach autograded/ (nor, from there, the feedback a student is given).

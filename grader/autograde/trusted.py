@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -15,7 +16,7 @@ from grader.notebooks.extract import Extraction, extract_submission, notebooks_o
 from grader.build.coursedir import BuiltAssignment, built_assignments
 from grader.build.segments import ModuleParts
 from grader.course import Assignment, Course
-from grader.engine.dispatch import grade_class
+from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
 from grader.engine.events import Relay, RunListener
 from grader.engine.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel
@@ -67,17 +68,17 @@ def extract(course: Course, course_dir: Path, assignment: Assignment, info: Buil
 
 
 def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, extractions: dict[str, Extraction],
-                      *, jobs: int = 1, sandbox: str = "auto", scheduler: str | None = None, out: Path | None = None,
-                      on_advance: Callable[[int], None] | None = None,
-                      listener: RunListener | None = None, pool=None) -> dict[str, GradeRecord]:
+                      options: GradingOptions = GradingOptions(), *, on_advance: Callable[[int], None] | None = None,
+                      listener: RunListener | None = None) -> dict[str, GradeRecord]:
     """One record per extraction, graded by the engine (:func:`grader.engine.dispatch.grade_class`).
 
-    Submissions are handed out one at a time to ``jobs`` trusted processes, or to the workers
-    of the Dask cluster at ``scheduler`` (a session that dies has its submission retried once
-    elsewhere), and each record is written atomically the moment it is graded; a submission
-    whose stored record is current is not graded again. Nothing a submission started outlives
-    grading. ``on_advance(n)`` counts submissions done; ``listener`` follows the run (its events).
-    ``pool``: grading processes kept for several assignments (:func:`grading_pool`), else new ones.
+    Submissions are handed out one at a time to ``options.jobs`` trusted processes, or to the
+    workers of the Dask cluster at ``options.scheduler`` (a session that dies has its submission
+    retried once elsewhere), and each record is written atomically the moment it is graded, in
+    ``<options.out>/<assignment>/`` (:func:`results_store`); a submission whose stored record is
+    current is not graded again. Nothing a submission started outlives grading. ``on_advance(n)``
+    counts submissions done; ``listener`` follows the run (its events). ``options.pool``: grading
+    processes kept for several assignments (:func:`grading_pool`), else new ones.
 
     Raises
     ------
@@ -89,7 +90,7 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
     advance = on_advance or (lambda n: None)
     only = [e.function for e in assignment.exercises]
     labs = [e.function for e in assignment.exercises if e.kind == "lab"]
-    store = results_store(course_dir, assignment.id, out)
+    store = results_store(course_dir, assignment.id, options.out)
     readable = {s: x.directory for s, x in extractions.items() if x.readable}
     follow = Relay(_Advance(advance), listener or RunListener())
     course_hash = run_fingerprint(course, only)
@@ -105,13 +106,12 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
     if readable:
         become_subreaper()
         try:
-            run = grade_class(course, readable, store.root, root=course_dir / EXTRACTED_DIR, jobs=jobs, mode=sandbox,
-                              scheduler=scheduler, only=only, listener=follow, partial=True, others=list(records),
-                              backend=pool)
+            roster = ClassRoster(readable, root=course_dir / EXTRACTED_DIR, others=tuple(records), partial=True)
+            run = grade_class(course, roster, replace(options, only=tuple(only), out=store.root), listener=follow)
         finally:
             # Nothing a submission started may outlive grading (and touch the gradebook later);
             # the kept grading processes are the grader's own.
-            kill_strays(keep=pool.pids() if pool is not None else set())
+            kill_strays(keep=options.pool.pids() if options.pool is not None else set())
         if run.interrupted:
             raise KeyboardInterrupt
         failed = dict(run.failed)
@@ -130,19 +130,18 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
 
 
 @contextmanager
-def grading_pool(course: Course, assignments: list[Assignment], *, jobs: int, sandbox: str,
-                 scheduler: str | None, logs: Path) -> Iterator:
+def grading_pool(course: Course, assignments: list[Assignment], options: GradingOptions, logs: Path) -> Iterator:
     """Grading processes kept for ``assignments`` graded one after the other: each starts its sandbox
     and its pytest session once, not once per assignment. None with a Dask scheduler (its workers
     keep their sessions anyway)."""
-    if scheduler:
+    if options.scheduler:
         yield None
         return
     from grader.engine.local import LocalPool
 
     only = [e.function for a in assignments for e in a.exercises]
-    with LocalPool(course, jobs=jobs, mode=sandbox, course_hash=run_fingerprint(course, only), only=only,
-                   log_dir=logs) as pool:
+    with LocalPool(course, jobs=options.jobs, sandbox=options.sandbox, course_hash=run_fingerprint(course, only),
+                   only=only, log_dir=logs) as pool:
         yield pool
 
 

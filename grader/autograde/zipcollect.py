@@ -122,6 +122,20 @@ def course_zone(name: str | None) -> ZoneInfo:
         raise GraderError(f"unknown time zone {name!r} (an IANA name such as Europe/Paris)") from None
 
 
+@dataclass(frozen=True)
+class LmsDownload:
+    """An LMS download to collect (``--zip``) and how its file names give the students.
+
+    ``lms`` names the download's shape (one of :data:`LMS_NAMES`; ``auto`` detects it,
+    ``generic`` is ``<student>_<anything>`` read with ``name_regexp``, which also implies
+    ``generic``).
+    """
+
+    archive: Path
+    lms: str = "auto"
+    name_regexp: str | None = None
+
+
 @dataclass
 class Collected:
     """What :func:`collect_zip` did: files written per student, and a message per entry left out."""
@@ -298,28 +312,24 @@ def _copy_bounded(archive: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path, l
     return written
 
 
-def collect_zip(course_dir: Path, assignment: str, archive: Path, notebooks: list[str], modules: list[str] = (),
-                name_regexp: str | None = None, lms: str = "auto", time_zone: str | None = None,
-                exercise_modules: list[str] = ()) -> Collected:
-    """Collect ``archive`` into ``<course_dir>/submitted/<student>/<assignment>/``.
+def collect_zip(course_dir: Path, assignment: str, download: LmsDownload, notebooks: list[str],
+                modules: list[str] = (), time_zone: str | None = None, exercise_modules: list[str] = ()) -> Collected:
+    """Collect ``download`` into ``<course_dir>/submitted/<student>/<assignment>/``.
 
     ``notebooks`` are the assignment's notebook names, ``modules`` its student modules
-    (both as ``grader build`` recorded them). ``lms`` names the download's shape (one of
-    :data:`LMS_NAMES`; ``auto`` detects it, ``generic`` is ``<student>_<anything>`` read with
-    ``name_regexp``, which also implies ``generic``). Times without a zone are in ``time_zone``
+    (both as ``grader build`` recorded them). Times without a zone are in ``time_zone``
     (IANA name; UTC by default). ``exercise_modules`` (names without ``.py``) are the modules whose
     exercises the notebook holds: such a ``.py`` is refused with what to do instead. The files are first
-    written to
-    ``downloaded/<assignment>/extracted/`` (emptied), then each collected student's folder,
+    written to ``downloaded/<assignment>/extracted/`` (emptied), then each collected student's folder,
     with its ``timestamp.txt``, replaces their submission.
 
     Raises
     ------
     GraderError
-        When ``archive`` is not a readable zip file or ``name_regexp`` is unusable;
+        When the archive is not a readable zip file or ``name_regexp`` is unusable;
         anything wrong with one entry is a message in :attr:`Collected.problems` instead.
     """
-    archive = Path(archive)
+    archive, lms, name_regexp = Path(download.archive), download.lms, download.name_regexp
     if not archive.is_file():
         raise GraderError(f"LMS download not found: {archive}")
     if archive.suffix.lower() != ".zip":

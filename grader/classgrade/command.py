@@ -14,7 +14,7 @@ from rich.table import Table
 from grader.classgrade.run import discover_submissions
 from grader.course import load_course
 from grader.display import markup
-from grader.engine.dispatch import grade_class
+from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
 from grader.engine.events import RunListener, failed_message, lost_message, refused_message, retry_message
 from grader.engine.record import GradeRecord
 from grader.errors import GraderError
@@ -195,12 +195,14 @@ def jobs_of(args) -> int:
 def run(args: argparse.Namespace) -> int:
     console = stderr_console()
     course = load_course(args.course)
-    jobs = jobs_of(args)
-    scheduler = scheduler_address(args.scheduler)
-    out = Path(args.out).resolve()
-    mode = sandbox_mode(args)
-    if not scheduler:  # on a cluster, each worker says what sandbox it has
-        warn_without_sandbox(course, mode, console)
+    wanted = tuple(dict.fromkeys(args.student)) if args.student else None
+    # A student asked for is graded again; the rest of the class keeps its results.
+    options = GradingOptions(jobs=jobs_of(args), sandbox=sandbox_mode(args),
+                             scheduler=scheduler_address(args.scheduler), only=tuple(args.only) if args.only else None,
+                             force=args.force or bool(wanted), students=wanted, out=Path(args.out).resolve())
+    out = options.out
+    if not options.scheduler:  # on a cluster, each worker says what sandbox it has
+        warn_without_sandbox(course, options.sandbox, console)
     submissions = Path(args.submissions_dir)
     skipped: dict[str, str] = {}  # entries that cannot be graded: reported, they never stop the class
     students = discover_submissions(submissions, skipped, assignments=[a.id for a in course.assignments])
@@ -209,8 +211,7 @@ def run(args: argparse.Namespace) -> int:
         raise GraderError(f"{submissions} holds no submission that can be graded: "
                           + "; ".join(f"{entry}: {reason}" for entry, reason in sorted(skipped.items())[:10]))
     others: list[str] = []
-    if args.student:  # these only, graded again; the rest of the class keeps its results
-        wanted = list(dict.fromkeys(args.student))
+    if wanted:  # these only, graded again; the rest of the class keeps its results
         unknown = [s for s in wanted if s not in students]
         if unknown:
             reasons = [f"{s}: {skipped[s]}" if s in skipped else s for s in unknown]
@@ -219,13 +220,13 @@ def run(args: argparse.Namespace) -> int:
         others = [s for s in students if s not in wanted]
         students = {s: students[s] for s in wanted}
         skipped = {}
-    where = f"on the Dask cluster at {scheduler}" if scheduler else \
+    jobs = options.jobs
+    where = f"on the Dask cluster at {options.scheduler}" if options.scheduler else \
         f"with {jobs} process{'es' if jobs > 1 else ''}"
     progress = ClassProgress(console, args.submissions_dir, where)
     with progress.progress:
-        result = grade_class(course, students, out, root=submissions.resolve(), jobs=jobs, mode=mode,
-                             scheduler=scheduler, force=args.force or bool(args.student), only=args.only,
-                             listener=progress, skipped=skipped, partial=bool(args.student), others=others)
+        result = grade_class(course, ClassRoster(students, submissions.resolve(), skipped, others,
+                                                 partial=bool(wanted)), options, listener=progress)
     keep_extractions(course, out, extractions)
     table = Table(title=f"{course.title}: {len(result.students)} submissions", show_header=False)
     table.add_row("graded now", str(len(result.graded)))

@@ -41,7 +41,7 @@ def register(sub, common) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from grader.classgrade.run import discover_submissions
-    from grader.engine.dispatch import grade_class
+    from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
     from grader.engine.store import ResultStore
     from grader.report.build import write_report
 
@@ -85,8 +85,9 @@ def run(args: argparse.Namespace) -> int:
     results_dir = out / "results"
 
     with console.status("grading the sample class (the labs train policies: about a minute) ..."):
-        run_info = grade_class(course, discover_submissions(submissions), results_dir, root=submissions,
-                               jobs=max(1, args.jobs), force=True, listener=_Grading(console))
+        options = GradingOptions(jobs=max(1, args.jobs), force=True, out=results_dir)
+        run_info = grade_class(course, ClassRoster(discover_submissions(submissions), root=submissions), options,
+                               listener=_Grading(console))
     store = ResultStore(results_dir)
     records = {student: store.load(student) for student in students}
     missing = [student for student, record in records.items() if record is None]

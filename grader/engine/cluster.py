@@ -75,12 +75,12 @@ class GradingPlugin(WorkerPlugin):
 
     idempotent = True  # a rerun of the same course reuses the running sessions
 
-    def __init__(self, course: Course, *, course_hash: str, mode: str, only: list[str] | None):
+    def __init__(self, course: Course, *, course_hash: str, sandbox: str, only: list[str] | None):
         self.bundle = course_bundle(course)
         self.course_hash = course_hash
-        self.mode = mode
+        self.sandbox = sandbox
         self.only = only
-        self.name = f"grader-{course_hash[:16]}-{mode}"
+        self.name = f"grader-{course_hash[:16]}-{sandbox}"
         self.session: HostedSession | None = None
         self.refused: str | None = None
         self.address = ""
@@ -95,7 +95,7 @@ class GradingPlugin(WorkerPlugin):
             root = unpack_bundle(self.bundle, Path(worker.local_directory) / f"grader-course-{self.course_hash[:16]}")
             course = load_course(root)
             check_course(course, self.only, self.course_hash, where=f"worker {worker.address}")
-            session = HostedSession(course, mode=self.mode, course_hash=self.course_hash, only=self.only,
+            session = HostedSession(course, mode=self.sandbox, course_hash=self.course_hash, only=self.only,
                                     grader=worker.address)
         except GraderError as exc:
             self.refused = str(exc)
@@ -212,7 +212,7 @@ def cluster_security(address: str):
 class DaskCluster:
     """The workers of the Dask cluster whose scheduler is at ``address``."""
 
-    def __init__(self, address: str, course: Course, *, mode: str, course_hash: str, only: list[str] | None,
+    def __init__(self, address: str, course: Course, *, sandbox: str, course_hash: str, only: list[str] | None,
                  insecure: bool = False):
         address = check_address(address, insecure)
         if Client is None:
@@ -220,7 +220,7 @@ class DaskCluster:
                               "pip install 'rl-llm-m4-grader[cluster]'")
         self.address = address
         self.course = course
-        self.mode = mode
+        self.sandbox = sandbox
         self.course_hash = course_hash
         self.only = only
         self.where = f"the Dask cluster at {address}"
@@ -236,7 +236,7 @@ class DaskCluster:
 
     def run(self, dispatcher: Dispatcher) -> None:
         client = self.connect()
-        plugin = GradingPlugin(self.course, course_hash=self.course_hash, mode=self.mode, only=self.only)
+        plugin = GradingPlugin(self.course, course_hash=self.course_hash, sandbox=self.sandbox, only=self.only)
         futures: dict = {}  # future -> (student, worker)
         try:
             try:

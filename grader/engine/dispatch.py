@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -28,6 +29,72 @@ from grader.engine.store import ResultStore
 from grader.errors import GraderError
 
 MAX_ATTEMPTS = 2
+
+
+@dataclass(frozen=True)
+class GradingOptions:
+    """How a class is graded: the settings of a grading command, read once from its command line.
+
+    Each setting has this one name from the command to the grading sessions.
+
+    Attributes
+    ----------
+    jobs
+        Grading processes on this machine (never more than there are submissions to grade).
+    sandbox
+        ``"auto"`` (bubblewrap when it works, else a loud warning), ``"require"`` or ``"off"``.
+    scheduler
+        A Dask scheduler's address: grade on its workers instead of ``jobs`` processes here.
+    only
+        Grade these functions only (the records then hold only them); None: every function.
+    force
+        Grade again what has a current record.
+    students
+        The students a command was asked for (``--student``); the commands choose the
+        submissions with it, :func:`grade_class` grades what its :class:`ClassRoster` holds.
+    out
+        Where the records go: one class's folder for :func:`grade_class`; for ``grader
+        autograde`` the folder of one per assignment (None: grader-results/ in the course directory).
+    pool
+        Grading sessions the caller keeps for several runs (a :class:`~grader.engine.local.LocalPool`
+        used as a context manager, whose ``only`` includes these functions); None: new ones per run.
+    """
+
+    jobs: int = 1
+    sandbox: str = "auto"
+    scheduler: str | None = None
+    only: tuple[str, ...] | None = None
+    force: bool = False
+    students: tuple[str, ...] | None = None
+    out: Path | None = None
+    pool: Backend | None = None
+
+
+@dataclass(frozen=True)
+class ClassRoster:
+    """The submissions a class run grades, and the rest of the class it reports.
+
+    Attributes
+    ----------
+    students
+        ``{student: path}``: the submissions to grade (those with a current record are not graded again).
+    root
+        The folder the submissions came from: records name each submission relative to it,
+        and the results folder keeps the results of one such folder only (by its name, so a
+        class copied or mounted elsewhere keeps its results). Default: the first one's parent.
+    skipped
+        Entries of the class that discovery left out (entry -> reason): they count as failed.
+    others
+        Students of the class whose records are made elsewhere (a notebook that could not be read).
+    partial
+        These are some students of the class (``--student``): the class keeps its others.
+    """
+
+    students: dict[str, Path]
+    root: Path | None = None
+    skipped: dict[str, str] = field(default_factory=dict)
+    others: Sequence[str] = ()
+    partial: bool = False
 
 
 @dataclass
@@ -160,44 +227,42 @@ def plan(students: dict[str, Path], labels: dict[str, str], store: ResultStore, 
     return todo, current
 
 
-def make_backend(course: Course, *, scheduler: str | None, jobs: int, mode: str, course_hash: str,
-                 only: list[str] | None, store: ResultStore) -> Backend:
-    if scheduler:
+def make_backend(course: Course, options: GradingOptions, *, jobs: int, course_hash: str, only: list[str] | None,
+                 store: ResultStore) -> Backend:
+    """New grading sessions for one run: on the cluster of ``options.scheduler``, else ``jobs`` processes here."""
+    if options.scheduler:
         from grader.engine.cluster import DaskCluster
 
-        return DaskCluster(scheduler, course, mode=mode, course_hash=course_hash, only=only)
+        return DaskCluster(options.scheduler, course, sandbox=options.sandbox, course_hash=course_hash, only=only)
     from grader.engine.local import LocalPool
 
-    return LocalPool(course, jobs=jobs, mode=mode, course_hash=course_hash, only=only, log_dir=store.logs_dir)
+    return LocalPool(course, jobs=jobs, sandbox=options.sandbox, course_hash=course_hash, only=only,
+                     log_dir=store.logs_dir)
 
 
-def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: Path | None = None,
-                jobs: int = 1, mode: str = "auto", scheduler: str | None = None, force: bool = False,
-                only: list[str] | None = None, listener: RunListener | None = None,
-                skipped: dict[str, str] | None = None, partial: bool = False,
-                others: list[str] = (), backend: Backend | None = None) -> ClassRun:
-    """Grade every submission of ``students`` (``{student: path}``) that has no current record in ``out``.
+def grade_class(course: Course, roster: ClassRoster, options: GradingOptions,
+                listener: RunListener | None = None) -> ClassRun:
+    """Grade every submission of ``roster`` that has no current record in ``options.out``.
 
-    ``root`` is the folder the submissions came from: records name each submission relative
-    to it, and ``out`` keeps the results of one such folder only (by its name, so a class
-    copied or mounted elsewhere keeps its results). ``only`` restricts grading to these
-    functions (the records then hold only them). ``scheduler`` (a Dask scheduler's address)
-    grades on that cluster instead of ``jobs`` processes here.
+    ``options.out`` keeps the results of one class folder (:attr:`ClassRoster.root`) only.
+    ``options.only`` restricts grading to these functions; ``options.scheduler`` grades on
+    that Dask cluster instead of ``options.jobs`` processes here; ``options.pool``: sessions
+    kept by the caller, instead of new ones.
 
     ``listener`` (a :class:`~grader.engine.events.RunListener`) follows the run, from ``plan``
-    to each submission's ``graded`` or ``failed``. ``skipped`` (entry -> reason) are entries of the
-    class that discovery left out: they count as failed, and are reported as such. ``partial``:
-    these are some students of the class (``grader autograde --student``): it keeps its others.
-    ``others`` are students of the class whose records are made elsewhere (a notebook that could
-    not be read): the class lists them too. ``backend``:
-    sessions kept by the caller for several classes (a :class:`~grader.engine.local.LocalPool`
-    used as a context manager, whose ``only`` includes these functions), instead of new ones.
+    to each submission's ``graded`` or ``failed``. The roster's ``skipped`` entries are reported as
+    failed; its ``others`` and, for a ``partial`` run, the students of earlier runs are listed
+    in the class too.
     """
     started = time.monotonic()
     listener = listener or RunListener()
+    students, partial, jobs, only = roster.students, roster.partial, options.jobs, options.only
     if not students:
         raise GraderError("no submissions to grade")
-    root = Path(root) if root is not None else Path(next(iter(students.values()))).parent
+    if options.out is None:
+        raise GraderError("grade_class needs the folder of the results (GradingOptions.out)")
+    out = Path(options.out)
+    root = Path(roster.root) if roster.root is not None else Path(next(iter(students.values()))).parent
     labels = {s: label_of(p, root) for s, p in students.items()}
     store = ResultStore(out)
     lock = store.lock()  # before reading what an earlier run left there
@@ -210,10 +275,10 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
             check_functions(course, only)
             only = [f for f in course.functions if f in only]
         course_hash = run_fingerprint(course, only)
-        todo, current = plan(students, labels, store, course_hash, force)
-        run = ClassRun(students=dict(students), up_to_date=current, failed=dict(skipped or {}))
+        todo, current = plan(students, labels, store, course_hash, options.force)
+        run = ClassRun(students=dict(students), up_to_date=current, failed=dict(roster.skipped))
         # The whole class, for the manifest and summary.csv: a partial run leaves the others in it.
-        everyone = sorted(set(students) | set(others)
+        everyone = sorted(set(students) | set(roster.others)
                           | set(previous.get("students", []) if partial and previous else []))
         for entry, reason in run.failed.items():
             listener.failed(entry, reason)
@@ -244,8 +309,8 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
         listener.plan(len(students), len(todo), len(current))
         try:
             if todo:
-                backend = backend or make_backend(course, scheduler=scheduler, jobs=max(1, min(jobs, len(todo))),
-                                                  mode=mode, course_hash=course_hash, only=only, store=store)
+                backend = options.pool or make_backend(course, options, jobs=max(1, min(jobs, len(todo))),
+                                                       course_hash=course_hash, only=only, store=store)
                 run.where = backend.where
                 dispatcher = Dispatcher(course, {s: students[s] for s in todo}, labels, store, run,
                                         Relay(_FirstSandbox(run), listener), only, course_hash)

@@ -154,9 +154,8 @@ class Session:
         history = getattr(self.launcher, "history", None)
         # One submission at a time: every worker that ended since the last one was this one's.
         exits = [e for key in list(history) for e in self.launcher.take_history(key)] if history else []
-        return graded_record(self.course, parcel.student, parcel.label, result, submission_hash=parcel.fingerprint,
-                             course_hash=self.course_hash_of(parcel), exits=exits, limits=self.limits,
-                             sandbox=self.sandbox, grader=self.grader)
+        return graded_record(self.course, parcel, result, course_hash=self.course_hash_of(parcel), exits=exits,
+                             limits=self.limits, sandbox=self.sandbox, grader=self.grader)
 
     def course_hash_of(self, parcel: Parcel) -> str:
         """The run fingerprint of the functions ``parcel`` is graded on: a record of some functions is

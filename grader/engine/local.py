@@ -33,6 +33,7 @@ from grader.engine.dispatch import Dispatcher
 from grader.engine.driver import HostedSession, Outcome
 from grader.engine.fingerprint import check_course
 from grader.engine.parcel import Parcel
+from grader.engine.pipes import MessageReader, teller
 from grader.errors import GraderError
 from grader.sandbox.reaper import die_with_parent
 
@@ -43,7 +44,7 @@ STOP_TIMEOUT = 30.0  # seconds for a kept process to end its session when the po
 class _Process:
     """One trusted grading process, as the coordinator sees it."""
 
-    def __init__(self, index: int, course: Course, course_hash: str, mode: str, log_dir: Path,
+    def __init__(self, index: int, course: Course, course_hash: str, sandbox: str, log_dir: Path,
                  only: list[str] | None = None):
         self.name = f"{socket.gethostname()}/local-{index}"
         read_fd, write_fd = os.pipe()
@@ -52,7 +53,7 @@ class _Process:
         self.log_path = log_dir / f"worker-{index}.log"
         self.log = open(self.log_path, "ab")
         argv = [sys.executable, "-m", "grader.engine.local", "--course", str(course.root),
-                "--course-hash", course_hash, "--sandbox", mode, "--request-fd", str(request_r),
+                "--course-hash", course_hash, "--sandbox", sandbox, "--request-fd", str(request_r),
                 "--reply-fd", str(write_fd), "--name", self.name]
         for function in only or []:
             argv += ["--only", function]
@@ -69,8 +70,7 @@ class _Process:
             os.close(write_fd)
             os.close(request_r)
         self.requests = os.fdopen(request_w, "wb", buffering=0)
-        self.replies = os.fdopen(read_fd, "rb", buffering=0)
-        self.buffer = b""
+        self.replies = MessageReader(read_fd, chunk=1 << 20)
         self.current: str | None = None
         self.ready = False
         self.finished = False
@@ -81,16 +81,6 @@ class _Process:
             self.requests.write((json.dumps(message) + "\n").encode("utf-8"))
         except (BrokenPipeError, OSError):
             pass  # it died; its end of stream tells the coordinator
-
-    def messages(self) -> list[dict] | None:
-        """Complete messages available now; None at end of stream."""
-        chunk = self.replies.read(1 << 20)
-        if not chunk:
-            return None
-        self.buffer += chunk
-        lines = self.buffer.split(b"\n")
-        self.buffer = lines.pop()
-        return [json.loads(line) for line in lines if line.strip()]
 
     def log_tail(self, n: int = 1500) -> str:
         try:
@@ -119,11 +109,11 @@ class LocalPool:
     :meth:`close` ends them. Otherwise they end with the run.
     """
 
-    def __init__(self, course: Course, *, jobs: int, mode: str, course_hash: str, only: list[str] | None,
+    def __init__(self, course: Course, *, jobs: int, sandbox: str, course_hash: str, only: list[str] | None,
                  log_dir: Path):
         self.course = course
         self.jobs = max(1, jobs)
-        self.mode = mode
+        self.sandbox = sandbox
         self.course_hash = course_hash
         self.only = only
         self.log_dir = log_dir
@@ -163,7 +153,7 @@ class LocalPool:
         return {process.process.pid for process in self.processes}
 
     def _launch(self) -> _Process:
-        process = _Process(next(self.counter), self.course, self.course_hash, self.mode, self.log_dir, self.only)
+        process = _Process(next(self.counter), self.course, self.course_hash, self.sandbox, self.log_dir, self.only)
         self.selector.register(process.replies, selectors.EVENT_READ, process)
         self.processes.append(process)
         return process
@@ -190,7 +180,7 @@ class LocalPool:
                 for key, _ in events:
                     process: _Process = key.data
                     last_heard = time.monotonic()
-                    messages = process.messages()
+                    messages = process.replies.messages()
                     if messages is None:  # the process ended
                         self.selector.unregister(process.replies)
                         processes.remove(process)
@@ -258,15 +248,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator decides when to stop
-    replies = os.fdopen(args.reply_fd, "w", buffering=1, encoding="utf-8")
+    tell = teller(os.fdopen(args.reply_fd, "w", buffering=1, encoding="utf-8"))
     requests = os.fdopen(args.request_fd, "r", encoding="utf-8")
     # The session's pytest thread redirects sys.stdout and sys.stderr (for the whole process) to a
     # sink for as long as it runs: this process's log is the file behind the real ones.
     log = sys.__stdout__
-
-    def tell(message: dict) -> None:
-        replies.write(json.dumps(message) + "\n")
-        replies.flush()
 
     try:
         course = load_course(args.course)

@@ -19,12 +19,16 @@ import dataclasses
 import datetime
 import signal
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from grader.course import Course
 from grader.grade.results import SubmissionResult, score_function
 from grader.sandbox.launcher import WorkerExit
 from grader.sandbox.limits import Limits
 from grader.worker.client import describe_exit
+
+if TYPE_CHECKING:  # an annotation only: reading records (grader report) needs no staging code
+    from grader.engine.parcel import Parcel
 
 FORMAT = 2
 
@@ -162,13 +166,14 @@ def ungraded_record(course: Course, student: str, label: str, functions: list[st
     return GradeRecord(student, label, result, course=course.id, course_hash=course_hash)
 
 
-def graded_record(course: Course, student: str, label: str, result: SubmissionResult, *, submission_hash: str,
-                  course_hash: str, exits: list[WorkerExit] = (), limits: Limits | None = None, sandbox: str = "",
+def graded_record(course: Course, parcel: Parcel, result: SubmissionResult, *, course_hash: str,
+                  exits: list[WorkerExit] = (), limits: Limits | None = None, sandbox: str = "",
                   grader: str = "") -> GradeRecord:
-    """The record of a submission a grading session has just graded."""
+    """The record of the submission ``parcel`` a grading session has just graded."""
     limits = limits or Limits.from_course(course)
     return GradeRecord(
-        student=student, submission=label, result=result, course=course.id, submission_hash=submission_hash,
+        student=parcel.student, submission=parcel.label, result=result, course=course.id,
+        submission_hash=parcel.fingerprint,
         course_hash=course_hash, grader=grader, sandbox=sandbox, limits=limit_events(result, list(exits), limits),
         workers=[{"exit": e.code, "ended": describe_exit(e.code), "output_bytes": e.output_bytes} for e in exits],
         output="".join(e.output for e in exits)[:limits.output_bytes])

@@ -197,14 +197,15 @@ class Zygote:
         reply_limit = int(message.get("reply_bytes", self.runtime.MAX_MESSAGE_BYTES))
         pid = os.fork()
         if pid == 0:
-            self._child(request_r, response_w, output, files, submission, work, message.get("limits", {}), env,
-                        reply_limit)
+            self._child(fds, submission, work, message.get("limits", {}), env, reply_limit)
         self.child, self.child_code, self.child_rss = pid, None, None
         return {"ok": True, "pid": pid}
 
-    def _child(self, request_r, response_w, output, files, submission, work, limits, env, reply_limit):
-        """Runs in the forked worker; never returns."""
+    def _child(self, fds, submission, work, limits, env, reply_limit):
+        """Runs in the forked worker; never returns. ``fds``: its request, response, output and files
+        descriptors, as :meth:`_spawn` received them."""
         code = 1
+        request_r, response_w, output, files = fds
         try:
             os.setsid()
             _write_files(files, submission)  # here, not in the zygote: see the module's docstring

@@ -314,7 +314,7 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
     """The sessions of one ``grader autograde`` of several assignments: started once, each record
     current for exactly the functions it was graded on (a later run of those alone keeps it)."""
     from grader.course import load_course
-    from grader.engine.dispatch import grade_class
+    from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
     from grader.engine.fingerprint import run_fingerprint
     from grader.engine.local import LocalPool
 
@@ -324,10 +324,11 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
     students = {p.stem: p for p in submissions.iterdir() if not p.name.startswith(".") and p.suffix != ".txt"}
     both = ["add", "double"]
     pids = []
-    with LocalPool(course, jobs=2, mode="auto", course_hash=run_fingerprint(course, both), only=both,
+    with LocalPool(course, jobs=2, sandbox="auto", course_hash=run_fingerprint(course, both), only=both,
                    log_dir=tmp_path / "logs") as pool:
         for only in (["add"], ["double"]):
-            run = grade_class(course, students, tmp_path / only[0], jobs=2, mode="auto", only=only, backend=pool)
+            run = grade_class(course, ClassRoster(students),
+                              GradingOptions(jobs=2, only=tuple(only), out=tmp_path / only[0], pool=pool))
             assert sorted(run.graded) == sorted(students) and not run.failed
             pids.append(pool.pids())
         assert len(pids[0]) == 2 and pids[0] == pids[1]
@@ -337,7 +338,8 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
         alive = list(pool.processes)
         pool.close()  # as a run that fails does: the next run starts new processes
         assert all(p.process.poll() is not None for p in alive), "closing the pool ends its processes"
-        again = grade_class(course, students, tmp_path / "again", jobs=2, mode="auto", only=["add"], backend=pool)
+        again = grade_class(course, ClassRoster(students),
+                            GradingOptions(jobs=2, only=("add",), out=tmp_path / "again", pool=pool))
         assert sorted(again.graded) == sorted(students) and not again.failed
         assert pool.pids() and not pool.pids() & pids[0]
         alive = list(pool.processes)
@@ -345,7 +347,7 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
     for only in (["add"], ["double"]):
         assert set(grades(tmp_path / only[0])["alice"]["functions"]) == set(only)
         assert grades(tmp_path / only[0])["carol"]["total"] == 0 < grades(tmp_path / only[0])["alice"]["total"]
-        again = grade_class(course, students, tmp_path / only[0], jobs=1, mode="auto", only=only)
+        again = grade_class(course, ClassRoster(students), GradingOptions(only=tuple(only), out=tmp_path / only[0]))
         assert sorted(again.up_to_date) == sorted(students) and not again.graded
 
 
@@ -363,7 +365,7 @@ def test_a_failed_regrade_leaves_not_graded_never_the_old_grade(tmp_path):
     # A stored 4/4 was kept in summary.csv and the report after the student's code changed
     # and could not be graded again: a record is only ever the grade of what is handed in now.
     from grader.course import load_course
-    from grader.engine.dispatch import grade_class
+    from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
     from grader.report.build import load_class
 
     course = make_toy_course(tmp_path / "course")
@@ -375,8 +377,8 @@ def test_a_failed_regrade_leaves_not_graded_never_the_old_grade(tmp_path):
     assert run_class(course, submissions, out).returncode == 0
     assert grades(out)["alice"]["total"] == 4
     (submissions / "alice.py").write_text(wrong_source())  # changed: the stored 4/4 is no grade of it
-    run = grade_class(load_course(course), discover_submissions(submissions), out, root=submissions,
-                      backend=_FailingBackend())
+    run = grade_class(load_course(course), ClassRoster(discover_submissions(submissions), root=submissions),
+                      GradingOptions(out=out, pool=_FailingBackend()))
     assert "alice" in run.failed and "bob" not in run.failed
     assert "alice" not in grades(out)
     assert grades(out)["bob"]["total"] == 4  # current: kept, not graded again
@@ -492,7 +494,7 @@ def test_a_listener_hears_every_event_of_a_run_in_order(tmp_path, monkeypatch):
     session ("-"); an entry discovery left out fails first; the run keeps the session's sandbox."""
     from grader.course import load_course
     from grader.engine import parcel
-    from grader.engine.dispatch import grade_class
+    from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
 
     course = make_toy_course(tmp_path / "course")
     submissions = tmp_path / "class"
@@ -503,8 +505,8 @@ def test_a_listener_hears_every_event_of_a_run_in_order(tmp_path, monkeypatch):
     monkeypatch.setattr(parcel, "MAX_SUBMISSION_BYTES", 10_000)  # big is refused, the others are smaller
     students = {s: submissions / f"{s}.py" for s in ("alice", "bob", "big")}
     recording = _Recording()
-    run = grade_class(load_course(course), students, tmp_path / "out", root=submissions, jobs=1,
-                      skipped={"notes.txt": "not a submission"}, listener=recording.listener)
+    run = grade_class(load_course(course), ClassRoster(students, root=submissions, skipped={"notes.txt": "not a submission"}),
+                      GradingOptions(jobs=1, out=tmp_path / "out"), listener=recording.listener)
     events = recording.events
     assert events[:2] == [("failed", "notes.txt", "not a submission", False), ("plan", 3, 3, 0)], events
     assert events[2][0] == "started", events
@@ -533,15 +535,15 @@ def test_a_listener_hears_refusals_retries_and_lost_sessions(tmp_path):
     """A lost session's submission is retried before the session is reported lost (the console's
     order); a second loss fails the submission as the infrastructure's doing."""
     from grader.course import load_course
-    from grader.engine.dispatch import grade_class
+    from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
 
     course = make_toy_course(tmp_path / "course")
     submissions = tmp_path / "class"
     submissions.mkdir()
     (submissions / "alice.py").write_text(solution_source())
     recording = _Recording()
-    run = grade_class(load_course(course), {"alice": submissions / "alice.py"}, tmp_path / "out",
-                      root=submissions, listener=recording.listener, backend=_LosingBackend())
+    run = grade_class(load_course(course), ClassRoster({"alice": submissions / "alice.py"}, root=submissions),
+                      GradingOptions(out=tmp_path / "out", pool=_LosingBackend()), listener=recording.listener)
     failure = run.failed["alice"]
     assert "the grading infrastructure failed 2 times" in failure and "the worker died again" in failure
     assert recording.events == [

@@ -225,7 +225,7 @@ def test_only_members_with_the_courses_credentials_join_and_get_anything(tmp_pat
         from grader.engine.cluster import DaskCluster
 
         monkeypatch.setenv("GRADER_CLUSTER_CREDENTIALS", str(ours))
-        client = DaskCluster(found.address, load_course(course), mode="auto", course_hash="x", only=None).connect()
+        client = DaskCluster(found.address, load_course(course), sandbox="auto", course_hash="x", only=None).connect()
         try:
             assert client.submit(lambda: {"score": 1.0}, pure=False).result(timeout=60) == {"score": 1.0}
             with pytest.raises(Exception):

@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 
 from grader.notebooks.extract import check_notebook, extract_submission, module_cells, notebooks_of, read_notebook
 from grader.autograde.sanitize import sanitize_notebook
-from grader.autograde.zipcollect import collect_zip
+from grader.autograde.zipcollect import LmsDownload, collect_zip
 from grader.build.leaks import student_lines
 from grader.build.segments import assignment_modules
 from grader.classgrade.run import discover_submissions
@@ -204,7 +204,7 @@ def test_a_fuzzed_lms_archive_costs_only_its_bad_entries(toy, entries):
         course_dir.mkdir()
         archive = write_zip(tmp / "download.zip", entries, honest)
         before = sorted(os.listdir(tmp))
-        got = collect_zip(course_dir, "a1", archive, ["a1.ipynb"], ["gae.py"])
+        got = collect_zip(course_dir, "a1", LmsDownload(archive), ["a1.ipynb"], ["gae.py"])
         assert (course_dir / "submitted/alice/a1/a1.ipynb").read_bytes() == honest
         assert sorted(os.listdir(tmp)) == before  # nothing written beside the course directory
         for path in _walk(course_dir):
