@@ -1,0 +1,11 @@
+"""Scales the mask in place, overwriting a caller's float mask with the result."""
+import numpy as np
+
+
+def broadcast_sequence_advantages(sequence_advantages, token_mask):
+    adv = np.asarray(sequence_advantages, dtype=float)
+    m = np.asarray(token_mask, dtype=float)
+    if m.ndim != 2 or adv.shape != (m.shape[0],):
+        raise ValueError("advantages must be [B] and the mask [B, L]")
+    m *= adv[:, None]
+    return m

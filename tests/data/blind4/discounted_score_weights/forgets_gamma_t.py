@@ -1,0 +1,16 @@
+"""Returns G_t alone, forgetting the gamma**t factor of the literal objective."""
+import numpy as np
+
+
+def discounted_score_weights(rewards, gamma):
+    r = np.asarray(rewards, dtype=float)
+    if r.ndim != 1:
+        raise ValueError("rewards must be one-dimensional")
+    if not 0.0 <= gamma <= 1.0:
+        raise ValueError("gamma must lie in [0, 1]")
+    out = np.zeros_like(r)
+    running = 0.0
+    for t in range(len(r) - 1, -1, -1):
+        running = r[t] + gamma * running
+        out[t] = running
+    return out

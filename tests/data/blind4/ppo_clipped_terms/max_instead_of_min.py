@@ -1,0 +1,16 @@
+"""Takes the elementwise maximum of the two branches (optimistic) instead of the minimum."""
+import numpy as np
+
+
+def ppo_clipped_terms(ratio, advantage, clip_epsilon=0.2):
+    r = np.asarray(ratio, dtype=float)
+    a = np.asarray(advantage, dtype=float)
+    if r.shape != a.shape:
+        raise ValueError("ratio and advantage must have the same shape")
+    if np.any(~(r > 0)):
+        raise ValueError("ratios must be strictly positive")
+    if not 0.0 < clip_epsilon < 1.0:
+        raise ValueError("clip_epsilon must lie in (0, 1)")
+    unclipped = r * a
+    clipped = np.clip(r, 1.0 - clip_epsilon, 1.0 + clip_epsilon) * a
+    return unclipped, clipped, np.maximum(unclipped, clipped)

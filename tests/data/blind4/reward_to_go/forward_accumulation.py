@@ -1,0 +1,16 @@
+"""Accumulates forward in time (past rewards discounted into G_t) instead of from t to the end."""
+import numpy as np
+
+
+def reward_to_go(rewards, gamma):
+    r = np.asarray(rewards, dtype=float)
+    if r.ndim != 1:
+        raise ValueError("rewards must be one-dimensional")
+    if not 0.0 <= gamma <= 1.0:
+        raise ValueError("gamma must lie in [0, 1]")
+    out = np.zeros_like(r)
+    running = 0.0
+    for t in range(len(r)):
+        running = r[t] + gamma * running
+        out[t] = running
+    return out

@@ -1,0 +1,12 @@
+"""correct: np.sum with a where= argument, so masked positions are never read into the sum."""
+import numpy as np
+
+
+def sequence_log_probability(token_log_probs, mask=None):
+    x = np.asarray(token_log_probs, dtype=float)
+    if mask is None:
+        return x.sum(axis=-1)
+    m = np.asarray(mask, dtype=float)
+    if m.shape != x.shape:
+        raise ValueError("mask shape differs from token_log_probs")
+    return np.sum(x, axis=-1, where=m != 0)

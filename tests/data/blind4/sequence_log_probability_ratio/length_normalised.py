@@ -1,0 +1,13 @@
+"""Divides the sum by the number of response tokens (a per-token mean) instead of keeping the exact sum."""
+import numpy as np
+
+
+def sequence_log_probability_ratio(new_log_probs, old_log_probs, mask):
+    new = np.asarray(new_log_probs, dtype=float)
+    old = np.asarray(old_log_probs, dtype=float)
+    m = np.asarray(mask, dtype=float)
+    if new.ndim != 2 or old.shape != new.shape or m.shape != new.shape:
+        raise ValueError("inputs must share one 2-D shape")
+    keep = m != 0
+    total = np.where(keep, new, 0.0).sum(axis=1) - np.where(keep, old, 0.0).sum(axis=1)
+    return total / np.maximum(keep.sum(axis=1), 1)
