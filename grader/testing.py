@@ -49,10 +49,16 @@ class Evidenced(Misconception):
 
 @dataclass
 class _Context:
+    """What the helpers below read without being passed it: the checks of a test call them with
+    the student's values only, yet the tolerance and parameters are the exercise's under test.
+
+    The grader's plugin (grader.grade.plugin) sets ``course`` when its session starts and
+    ``function`` around each test's call; a notebook's visible checks set ``function``
+    (grader.build.notebook_runtime).
+    """
+
     course: Any = None
     function: str | None = None
-    # While a hidden test runs: the calls of the function under test (grader.grade.diagnosis.Call).
-    calls: list | None = None
 
 
 CONTEXT = _Context()

@@ -6,7 +6,7 @@ import numpy as np
 
 from grader.course import load_course
 from grader.grade.diagnosis import Call
-from grader.grade.plugin import Collector
+from grader.grade.plugin import GradingPlugin
 from grader.grade.results import TestOutcome
 from tests.helpers import ROOT
 
@@ -16,11 +16,11 @@ def test_evidence_kept_from_replies_is_bounded_in_bytes(tmp_path):
     # of a failed test's calls were kept until the diagnosis: 1 MiB replies grew the grader to 310 MB.
     course = load_course(ROOT, check_tests=False)
     function = course.functions[0]
-    plugin = Collector(course, {"s": tmp_path})
+    plugin = GradingPlugin(course, {"s": tmp_path})
     big = np.zeros(2**17)  # 1 MiB of float64, what one reply may carry
     for test in range(10):
         calls = [Call(args=(big,), kwargs={}, outcome=big.copy()) for _ in range(20)]
         plugin.record("s", function, TestOutcome(f"t{test}", False, 1.0, "wrong"), calls)
-    kept = plugin.calls["s"][function]["failed"]
+    kept = plugin.states["s"].evidence[function].failed
     held = sum(call.args[0].nbytes + call.outcome.nbytes for call in kept)
     assert 0 < held <= 32 * 2**20, f"{held / 2**20:.0f} MiB of evidence held for one function"

@@ -37,14 +37,14 @@ def test_a_value_is_counted_at_about_what_it_holds(name):
 
 
 def test_the_evidence_of_a_submission_is_bounded_whatever_its_number_of_functions(tmp_path):
-    from grader.grade.plugin import Collector
+    from grader.grade.plugin import GradingPlugin
 
     course = load_course(ROOT, check_tests=False)
-    collector = Collector(course, {"s": tmp_path})
+    plugin = GradingPlugin(course, {"s": tmp_path})
     big = Call((), {}, np.zeros(EVIDENCE_BYTES // 8 // 2))  # half a function's budget a call
     for function in course.functions:
         for _ in range(3):
-            collector.record("s", function, Outcome("t", False, 1.0, "wrong"), [big])
-    held = sum(e["bytes"] for e in collector.calls["s"].values())
-    assert max(e["bytes"] for e in collector.calls["s"].values()) <= EVIDENCE_BYTES
+            plugin.record("s", function, Outcome("t", False, 1.0, "wrong"), [big])
+    held = sum(e.bytes for e in plugin.states["s"].evidence.values())
+    assert max(e.bytes for e in plugin.states["s"].evidence.values()) <= EVIDENCE_BYTES
     assert held <= SUBMISSION_EVIDENCE_BYTES, held

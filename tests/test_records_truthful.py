@@ -7,7 +7,7 @@ import numpy as np
 from grader.course import load_course
 from grader.engine.fingerprint import files_fingerprint
 from grader.grade.diagnosis import Call
-from grader.grade.plugin import Collector
+from grader.grade.plugin import GradingPlugin
 from grader.grade.results import TestOutcome
 from grader.grade.submission import FunctionUnavailable
 from tests.helpers import ROOT
@@ -28,15 +28,15 @@ def test_an_error_in_the_diagnosis_keeps_every_limit_event(tmp_path):
     # the fixture's teardown; the submission's result was then rebuilt without its states, and a
     # function that had used up its time limit kept the points of the tests it had passed.
     timed_out, other = COURSE.functions[:2]
-    collector = Collector(COURSE, {"s": tmp_path})
-    submission = collector.open_submission("s")
-    collector.record("s", timed_out, TestOutcome("passed before the limit", True, 1.0, "", "property"))
+    plugin = GradingPlugin(COURSE, {"s": tmp_path})
+    submission = plugin.open_submission("s")
+    plugin.record("s", timed_out, TestOutcome("passed before the limit", True, 1.0, "", "property"))
     submission.state(timed_out).unavailable = FunctionUnavailable(
         "time limit exceeded (2 s)", f"{timed_out} used up its time limit", "time limit")
-    collector.record("s", other, TestOutcome("wrong", False, 1.0, "wrong", "property"),
+    plugin.record("s", other, TestOutcome("wrong", False, 1.0, "wrong", "property"),
                      [Call((np.zeros(3),), {}, 10 ** 400)])
-    collector.close_submission("s")
-    functions = collector.results["s"].functions
+    plugin.close_submission("s")
+    functions = plugin.states["s"].result.functions
     assert functions[timed_out].error_kind == "time limit"
     assert functions[timed_out].score == 0
     assert functions[other].score == 0

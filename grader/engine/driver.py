@@ -34,7 +34,7 @@ from grader.engine.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel
 from grader.engine.record import GradeRecord, graded_record
 from grader.errors import GraderError
-from grader.grade.plugin import Collector, function_of
+from grader.grade.plugin import GradingPlugin, function_of
 from grader.grade.staging import stage_submission
 from grader.sandbox import sandbox_launcher
 from grader.sandbox.limits import Limits
@@ -66,18 +66,18 @@ def check_functions(course: Course, functions) -> None:
 
 
 def run_pytest(course: Course, suite: str, plugins: list) -> None:
-    """One pytest session of ``suite`` with ``plugins`` (the first one a Collector).
+    """One pytest session of ``suite`` with ``plugins`` (the first one a GradingPlugin).
 
     Raises
     ------
     GraderError
         When the tests cannot be collected or pytest cannot run.
     """
-    collector = plugins[0]
+    plugin = plugins[0]
     tests_dir = tests_dir_of(course, suite)
     # A session for some functions collects their test files only (collecting all of them and
     # leaving most out costs a third of a second more per session).
-    files = [tests_dir / f"test_{f}.py" for f in collector.functions] if collector.only else []
+    files = [tests_dir / f"test_{f}.py" for f in plugin.functions] if plugin.only else []
     targets = [str(path) for path in files if path.is_file()] or [str(tests_dir)]
     args = [*targets, "-c", str(course.tests_dir / "pytest.ini"), "--rootdir", str(course.tests_dir),
             "-p", "no:terminal", "-p", "no:cacheprovider",
@@ -97,14 +97,14 @@ def run_pytest(course: Course, suite: str, plugins: list) -> None:
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = pytest.main(args, plugins=plugins)
-    if collector.collection_errors:
-        raise GraderError(f"the {suite} tests could not be collected:\n" + "\n".join(collector.collection_errors))
+    if plugin.collection_errors:
+        raise GraderError(f"the {suite} tests could not be collected:\n" + "\n".join(plugin.collection_errors))
     if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERRUPTED):
         raise GraderError(f"the {suite} tests did not run (pytest: {code.name}):\n{sink.getvalue()[-3000:]}")
 
 
-class StreamCollector(Collector):
-    """A Collector whose one submission id is bound to each submission in turn."""
+class StreamPlugin(GradingPlugin):
+    """A GradingPlugin whose one submission id is bound to each submission in turn."""
 
     def __init__(self, course: Course, *, launcher=None, only: list[str] | None = None):
         super().__init__(course, {PLACEHOLDER: Path("/nonexistent")}, launcher=launcher, only=only)
@@ -145,10 +145,10 @@ class Session:
         GraderError
             When the tests cannot be collected or pytest cannot run.
         """
-        collector = StreamCollector(self.course, launcher=self.launcher, only=self.only)
+        plugin = StreamPlugin(self.course, launcher=self.launcher, only=self.only)
         with tempfile.TemporaryDirectory(prefix="grader-session-") as scratch:
-            loop = _Loop(self, collector, feed, on_record, on_failure, Path(scratch))
-            run_pytest(self.course, self.suite, [collector, loop])
+            loop = _Loop(self, plugin, feed, on_record, on_failure, Path(scratch))
+            run_pytest(self.course, self.suite, [plugin, loop])
 
     def record(self, parcel: Parcel, result) -> GradeRecord:
         history = getattr(self.launcher, "history", None)
@@ -171,10 +171,10 @@ class Session:
 class _Loop:
     """The run loop: pull a submission, run its items against it, repeat."""
 
-    def __init__(self, session: Session, collector: StreamCollector, feed: Feed, on_record: OnRecord,
+    def __init__(self, session: Session, plugin: StreamPlugin, feed: Feed, on_record: OnRecord,
                  on_failure: OnFailure, scratch: Path):
         self.session = session
-        self.collector = collector
+        self.plugin = plugin
         self.feed = feed
         self.on_record = on_record
         self.on_failure = on_failure
@@ -185,7 +185,7 @@ class _Loop:
             if (self.scratch / name).exists():
                 shutil.rmtree(self.scratch / name)
         written = parcel.write(self.scratch / "received")
-        return stage_submission(self.collector.course, written, self.scratch / "staged")
+        return stage_submission(self.plugin.course, written, self.scratch / "staged")
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
@@ -198,13 +198,13 @@ class _Loop:
             if parcel is None:
                 break
             try:
-                check_functions(self.collector.course, parcel.only or [])
+                check_functions(self.plugin.course, parcel.only or [])
                 staged = self._stage(parcel)
             except (GraderError, OSError) as exc:  # this submission only (too big, a bad name)
                 self.on_failure(parcel, f"could not stage the submission: {exc}", False)
                 continue
-            self.collector.bind(staged, parcel.only)
-            wanted = set(self.collector.functions_of(PLACEHOLDER))
+            self.plugin.bind(staged, parcel.only)
+            wanted = set(self.plugin.functions_of(PLACEHOLDER))
             mine = [item for item in items if function_of(item) in wanted]
             for i, item in enumerate(mine):
                 # nextitem=None on the last item tears down every fixture, the
@@ -212,13 +212,14 @@ class _Loop:
                 hook.pytest_runtest_protocol(item=item, nextitem=mine[i + 1] if i + 1 < len(mine) else None)
                 if session.shouldstop:
                     raise session.Interrupted(str(session.shouldstop))
-            if PLACEHOLDER in self.collector.infrastructure_errors:
+            state = self.plugin.states[PLACEHOLDER]
+            if state.infrastructure_error is not None:
                 # The grader's trouble, not the student's: no grade, and this session stops.
-                self.on_failure(parcel, self.collector.infrastructure_errors[PLACEHOLDER], True)
+                self.on_failure(parcel, state.infrastructure_error, True)
                 return True
-            result = self.collector.results.get(PLACEHOLDER)
+            result = state.result
             if result is None:  # no test item for these functions (e.g. no hidden tests yet)
-                result = self.collector.result_without_tests(PLACEHOLDER)
+                result = self.plugin.result_without_tests(PLACEHOLDER)
             self.on_record(parcel, self.session.record(parcel, result))
         return True
 

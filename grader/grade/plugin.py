@@ -1,9 +1,11 @@
 """pytest plugin: runs the autograder tests against submissions behind the boundary.
 
-Loaded by ``autograder-tests/conftest.py``. Each test asks for the ``impl``
-fixture; the plugin parametrizes it over the submissions being graded (one worker
-per submission, torn down before the next starts) and turns every test report
-into a :class:`TestOutcome` with a message for people.
+Loaded by ``autograder-tests/conftest.py``. :class:`GradingPlugin` is the plugin: it
+holds one :class:`SubmissionState` per submission being graded, parametrizes the
+tests over those submissions (one worker per submission, torn down before the next
+starts), gives each test its ``impl`` and turns every test report into a
+:class:`TestOutcome` with a message for people. What one run of a test keeps (the
+calls of the function under test) lives in that item's stash.
 
 Run directly by course developers::
 
@@ -14,8 +16,8 @@ Run directly by course developers::
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import pytest
@@ -35,110 +37,131 @@ from grader.grade.submission import (
     UnsupportedReturn,
 )
 
+# The calls the function under test answered during one run of a hidden test (None: not observed).
+# Set afresh when the run's setup starts: the engine runs the same items once per submission.
+CALLS = pytest.StashKey["list[Call] | None"]()
+# The session-scoped fixture parametrized over the submissions; ``impl`` wraps it for each test.
+SUBMISSION = "graded_submission"
+PLUGIN = pytest.StashKey["GradingPlugin"]()
 
-class Collector:
-    """Holds the submissions of one pytest session and the outcomes of their tests."""
+
+@dataclass
+class Evidence:
+    """The calls one function answered during its hidden tests: the evidence of diagnose().
+
+    All of a failed test's calls are kept and the first of a passed test's, bounded in bytes
+    per function (EVIDENCE_BYTES) and per submission (SUBMISSION_EVIDENCE_BYTES).
+    """
+
+    failed: list[Call] = field(default_factory=list)
+    passed: list[Call] = field(default_factory=list)
+    checks: list[Call] = field(default_factory=list)  # the failed contract tests' (also in ``failed``)
+    tests: list[tuple] = field(default_factory=list)  # (outcome, calls, relation, claims) of each failed test
+    bytes: int = 0
+
+
+@dataclass
+class SubmissionState:
+    """All the plugin holds of one submission; grading another one starts from a new one."""
+
+    path: Path
+    only: set[str] | None = None  # its functions, when restricted (a wrong implementation on its own)
+    outcomes: dict[str, list[TestOutcome]] = field(default_factory=dict)  # by function
+    evidence: dict[str, Evidence] = field(default_factory=dict)  # by function, until the result is built
+    submission: Submission | None = None  # open while its tests run
+    started: float | None = None
+    result: SubmissionResult | None = None
+    # The grader's own trouble (a worker that would not start): no result, never a grade of zero.
+    infrastructure_error: str | None = None
+
+
+class GradingPlugin:
+    """The pytest plugin of one session: the submissions it grades, by id, and their outcomes.
+
+    Its hooks are its methods; the fixtures below reach it as ``config.stash[PLUGIN]``. The
+    grader passes one in (grader.engine.driver); a developer's plain ``pytest`` run gets one
+    from :func:`pytest_configure`.
+    """
 
     def __init__(self, course: Course, submissions: dict[str, Path], *, launcher=None,
-                 only: list[str] | None = None,
-                 on_result: Callable[[str, SubmissionResult], None] | None = None,
-                 only_for: dict[str, list[str]] | None = None):
+                 only: list[str] | None = None, only_for: dict[str, list[str]] | None = None):
         self.course = course
-        self.submissions = {sid: Path(p) for sid, p in submissions.items()}
         self.launcher = launcher
         self.only = list(only) if only else None
-        # Per-submission restriction (e.g. a wrong implementation is graded on its function only).
-        self.only_for = {sid: set(fs) for sid, fs in (only_for or {}).items()}
-        self.on_result = on_result
-        self.outcomes: dict[str, dict[str, list[TestOutcome]]] = {sid: {} for sid in submissions}
-        # The calls each function answered during its hidden tests, by outcome of the test (all of a
-        # failed test's, the first of a passed test's): {sid: {function: {"failed": [...], "passed":
-        # [...]}}}, the evidence of diagnose().
-        self.calls: dict[str, dict[str, dict[str, list[Call]]]] = {sid: {} for sid in submissions}
-        self.open: dict[str, Submission] = {}
-        self.started: dict[str, float] = {}
-        self.results: dict[str, SubmissionResult] = {}
+        # only_for: per-submission restriction (e.g. a wrong implementation is graded on its function only).
+        self.states: dict[str, SubmissionState] = {}
+        for sid, path in submissions.items():
+            self.reset(sid, path, (only_for or {}).get(sid))
         self.collection_errors: list[str] = []
-        # Submissions that could not be graded for the grader's own trouble (a worker that
-        # would not start): they get no result, never a grade of zero.
-        self.infrastructure_errors: dict[str, str] = {}
 
     def reset(self, sid: str, path: Path, only: list[str] | None = None) -> None:
         """Grade ``path`` as submission ``sid`` from now on, forgetting everything of the last one."""
-        self.submissions[sid] = Path(path)
-        self.only_for.pop(sid, None)
-        if only:
-            self.only_for[sid] = set(only)
-        self.outcomes[sid], self.calls[sid] = {}, {}
-        for per_submission in (self.results, self.open, self.started, self.infrastructure_errors):
-            per_submission.pop(sid, None)
+        self.states[sid] = SubmissionState(Path(path), set(only) if only else None)
 
     @property
     def functions(self) -> list[str]:
         return [f for f in self.course.functions if self.only is None or f in self.only]
 
     def functions_of(self, sid: str) -> list[str]:
-        wanted = self.only_for.get(sid)
-        return [f for f in self.functions if wanted is None or f in wanted]
+        return self._functions(self.states[sid])
+
+    def _functions(self, state: SubmissionState) -> list[str]:
+        return [f for f in self.functions if state.only is None or f in state.only]
 
     def submissions_for(self, function: str) -> list[str]:
-        return [sid for sid in self.submissions if function in self.functions_of(sid)]
+        return [sid for sid in self.states if function in self.functions_of(sid)]
 
     def open_submission(self, sid: str) -> Submission:
-        submission = Submission(self.submissions[sid], self.course, launcher=self.launcher)
-        self.open[sid] = submission
-        self.started[sid] = time.monotonic()
-        return submission
+        state = self.states[sid]
+        state.submission = Submission(state.path, self.course, launcher=self.launcher)
+        state.started = time.monotonic()
+        return state.submission
 
     def close_submission(self, sid: str) -> None:
-        submission = self.open.pop(sid)
+        state = self.states[sid]
+        submission, state.submission = state.submission, None
         submission.close()
-        if sid in self.infrastructure_errors:
-            return
-        self.results[sid] = self._result(sid, submission)
-        if self.on_result is not None:
-            self.on_result(sid, self.results[sid])
+        if state.infrastructure_error is None:
+            state.result = self._result(state, submission)
 
     def record(self, sid: str, function: str, outcome: TestOutcome, calls: list[Call] = (),
                relation: bool = False, claims: bool = True) -> None:
         """Keep a test's outcome and the calls it made; ``relation``: it failed on a relation between the
         student's own answers (grader.testing.Evidenced), which is evidence of the cause it names;
         ``claims``: its message is a check's text, which may name a cause (not the student's own error)."""
-        self.outcomes[sid].setdefault(function, []).append(outcome)
-        evidence = self.calls[sid].setdefault(function, self._no_evidence())
+        state = self.states[sid]
+        state.outcomes.setdefault(function, []).append(outcome)
+        evidence = state.evidence.setdefault(function, Evidence())
         # Kept until the submission's result is built: bounded per function and per submission.
-        held = sum(e["bytes"] for e in self.calls[sid].values())
+        held = sum(e.bytes for e in state.evidence.values())
         kept = []
         for call in (calls[:PASSED_PER_TEST] if outcome.passed else calls):
             size = call_bytes(call)
-            if evidence["bytes"] + size > EVIDENCE_BYTES or held + size > SUBMISSION_EVIDENCE_BYTES:
+            if evidence.bytes + size > EVIDENCE_BYTES or held + size > SUBMISSION_EVIDENCE_BYTES:
                 break  # the diagnosis works from the calls kept so far
-            evidence["bytes"] += size
+            evidence.bytes += size
             held += size
             kept.append(call)
         if outcome.passed:
-            evidence["passed"].extend(kept)
+            evidence.passed.extend(kept)
         else:
-            evidence["failed"].extend(kept)
-            evidence["tests"].append((outcome, kept, relation, claims))
+            evidence.failed.extend(kept)
+            evidence.tests.append((outcome, kept, relation, claims))
             if outcome.kind == "contract":
-                evidence["checks"].extend(kept)
+                evidence.checks.extend(kept)
 
-    @staticmethod
-    def _no_evidence() -> dict:
-        return {"failed": [], "passed": [], "checks": [], "tests": [], "bytes": 0}
-
-    def _result(self, sid: str, submission: Submission) -> SubmissionResult:
+    def _result(self, state: SubmissionState, submission: Submission) -> SubmissionResult:
         functions = {}
-        for function in self.functions_of(sid):
-            tests = self.outcomes[sid].get(function, [])
-            state = submission.states.get(function)
+        for function in self._functions(state):
+            tests = state.outcomes.get(function, [])
+            function_state = submission.states.get(function)
             error = error_kind = None
-            if state is not None and state.unavailable is not None:
-                error, error_kind = state.unavailable.reason, state.unavailable.kind
-            elif state is not None and state.not_implemented and tests and not any(t.passed for t in tests):
+            if function_state is not None and function_state.unavailable is not None:
+                error, error_kind = function_state.unavailable.reason, function_state.unavailable.kind
+            elif (function_state is not None and function_state.not_implemented and tests
+                  and not any(t.passed for t in tests)):
                 error = "not implemented"
-            evidence = self.calls[sid].pop(function, self._no_evidence())
+            evidence = state.evidence.pop(function, Evidence())
             found = None
             # Past the submission's deadline no diagnosis runs: it is advice, and the grader's own time.
             if error is None and not submission.expired:
@@ -149,10 +172,11 @@ class Collector:
                     # float); it must not take the tests' outcomes and limit events with it.
                     found = None
             functions[function] = score_function(self.course, function, tests, error, error_kind, found)
-        return SubmissionResult(submission=str(self.submissions[sid]), functions=functions,
-                                elapsed=time.monotonic() - self.started.get(sid, time.monotonic()))
+        now = time.monotonic()
+        return SubmissionResult(submission=str(state.path), functions=functions,
+                                elapsed=now - (state.started if state.started is not None else now))
 
-    def _diagnosis(self, function: str, tests: list[TestOutcome], evidence: dict) -> tuple | None:
+    def _diagnosis(self, function: str, tests: list[TestOutcome], evidence: Evidence) -> tuple | None:
         """(mistake, message, causes) to read first; None when nothing failed in the values.
 
         A cause is named only with evidence from the student's own answers: the known mistake
@@ -163,19 +187,19 @@ class Collector:
         Every failed probe whose cause is not shown is rewritten here as an observation: its
         hand-written text would name a mistake the code may not make.
         """
-        if not evidence["failed"]:
+        if not evidence.failed:
             return None
         course = self.course
-        found = diagnose(course, function, evidence["failed"], evidence["passed"])
-        checks = {id(call) for call in evidence["checks"]}  # the same objects (equality would compare arrays)
-        values = [call for call in evidence["failed"] if id(call) not in checks]
-        if found is None and evidence["checks"] and values:
+        found = diagnose(course, function, evidence.failed, evidence.passed)
+        checks = {id(call) for call in evidence.checks}  # the same objects (equality would compare arrays)
+        values = [call for call in evidence.failed if id(call) not in checks]
+        if found is None and evidence.checks and values:
             # Every known mistake keeps the reference's input checks: a student who wrote none
             # (most do not) is still told which misconception their values show, and that it does
             # not explain the failed input checks.
-            found = diagnose(course, function, values, evidence["passed"], scope="wrong value")
-        failed_tests = [(outcome, calls, relation) for outcome, calls, relation, _ in evidence["tests"]]
-        probes = [(o, c, r) for o, c, r, claims in evidence["tests"] if o.kind == "probe" and claims]
+            found = diagnose(course, function, values, evidence.passed, scope="wrong value")
+        failed_tests = [(outcome, calls, relation) for outcome, calls, relation, _ in evidence.tests]
+        probes = [(o, c, r) for o, c, r, claims in evidence.tests if o.kind == "probe" and claims]
         if found is not None:
             return found[0], found[1], [found[0]]
         if not known_mistakes(course, function) and any(o.kind == "probe" for o, _, _ in failed_tests):
@@ -186,7 +210,7 @@ class Collector:
         related = []  # relations between the student's answers that name no cause: observed facts
         for outcome, calls, relation in probes:
             causes = causes_named(course, function, outcome.message)
-            shown = evidenced(course, function, calls, evidence["passed"], causes, relation, values)
+            shown = evidenced(course, function, calls, evidence.passed, causes, relation, values)
             if shown:
                 shown_by.append((outcome, shown))
                 continue
@@ -213,33 +237,95 @@ class Collector:
             scope = (f"your answers show it on check '{outcome.name}'; it explains {count} of the "
                      f"{len(failed_tests)} failed checks" + ("" if not rest else "; the others are listed after it"))
             return None, f"{outcome.message} ({scope})", shown
-        said = observe(course, function, evidence["failed"], evidence["passed"], related)
+        said = observe(course, function, evidence.failed, evidence.passed, related)
         return (None, said, []) if said else None
-
-    def missing_results(self) -> list[str]:
-        return [sid for sid in self.submissions if sid not in self.results and sid not in self.infrastructure_errors]
 
     def result_without_tests(self, sid: str) -> SubmissionResult:
         """For a submission no test ran against (e.g. the session stopped early)."""
-        return self._result(sid, Submission(self.submissions[sid], self.course))
+        state = self.states[sid]
+        return self._result(state, Submission(state.path, self.course))
 
-    # The collector is itself a pytest plugin (registered with the session).
+    # -- hooks -----------------------------------------------------------------------------
     def pytest_collectreport(self, report):
         if report.failed:
             self.collection_errors.append(f"{report.nodeid}: {report.longreprtext}")
 
+    def pytest_generate_tests(self, metafunc):
+        if SUBMISSION in metafunc.fixturenames:
+            ids = self.submissions_for(function_of(metafunc.definition))
+            metafunc.parametrize(SUBMISSION, ids, ids=ids, indirect=True, scope="session")
 
-COLLECTOR = pytest.StashKey[Collector]()
+    def pytest_collection_modifyitems(self, session, config, items):
+        keep, drop = [], []
+        for item in items:
+            (keep if function_of(item) in self.functions else drop).append(item)
+            # Failures are explained by `explain`; pytest's formatted traceback (source, locals)
+            # would be built for nothing, at about half a second per failed check.
+            item.repr_failure = _short_failure_repr
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
 
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(self, item):
+        # Before any other setup, which may fail: a failed setup is recorded with this run's calls (none),
+        # never with those of the item's run on the submission before.
+        # The calls of function exercises in hidden tests only: visible tests are public and explained by
+        # their own text; a lab's call is a whole training, its diagnosis the lab test's own.
+        observed = not _is_visible(item) and self.course.exercise(function_of(item)).kind == "function"
+        item.stash[CALLS] = [] if observed else None
+        yield
 
-def _collector(config) -> Collector:
-    return config.stash[COLLECTOR]
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item):
+        # The one global a test sees (grader.testing.CONTEXT): its helpers read the exercise's tolerance
+        # and parameters without being passed the test.
+        testing.CONTEXT.function = function_of(item)
+        try:
+            yield
+        finally:
+            testing.CONTEXT.function = None
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        sid = submission_of(item)
+        if sid is None or not (report.when == "call" or (report.when == "setup" and report.failed)):
+            return
+        function = function_of(item)
+        if call.excinfo is not None:
+            trouble = next((e for e in _exception_chain(call.excinfo.value) if isinstance(e, WorkerStartError)), None)
+            if trouble is not None:
+                self.states[sid].infrastructure_error = str(trouble)
+                return
+        marker = item.get_closest_marker("weight")
+        weight = float(marker.args[0]) if marker is not None else 1.0
+        message = "" if report.passed else explain(call.excinfo, item, function)
+        kind = kind_of(item)
+        chain = _exception_chain(call.excinfo.value) if call.excinfo is not None else []
+        if kind == "probe" and any(isinstance(e, testing.Unspecific) for e in chain):
+            kind = "property"  # the probe's mistake is not it: the answer is just wrong, as a property says
+        relation = any(isinstance(e, testing.Evidenced) for e in chain)
+        # A failure the student's code raised (its own error, shown as it is) claims no cause: only a
+        # check's hand-written message does.
+        claims = next((isinstance(e, testing.Misconception) for e in chain
+                       if isinstance(e, (testing.Misconception, StudentError, FunctionUnavailable))), False)
+        gate = item.get_closest_marker("gate") is not None
+        self.record(sid, function, TestOutcome(outcome_name(item, sid), report.passed, weight, message, kind, gate),
+                    item.stash.get(CALLS, None) or [], relation, claims)
 
 
 def function_of(item) -> str:
     """Tests of ``test_<function>.py`` belong to ``<function>``."""
     stem = Path(str(item.path)).stem
     return stem[len("test_"):] if stem.startswith("test_") else stem
+
+
+def submission_of(item) -> str | None:
+    """The id of the submission a test runs against (None: the test asks for no ``impl``)."""
+    callspec = getattr(item, "callspec", None)
+    return callspec.params.get(SUBMISSION) if callspec is not None else None
 
 
 def outcome_name(item, sid: str) -> str:
@@ -268,35 +354,17 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "contract: errors on bad input, lists, inputs left unchanged, edge cases a "
                                        "trivial body passes; earns only when the function computes right, at most "
                                        "10 % of the exercise")
-    # The grader passes its collector in; a developer's plain `pytest` run gets one here.
-    collector = next((p for p in config.pluginmanager.get_plugins() if isinstance(p, Collector)), None)
-    if collector is None:
+    # The grader passes its plugin in; a developer's plain `pytest` run gets one here.
+    plugin = next((p for p in config.pluginmanager.get_plugins() if isinstance(p, GradingPlugin)), None)
+    if plugin is None:
         course = load_course(find_course_root(Path(str(config.rootpath))), check_tests=False)
         paths = config.getoption("submission") or [str(course.solutions_dir)]
-        collector = Collector(course, {f"@{i}": Path(p).resolve() for i, p in enumerate(paths)},
-                              only=config.getoption("only") or None)
-        config.pluginmanager.register(collector, "grader-collector")
-    config.stash[COLLECTOR] = collector
-    testing.CONTEXT.course = collector.course
-
-
-def pytest_generate_tests(metafunc):
-    if "impl" in metafunc.fixturenames:
-        ids = _collector(metafunc.config).submissions_for(function_of(metafunc.definition))
-        metafunc.parametrize("impl", ids, ids=ids, indirect=True, scope="session")
-
-
-def pytest_collection_modifyitems(session, config, items):
-    collector = _collector(config)
-    keep, drop = [], []
-    for item in items:
-        (keep if function_of(item) in collector.functions else drop).append(item)
-        # Failures are explained by `explain`; pytest's formatted traceback (source, locals)
-        # would be built for nothing, at about half a second per failed check.
-        item.repr_failure = _short_failure_repr
-    if drop:
-        config.hook.pytest_deselected(items=drop)
-        items[:] = keep
+        plugin = GradingPlugin(course, {f"@{i}": Path(p).resolve() for i, p in enumerate(paths)},
+                               only=config.getoption("only") or None)
+        config.pluginmanager.register(plugin, "grader-plugin")
+    config.stash[PLUGIN] = plugin
+    # Read when the test modules are collected (worked examples, property counts), before any test runs.
+    testing.CONTEXT.course = plugin.course
 
 
 def _short_failure_repr(excinfo, style=None) -> str:
@@ -309,17 +377,27 @@ def kind_of(item) -> str:
 
 
 class ObservedImplementation(Implementation):
-    """``impl`` whose function calls are kept (inputs and what came back) while a hidden test runs."""
+    """``impl`` of one test: the calls of ``function``, the function under test, are added to
+    ``calls`` (inputs and what came back) unless that is None."""
+
+    def __init__(self, submission: Submission, label: str, function: str, calls: list[Call] | None):
+        super().__init__(submission, label)
+        self._function = function
+        self._calls = calls
 
     def __getattr__(self, name: str):
-        return ObservedFunction(super().__getattr__(name))
+        remote = super().__getattr__(name)
+        if self._calls is None or name != self._function:
+            return remote
+        return ObservedFunction(remote, self._calls)
 
 
 class ObservedFunction:
-    """A student's function; each call is added to ``testing.CONTEXT.calls`` when that is a list."""
+    """The student's function under test; each call is added to ``calls``."""
 
-    def __init__(self, remote):
+    def __init__(self, remote, calls: list[Call]):
         self._remote = remote
+        self._calls = calls
         self.__name__ = remote.__name__
 
     def __call__(self, *args, **kwargs):
@@ -329,9 +407,7 @@ class ObservedFunction:
         return self._observe(self._remote.call_with_readonly_inputs, args, kwargs, readonly=True)
 
     def _observe(self, call, args, kwargs, readonly=False):
-        calls = testing.CONTEXT.calls
-        if calls is None or testing.CONTEXT.function != self.__name__:
-            return call(*args, **kwargs)
+        calls = self._calls
         # Copies: a test may go on to change the arrays it passed.
         args = tuple(np.array(a) if isinstance(a, np.ndarray) else a for a in args)
         kwargs = {k: np.array(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
@@ -345,18 +421,6 @@ class ObservedFunction:
 
     def __repr__(self) -> str:
         return repr(self._remote)
-
-
-@pytest.fixture(scope="session")
-def impl(request):
-    """The submission under test; ``impl.<function>(...)`` runs the student's code remotely."""
-    collector = _collector(request.config)
-    sid = request.param
-    submission = collector.open_submission(sid)
-    try:
-        yield ObservedImplementation(submission, label=f"submission {sid}")
-    finally:
-        collector.close_submission(sid)
 
 
 class Reference:
@@ -382,65 +446,36 @@ class Reference:
         return call
 
 
+# The plugin's fixtures, written as functions (pytest deprecates session-scoped fixtures that are
+# methods of an instance): they find the plugin in the session's config.
+@pytest.fixture(scope="session")
+def graded_submission(request):
+    """The submission of this test's parameter, open (its worker) until its last test has run."""
+    plugin = request.config.stash[PLUGIN]
+    sid = request.param
+    submission = plugin.open_submission(sid)
+    try:
+        yield submission
+    finally:
+        plugin.close_submission(sid)
+
+
+@pytest.fixture
+def impl(request, graded_submission):
+    """The submission under test; ``impl.<function>(...)`` runs the student's code remotely."""
+    item = request.node
+    return ObservedImplementation(graded_submission, f"submission {submission_of(item)}", function_of(item),
+                                  item.stash.get(CALLS, None))
+
+
 @pytest.fixture(scope="session")
 def reference(request):
     """Reference implementations (trusted), for property tests."""
-    return Reference(_collector(request.config).course)
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item):
-    function = testing.CONTEXT.function = function_of(item)
-    # The calls of function exercises in hidden tests only: visible tests are public and explained by
-    # their own text; a lab's call is a whole training, its diagnosis the lab test's own.
-    observed = not _is_visible(item) and _collector(item.config).course.exercise(function).kind == "function"
-    testing.CONTEXT.calls = [] if observed else None
-    try:
-        yield
-    finally:
-        item.stash[CALLS] = testing.CONTEXT.calls or []
-        testing.CONTEXT.function = testing.CONTEXT.calls = None
-
-
-CALLS = pytest.StashKey[list]()
+    return Reference(request.config.stash[PLUGIN].course)
 
 
 def _is_visible(item) -> bool:
     return "visible" in Path(str(item.path)).parts
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    outcome = yield
-    report = outcome.get_result()
-    callspec = getattr(item, "callspec", None)
-    sid = callspec.params.get("impl") if callspec is not None else None
-    if sid is None:
-        return
-    if report.when == "call" or (report.when == "setup" and report.failed):
-        collector = _collector(item.config)
-        function = function_of(item)
-        marker = item.get_closest_marker("weight")
-        weight = float(marker.args[0]) if marker is not None else 1.0
-        if call.excinfo is not None:
-            trouble = next((e for e in _exception_chain(call.excinfo.value) if isinstance(e, WorkerStartError)), None)
-            if trouble is not None:
-                collector.infrastructure_errors[sid] = str(trouble)
-                return
-        message = "" if report.passed else explain(call.excinfo, item, function)
-        kind = kind_of(item)
-        chain = _exception_chain(call.excinfo.value) if call.excinfo is not None else []
-        if kind == "probe" and any(isinstance(e, testing.Unspecific) for e in chain):
-            kind = "property"  # the probe's mistake is not it: the answer is just wrong, as a property says
-        relation = any(isinstance(e, testing.Evidenced) for e in chain)
-        # A failure the student's code raised (its own error, shown as it is) claims no cause: only a
-        # check's hand-written message does.
-        claims = next((isinstance(e, testing.Misconception) for e in chain
-                       if isinstance(e, (testing.Misconception, StudentError, FunctionUnavailable))), False)
-        gate = item.get_closest_marker("gate") is not None
-        collector.record(sid, function,
-                         TestOutcome(outcome_name(item, sid), report.passed, weight, message, kind, gate),
-                         item.stash.get(CALLS, []), relation, claims)
 
 
 def _exception_chain(exc: BaseException) -> list[BaseException]:
