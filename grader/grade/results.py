@@ -19,6 +19,10 @@ CONTRACT_SHARE = 0.10
 
 @dataclass
 class TestOutcome:
+    """One hidden test's outcome for one submission."""
+
+    __test__ = False  # a record, not a test class: test modules that import it must not collect it
+
     name: str
     passed: bool
     weight: float
