@@ -1,4 +1,4 @@
-"""The blind corpora (tests/data/blind/, blind2/, blind3/), graded: honest first messages on mistakes nobody designed the grader around.
+"""The blind corpora (tests/data/blind/, blind2/, blind3/, blind4/), graded: honest first messages on mistakes nobody designed the grader around.
 
 Every entry is a copy of ``solutions/`` with one function replaced by an implementation
 written blind, from the exercise docstrings and the module text (see each corpus's README.md). Graded in one
@@ -25,8 +25,8 @@ from tests.helpers import ROOT, build_submission, grade_plan
 
 COURSE = load_course(ROOT, check_tests=False)
 # The second corpus was written by another engineer who had not seen the probes, the third blind to the catalogue,
-# the diagnosis code and both earlier corpora: held-out measures.
-CORPORA = [ROOT / "tests" / "data" / name for name in ("blind", "blind2", "blind3")]
+# the diagnosis code and both earlier corpora, the fourth blind to all three corpora too: held-out measures.
+CORPORA = [ROOT / "tests" / "data" / name for name in ("blind", "blind2", "blind3", "blind4")]
 ENTRIES = sorted(p for corpus in CORPORA for p in corpus.glob("*/*.py"))
 LABELS = {(corpus.name, entry): labels for corpus in CORPORA
           for entry, labels in (yaml.safe_load((corpus / "labels.yaml").read_text(encoding="utf-8")) or {}).items()}

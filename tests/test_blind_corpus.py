@@ -1,4 +1,4 @@
-"""The blind corpora (tests/data/blind/, blind2/, blind3/) are well formed: what bench_blind.py and its labels rely on.
+"""The blind corpora (tests/data/blind/, blind2/, blind3/, blind4/) are well formed: what bench_blind.py and its labels rely on.
 
 Grading them is a benchmark (``benchmarks/bench_blind.py``) and ``tests/test_blind.py``: these checks only read files.
 """
@@ -13,7 +13,7 @@ import yaml
 from grader.course import load_course
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPORA = [ROOT / "tests" / "data" / name for name in ("blind", "blind2", "blind3")]
+CORPORA = [ROOT / "tests" / "data" / name for name in ("blind", "blind2", "blind3", "blind4")]
 ENTRIES = sorted(p for corpus in CORPORA for p in corpus.glob("*/*.py"))
 
 
