@@ -97,7 +97,7 @@ class Question:
 
     def student_answer(self, impl) -> Any:
         """The student's answer, read and checked; a Misconception when it cannot be graded."""
-        from grader.grade.submission import UnsupportedReturn
+        from grader.core.submission import UnsupportedReturn
 
         try:
             value = impl.value(self.name)

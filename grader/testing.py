@@ -51,7 +51,7 @@ class Evidenced(Misconception):
 class _Context:
     course: Any = None
     function: str | None = None
-    # While a hidden test runs: the calls of the function under test (grader.grade.diagnosis.Call).
+    # While a hidden test runs: the calls of the function under test (grader.core.diagnosis.Call).
     calls: list | None = None
 
 
@@ -60,7 +60,7 @@ CONTEXT = _Context()
 
 def _course():
     if CONTEXT.course is None:
-        from grader.course import load_course
+        from grader.core.course import load_course
 
         CONTEXT.course = load_course(check_files=False)
     return CONTEXT.course
@@ -166,7 +166,7 @@ def expect_float(actual: Any, message: str, what: str = "the result") -> float:
 
 def expect_raises(exception: type, function: Callable, *args, message: str, **kwargs) -> None:
     """Call ``function``; fail with ``message`` unless it raises ``exception``."""
-    from grader.grade.submission import StudentError
+    from grader.core.submission import StudentError
 
     try:
         function(*args, **kwargs)
@@ -179,7 +179,7 @@ def expect_raises(exception: type, function: Callable, *args, message: str, **kw
 
 def expect_success(function: Callable, *args, message: str, **kwargs) -> Any:
     """Call a student function; if it raises, fail with ``message`` and the error it raised."""
-    from grader.grade.submission import StudentError
+    from grader.core.submission import StudentError
 
     try:
         return function(*args, **kwargs)
@@ -200,7 +200,7 @@ def expect_inputs_unchanged(function, *args, message: str | None = None, **kwarg
     reports about the inputs decides this check (the worker runs in the student's process).
     Another error the function raises fails the test as it is.
     """
-    from grader.grade.submission import StudentError
+    from grader.core.submission import StudentError
 
     message = message or f"{function.__name__} modifies its input arrays in place; work on copies"
     try:
@@ -311,7 +311,7 @@ def example_cases(function: str) -> list:
     """The worked examples of ``function`` as pytest parameters, each marked with its kind.
 
     Use as ``@pytest.mark.parametrize("case", example_cases("f"))``: an ordinary example is
-    marked ``example`` (it gates the contract's points, see grader.grade.results), an edge
+    marked ``example`` (it gates the contract's points, see grader.core.results), an edge
     example ``contract``.
     """
     return [pytest.param(case, id=case.name, marks=pytest.mark.contract if case.edge else pytest.mark.example)

@@ -39,17 +39,17 @@ from traitlets import Enum, List, Unicode
 
 from grader.notebooks.extract import GENERAL, check_notebook, linked_folder, read_notebook
 from grader.autograde.sanitize import sanitize_notebook
-from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END, test_grade_id
-from grader.build.coursedir import BuiltAssignment
-from grader.build.segments import ModuleParts, assignment_modules
-from grader.course import Assignment, Course, load_course
-from grader.engine.fingerprint import run_fingerprint
+from grader.notebooks.cells import HIDDEN_BEGIN, HIDDEN_END, test_grade_id
+from grader.notebooks.coursedir import BuiltAssignment
+from grader.notebooks.segments import ModuleParts, assignment_modules
+from grader.core.course import Assignment, Course, load_course
+from grader.core.fingerprint import run_fingerprint
 from grader.engine.record import GradeRecord
 from grader.feedback import function_report
 from grader.untrusted import refused_entries, shown
 
 def exercise_of_grade(grade_id: str) -> str | None:
-    """The exercise an autograded cell's grade id names (:func:`grader.build.cells.test_grade_id`), or None."""
+    """The exercise an autograded cell's grade id names (:func:`grader.notebooks.cells.test_grade_id`), or None."""
     prefix = test_grade_id("")
     return grade_id[len(prefix):] if grade_id.startswith(prefix) and len(grade_id) > len(prefix) else None
 

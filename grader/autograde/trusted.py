@@ -12,11 +12,11 @@ from typing import Callable
 import nbformat
 
 from grader.notebooks.extract import Extraction, extract_submission, notebooks_of
-from grader.build.coursedir import BuiltAssignment, built_assignments
-from grader.build.segments import ModuleParts
-from grader.course import Assignment, Course
+from grader.notebooks.coursedir import BuiltAssignment, built_assignments
+from grader.notebooks.segments import ModuleParts
+from grader.core.course import Assignment, Course
 from grader.engine.dispatch import grade_class
-from grader.engine.fingerprint import run_fingerprint
+from grader.core.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel
 from grader.engine.record import GradeRecord, ungraded_record
 from grader.engine.store import ResultStore

@@ -35,8 +35,8 @@ from typing import Iterable, Iterator
 
 import yaml
 
-from grader.build.coursedir import student_module_files
-from grader.course import BEGIN_SOLUTION, END_SOLUTION, Course
+from grader.notebooks.coursedir import student_module_files
+from grader.core.course import BEGIN_SOLUTION, END_SOLUTION, Course
 from grader.untrusted import UntrustedFile, read_regular, refused_entries, shown
 
 MIN_FINGERPRINT = 20
@@ -148,8 +148,8 @@ def hidden_test_files(course: Course) -> list[Path]:
 
 
 def known_mistake_files(course: Course) -> list[Path]:
-    """The wrong implementations grader.grade.diagnosis names mistakes with: never released."""
-    from grader.grade.diagnosis import MISTAKES_DIR
+    """The wrong implementations grader.core.diagnosis names mistakes with: never released."""
+    from grader.core.diagnosis import MISTAKES_DIR
 
     folder = course.tests_dir / MISTAKES_DIR
     return sorted(folder.rglob("*.py")) if folder.is_dir() else []
@@ -166,7 +166,7 @@ def course_secrets(course: Course) -> Secrets:
     visible_dir = course.visible_tests_dir
     for path in sorted(visible_dir.glob("*.py")) if visible_dir.is_dir() else []:
         public_lines += path.read_text(encoding="utf-8").splitlines()
-    from grader.build.cells import helper_source
+    from grader.notebooks.cells import helper_source
 
     public_lines += helper_source().splitlines()  # the notebooks' course-provided helper
     public = fingerprints(public_lines)

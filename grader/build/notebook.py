@@ -17,10 +17,10 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from grader.build import cells as C
+from grader.notebooks import cells as C
 from grader.build.percent import read_percent
-from grader.build.segments import ModuleParts, course_modules, setup_code, student_segments
-from grader.course import Assignment, Course, Exercise
+from grader.notebooks.segments import ModuleParts, course_modules, setup_code, student_segments
+from grader.core.course import Assignment, Course, Exercise
 from grader.errors import CourseError
 from grader.feedback import format_points
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from grader.course import BEGIN_SOLUTION, END_SOLUTION, IDENTIFIER, Assignment, Course, Written
+from grader.core.course import BEGIN_SOLUTION, END_SOLUTION, IDENTIFIER, Assignment, Course, Written
 from grader.errors import CourseError
 from grader.feedback import format_points
 

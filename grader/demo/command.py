@@ -10,12 +10,12 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.display import markup, text
 from grader.demo import assemble_sample_class
 from grader.errors import GraderError
 from grader.feedback import format_points, grade_table
-from grader.stubs import stale_files
+from grader.core.stubs import stale_files
 
 
 def register(sub, common) -> None:

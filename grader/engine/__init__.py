@@ -3,7 +3,7 @@
 - :mod:`grader.engine.parcel`: a submission as its files' bytes (what travels to a grading session);
 - :mod:`grader.engine.driver`: the one pytest session that grades a stream of submissions;
 - :mod:`grader.engine.record`: :class:`GradeRecord`, the typed record every reader uses;
-- :mod:`grader.engine.fingerprint`: what decides whether a stored record is still current;
+- :mod:`grader.core.fingerprint`: what decides whether a stored record is still current;
 - :mod:`grader.engine.store`: the results directory (one record per student, written atomically);
 - :mod:`grader.engine.dispatch`: hand submissions to grading sessions, retry, save each record;
 - :mod:`grader.engine.local`: grading sessions in trusted processes on this machine;

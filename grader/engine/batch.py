@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.errors import GraderError
 
 

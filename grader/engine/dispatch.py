@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Protocol
 
-from grader.course import Course
+from grader.core.course import Course
 from grader.engine.driver import Outcome, check_functions
-from grader.engine.fingerprint import run_fingerprint
+from grader.core.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel, SubmissionRefused, label_of
 from grader.engine.record import now, ungraded_record
 from grader.engine.store import ResultStore

@@ -20,8 +20,8 @@ import datetime
 import signal
 from dataclasses import dataclass, field
 
-from grader.course import Course
-from grader.grade.results import SubmissionResult, score_function
+from grader.core.course import Course
+from grader.core.results import SubmissionResult, score_function
 from grader.sandbox.launcher import WorkerExit
 from grader.sandbox.limits import Limits
 from grader.worker.client import describe_exit

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader.course import Course, load_course
+from grader.core.course import Course, load_course
 from grader.errors import GraderError
 from grader.untrusted import shown
 
@@ -155,7 +155,7 @@ def grade(course: Course, staged: Path, functions: list[str], log) -> GradeRecor
 
 
 def run(root: Path) -> int:
-    from grader.export.gradescope import write_gradescope
+    from grader.feedback.gradescope import write_gradescope
     from grader.feedback import GENERAL
     from grader.gradescope.package import COURSE_DIR, PACKAGE_FILE
 

@@ -30,8 +30,8 @@ from pathlib import Path
 import nbformat
 
 from grader.feedback import GENERAL
-from grader.build.segments import ModuleParts, assignment_modules
-from grader.course import Assignment, Course
+from grader.notebooks.segments import ModuleParts, assignment_modules
+from grader.core.course import Assignment, Course
 from grader.untrusted import MAX_SUBMISSION_BYTES, UntrustedFile, linked_part, read_regular, refused_entries, shown, valid_text
 
 MAGIC = re.compile(r"^\s*(%|!)")

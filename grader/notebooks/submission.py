@@ -21,14 +21,14 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.build.segments import course_modules
-from grader.course import Course
+from grader.notebooks.segments import course_modules
+from grader.core.course import Course
 from grader.errors import GraderError
 from grader.feedback import GENERAL
-from grader.grade.staging import submission_files
+from grader.core.staging import submission_files
 from grader.notebooks.extract import (MAX_CELL_CHARS, Extraction, cell_label, check_notebook, clean_cell,
                                       compile_problem, module_text, numbered_solution_cells, read_notebook)
-from grader.stubs import SKIP_PARTS
+from grader.core.stubs import SKIP_PARTS
 from grader.untrusted import MAX_WALK_ENTRIES, UntrustedFile, read_regular, shown
 
 MAX_NOTEBOOKS = 20  # in one submission folder: a module's problem sets and a few copies

@@ -274,7 +274,7 @@ def test_one_ungradable_submission_does_not_stop_the_class(tmp_path):
 def test_a_submission_of_too_many_files_is_refused_and_the_class_goes_on(tmp_path):
     """Empty files pass every byte bound: the walk of a submission stops at MAX_SUBMISSION_ENTRIES entries
     (review attack many_empty_files: 100,000 empty .py files held a class of two for 43 s)."""
-    from grader.grade.staging import MAX_SUBMISSION_ENTRIES, SubmissionRefused, submission_files
+    from grader.core.staging import MAX_SUBMISSION_ENTRIES, SubmissionRefused, submission_files
 
     course = make_toy_course(tmp_path / "course")
     submissions = tmp_path / "class"
@@ -313,9 +313,9 @@ def test_results_directory_is_locked_during_a_run(tmp_path):
 def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, tmp_path):
     """The sessions of one ``grader autograde`` of several assignments: started once, each record
     current for exactly the functions it was graded on (a later run of those alone keeps it)."""
-    from grader.course import load_course
+    from grader.core.course import load_course
     from grader.engine.dispatch import grade_class
-    from grader.engine.fingerprint import run_fingerprint
+    from grader.core.fingerprint import run_fingerprint
     from grader.engine.local import LocalPool
 
     course_root, submissions = toy_class
@@ -362,7 +362,7 @@ class _FailingBackend:
 def test_a_failed_regrade_leaves_not_graded_never_the_old_grade(tmp_path):
     # A stored 4/4 was kept in summary.csv and the report after the student's code changed
     # and could not be graded again: a record is only ever the grade of what is handed in now.
-    from grader.course import load_course
+    from grader.core.course import load_course
     from grader.engine.dispatch import grade_class
     from grader.report.build import load_class
 

@@ -36,7 +36,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from grader.grade.submission import FunctionUnavailable, Record, StudentError, UnsupportedReturn
+from grader.core.submission import FunctionUnavailable, Record, StudentError, UnsupportedReturn
 from grader.worker import runtime
 
 # A chunk's reply stays under this fraction of the worker's reply limit (course.yaml sandbox.reply_kb),
@@ -173,7 +173,7 @@ def reference_record(key, reference: Callable[[str], Callable], names, train: Ca
     if course is not None:
         root = str(course.root)
         if root not in _FINGERPRINTS:
-            from grader.engine.fingerprint import course_fingerprint
+            from grader.core.fingerprint import course_fingerprint
 
             _FINGERPRINTS[root] = course_fingerprint(course)
         fingerprint = _FINGERPRINTS[root]

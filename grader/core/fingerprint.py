@@ -23,7 +23,7 @@ from typing import Iterable
 import numpy as np
 
 import grader
-from grader.course import Course
+from grader.core.course import Course
 from grader.errors import GraderError
 
 # The parts of the grader that decide a grade (not the notebook builder, the CLI, the

@@ -29,7 +29,7 @@ import io
 import tokenize
 from pathlib import Path
 
-from grader.course import BEGIN_SOLUTION, END_SOLUTION, Course
+from grader.core.course import BEGIN_SOLUTION, END_SOLUTION, Course
 from grader.errors import CourseError
 
 STUDENT_HEADER = (

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from grader import display
 from grader.engine.record import GradeRecord
-from grader.grade.results import SubmissionResult
+from grader.core.results import SubmissionResult
 
 GENERAL = ""  # notes key for the submission as a whole
 WHERE = re.compile(r"\b(\w+)\.py, line (\d+)")

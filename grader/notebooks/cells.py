@@ -13,8 +13,8 @@ import textwrap
 
 import nbformat
 
-from grader.build import notebook_runtime
-from grader.course import Course, Exercise
+from grader.notebooks import notebook_runtime
+from grader.core.course import Course, Exercise
 
 HIDDEN_BEGIN = "### BEGIN HIDDEN TESTS"
 HIDDEN_END = "### END HIDDEN TESTS"
