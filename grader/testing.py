@@ -21,6 +21,9 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 import yaml
+from grader.core.course import load_course
+from grader.core.submission import StudentError
+from grader.worker import runtime
 
 
 class Misconception(AssertionError):
@@ -60,8 +63,6 @@ CONTEXT = _Context()
 
 def _course():
     if CONTEXT.course is None:
-        from grader.core.course import load_course
-
         CONTEXT.course = load_course(check_files=False)
     return CONTEXT.course
 
@@ -166,8 +167,6 @@ def expect_float(actual: Any, message: str, what: str = "the result") -> float:
 
 def expect_raises(exception: type, function: Callable, *args, message: str, **kwargs) -> None:
     """Call ``function``; fail with ``message`` unless it raises ``exception``."""
-    from grader.core.submission import StudentError
-
     try:
         function(*args, **kwargs)
     except exception:
@@ -179,8 +178,6 @@ def expect_raises(exception: type, function: Callable, *args, message: str, **kw
 
 def expect_success(function: Callable, *args, message: str, **kwargs) -> Any:
     """Call a student function; if it raises, fail with ``message`` and the error it raised."""
-    from grader.core.submission import StudentError
-
     try:
         return function(*args, **kwargs)
     except StudentError as error:
@@ -200,8 +197,6 @@ def expect_inputs_unchanged(function, *args, message: str | None = None, **kwarg
     reports about the inputs decides this check (the worker runs in the student's process).
     Another error the function raises fails the test as it is.
     """
-    from grader.core.submission import StudentError
-
     message = message or f"{function.__name__} modifies its input arrays in place; work on copies"
     try:
         return function.call_with_readonly_inputs(*args, **kwargs)
@@ -449,8 +444,6 @@ def cache_directory() -> Path | None:
 
 def _draw_cases(test, drawn, strategies, named_strategies, explicit) -> list[dict]:
     """The cases of a property test: from the cache when it has them, else drawn and stored."""
-    from grader.worker import runtime
-
     cache = _cases_cache_file(test)
     if cache is not None and cache.is_file():
         try:

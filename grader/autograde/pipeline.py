@@ -53,6 +53,7 @@ from grader.core.course import Assignment, Course
 from grader.display import markup
 from grader.errors import GraderError
 from grader.untrusted import shown
+from grader.autograde.zipcollect import LMS_SHAPES, collect_zip
 
 
 @dataclass
@@ -102,7 +103,6 @@ class CollectZip:
     def __call__(self, state: AutogradeState) -> None:
         if state.archive is None:
             return
-        from grader.autograde.zipcollect import LMS_SHAPES, collect_zip
 
         info = built_info(state.course_dir, state.assignment)
         collected = collect_zip(state.course_dir, state.assignment.id, state.archive, [info.notebook],

@@ -22,6 +22,7 @@ from grader.engine.record import GradeRecord, ungraded_record
 from grader.engine.store import ResultStore
 from grader.errors import GraderError
 from grader.sandbox.reaper import become_subreaper, kill_strays
+from grader.engine.local import LocalPool
 
 EXTRACTED_DIR = "extracted"
 RESULTS_DIR = "grader-results"
@@ -145,7 +146,6 @@ def grading_pool(course: Course, assignments: list[Assignment], *, jobs: int, sa
     if scheduler:
         yield None
         return
-    from grader.engine.local import LocalPool
 
     only = [e.function for a in assignments for e in a.exercises]
     with LocalPool(course, jobs=jobs, mode=sandbox, course_hash=run_fingerprint(course, only), only=only,

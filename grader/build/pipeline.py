@@ -21,10 +21,12 @@ from rich.console import Console
 from grader.notebooks.coursedir import (CONFIG, BuiltAssignment, built_assignments, config_text, own_settings,
                                     write_manifest, write_source)
 from grader.build.nbgrader_run import run_nbgrader
-from grader.build.notebook import build_notebook, is_lab, lab_source, load_prose
+from grader.build.notebook import build_notebook, lab_source, load_prose
 from grader.build.written import write_rubrics
-from grader.core.course import Assignment, Course, solution_functions
+from grader.core.course import Assignment, Course, is_lab, solution_functions
 from grader.errors import GraderError
+from grader.build.kit import write_kits
+from grader.build.leaks import check_leaks
 
 
 @dataclass
@@ -171,8 +173,6 @@ class WriteKits:
     name = "kits"
 
     def __call__(self, state: BuildState) -> None:
-        from grader.build.kit import write_kits
-
         built = [b.id for b in state.built]
         every = {a.id for a in state.course.assignments} <= set(built)
         write_kits(state.course, state.course_dir, None if every else built)
@@ -184,7 +184,6 @@ class LeakCheck:
     def __call__(self, state: BuildState) -> None:
         if not state.leak_check:
             return
-        from grader.build.leaks import check_leaks
 
         state.leaks = check_leaks(state.course, state.course_dir)
 

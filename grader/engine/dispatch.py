@@ -25,6 +25,7 @@ from grader.engine.parcel import Parcel, SubmissionRefused, label_of
 from grader.engine.record import now, ungraded_record
 from grader.engine.store import ResultStore
 from grader.errors import GraderError
+from grader.calendar import calendar_of, read_timestamp
 
 MAX_ATTEMPTS = 2
 
@@ -218,7 +219,6 @@ def grade_class(course: Course, students: dict[str, Path], out: Path, *, root: P
             notify("failed", {"student": entry, "reason": reason})
         # Submission times the instructor gave (timestamp.txt in a student's folder), read here in the
         # trusted process; the others of a partial run keep theirs.
-        from grader.calendar import calendar_of, read_timestamp
 
         submitted = dict(previous.get("submitted", {}) if partial and previous else {})
         time_problems = dict(previous.get("submitted_problems", {}) if partial and previous else {})

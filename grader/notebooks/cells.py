@@ -76,6 +76,12 @@ def test_grade_id(function: str) -> str:
     return f"test_{function}"
 
 
+def exercise_of_grade(grade_id: str) -> str | None:
+    """The exercise an autograded cell's grade id names (:func:`test_grade_id`), or None."""
+    prefix = test_grade_id("")
+    return grade_id[len(prefix):] if grade_id.startswith(prefix) and len(grade_id) > len(prefix) else None
+
+
 def autograded_code(source: str, function: str, points: float) -> nbformat.NotebookNode:
     """The locked cell that carries an exercise's points (visible and hidden tests)."""
     grade_id = test_grade_id(function)

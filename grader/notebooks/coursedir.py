@@ -16,8 +16,7 @@ from typing import Iterable
 
 import nbformat
 
-from grader.build.notebook import is_lab
-from grader.core.course import Assignment, Course
+from grader.core.course import Assignment, Course, is_lab
 from grader.core.staging import course_provided_files
 from grader.core.stubs import generate
 
