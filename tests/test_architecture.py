@@ -43,11 +43,13 @@ UNITS = {"grader.testing": "grader.core", "grader.answers": "grader.core"}
 # Besides these, a command module (grader.<verb>.command, ...) imports its work in `run`: `grader --help`
 # imports every command module at start-up (see is_command).
 LAZY = {
-    # The Dask backend imports dask; the local one builds on the Dispatcher defined beside make_backend.
-    ("grader.engine.dispatch", "make_backend"): "the backend is chosen at run time",
+    # The Dask backend imports dask. The local one is a module cycle inside the engine (engine.local
+    # imports the Dispatcher that dispatch defines): it goes when the Dispatcher has a module of its own.
+    ("grader.engine.dispatch", "make_backend"): "dask is heavy; engine.local imports dispatch.Dispatcher",
     # nbgrader is the optional `instructor` extra; the build's notebook steps run without it.
-    ("grader.build.pipeline", "__call__"): "nbgrader (the gradebook) is optional",
+    ("grader.build.pipeline", "WriteConfig.__call__"): "nbgrader (the gradebook) is optional",
     ("grader.build.pipeline", "grades_stay_behind"): "nbgrader (the gradebook) is optional",
+    ("grader.build.pipeline", "Release.__call__"): "nbgrader (the gradebook) is optional",
     # Runs inside a student's notebook, where the grader may not be installed (ImportError is caught).
     ("grader.notebooks.notebook_runtime", "run_visible_tests"): "optional in a student's notebook",
 }
@@ -67,16 +69,32 @@ def sources() -> dict[str, tuple[Path, ast.Module]]:
     return {module_name(p): (p, ast.parse(p.read_text(encoding="utf-8"), str(p))) for p in sorted(ROOT.rglob("*.py"))}
 
 
+def enclosing_functions(tree: ast.Module) -> dict[int, str]:
+    """For each node inside a function, the qualified name of the outermost one (``Class.method``)."""
+    found: dict[int, str] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = prefix + child.name
+                for inner in ast.walk(child):
+                    found[id(inner)] = name
+            elif isinstance(child, ast.ClassDef):
+                visit(child, f"{prefix}{child.name}.")
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return found
+
+
 def imports(modules: dict) -> list[tuple[str, str, str | None, int]]:
-    """(importer, imported module, enclosing function or None, line) for every import of a grader module."""
+    """(importer, imported module, enclosing function's qualified name or None, line) for every import
+    of a grader module."""
     found = []
     for name, (path, tree) in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        functions = {}
-        for fn in ast.walk(tree):
-            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for node in ast.walk(fn):
-                    functions.setdefault(id(node), fn.name)  # the outermost function holding it
+        functions = enclosing_functions(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
