@@ -2,6 +2,8 @@
 
 Validation works on the YAML node tree, so every error names the file, the line
 and the key, e.g. ``course.yaml:23: assignments[0].exercises[1]: unknown key 'pointz'``.
+The written questions an assignment asks are read here too (``autograder-tests/written.yaml``,
+:func:`questions_of`): loading a course checks that each exists; the build makes their cells.
 """
 
 from __future__ import annotations

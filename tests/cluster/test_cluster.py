@@ -154,7 +154,7 @@ def test_a_worker_with_another_course_version_is_refused_naming_both_fingerprint
     # A worker with another version of the grader's grading code (here: one changed line).
     other = tmp_path / "other-grader"
     shutil.copytree(ROOT / "grader", other / "grader", ignore=shutil.ignore_patterns("__pycache__"))
-    with open(other / "grader" / "grade" / "plugin.py", "a") as out:
+    with open(other / "grader" / "core" / "plugin.py", "a") as out:
         out.write("\n# another version\n")
     odd = cluster.add_worker("worker-other-version", env={"PYTHONPATH": str(other)})
     try:
