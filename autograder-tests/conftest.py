@@ -1,3 +1,3 @@
 """The autograder tests get the student's code through the grader's plugin (`impl`)."""
 
-pytest_plugins = ["grader.grade.plugin"]
+pytest_plugins = ["grader.core.plugin"]

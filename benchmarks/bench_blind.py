@@ -43,7 +43,7 @@ import yaml
 HERE = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(HERE))
 
-from grader.course import load_course  # noqa: E402
+from grader.core.course import load_course  # noqa: E402
 from tests.helpers import build_submission  # noqa: E402
 
 CORPUS = HERE / "tests" / "data" / "blind"

@@ -39,7 +39,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from grader.course import load_course  # noqa: E402
+from grader.core.course import load_course  # noqa: E402
 from grader.worker import client, runtime  # noqa: E402
 
 
@@ -106,7 +106,7 @@ def main() -> None:
 def session_breakdown(course, functions: list[str], count: int) -> None:
     """Grade ``count`` copies of the reference in one sandboxed session; per submission: where the time goes."""
     from grader.engine.driver import grade_here
-    from grader.engine.fingerprint import run_fingerprint
+    from grader.core.fingerprint import run_fingerprint
     from grader.engine.parcel import Parcel
     from grader.sandbox import launcher as sandbox
     from grader.sandbox import sandbox_launcher

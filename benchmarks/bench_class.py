@@ -50,8 +50,8 @@ sys.path.insert(0, str(ROOT))
 
 import nbformat  # noqa: E402
 
-from grader.build.segments import course_modules  # noqa: E402
-from grader.course import load_course  # noqa: E402
+from grader.notebooks.segments import course_modules  # noqa: E402
+from grader.core.course import load_course  # noqa: E402
 
 MUTANTS = ROOT / "autograder-tests" / "mistakes"  # known mistakes of the function exercises
 LOOP = '''
@@ -71,8 +71,8 @@ import itertools as _itertools
 from hypothesis import HealthCheck as _HealthCheck, Phase as _Phase, settings as _settings
 
 from grader import testing as _testing
-from grader.course import load_course as _load_course
-from grader.grade.submission import Record as _Record
+from grader.core.course import load_course as _load_course
+from grader.core.submission import Record as _Record
 
 _COURSE = _load_course(COURSE_ROOT, check_tests=False)
 _testing.CONTEXT.course = _COURSE

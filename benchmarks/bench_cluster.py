@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_class import make_class, run_grader as grade_class  # noqa: E402
 
-from grader.course import load_course  # noqa: E402
+from grader.core.course import load_course  # noqa: E402
 from tests.cluster.common import Cluster  # noqa: E402
 
 
@@ -175,7 +175,7 @@ def main() -> None:
         else:
             reference = work / "reference"
             # Two copies in one grading process: the first also records the reference trainings
-            # (once per process, grader/grade/labreplay.py), the second is what every other costs.
+            # (once per process, grader/core/labreplay.py), the second is what every other costs.
             shutil.copytree(course.solutions_dir, reference / "alice")
             shutil.copytree(course.solutions_dir, reference / "bob")
             grade_class(course, reference, work / "lab", labs, "-j", "1")

@@ -41,7 +41,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(HERE))
 
-from grader.course import load_course  # noqa: E402
+from grader.core.course import load_course  # noqa: E402
 from tests.helpers import build_submission, load_mutants, trivial_plan  # noqa: E402
 
 

@@ -42,7 +42,7 @@ def main() -> None:
     parser.add_argument("--skip-labs", action="store_true", help="do not time the lab trainings")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from grader.course import load_course
+    from grader.core.course import load_course
 
     course = load_course(ROOT)
     only = [arg for e in course.exercises if e.kind != "lab" for arg in ("--only", e.function)]

@@ -2,7 +2,7 @@
 
 The hidden tests of ``cartpole_ppo_lab`` and ``sequence_rloo_lab`` first replay the calls
 of the reference's training (recorded once per grading process) to the student's
-functions in a few large crossings (``grader/grade/labreplay.py``); when every answer
+functions in a few large crossings (``grader/core/labreplay.py``); when every answer
 agrees, the lab earns the reference's verdict without training. Otherwise the course's
 training loop runs in the trusted process and calls the student's functions in a worker
 across the boundary, one call per crossing (a CartPole run stops once its greedy
@@ -48,9 +48,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from grader import testing  # noqa: E402
-from grader.course import load_course  # noqa: E402
-from grader.grade import labreplay  # noqa: E402
-from grader.grade.submission import Implementation, StudentError, Submission  # noqa: E402
+from grader.core.course import load_course  # noqa: E402
+from grader.core import labreplay  # noqa: E402
+from grader.core.submission import Implementation, StudentError, Submission  # noqa: E402
 from grader.testing import Misconception  # noqa: E402
 
 LABS = ("cartpole_ppo_lab", "sequence_rloo_lab")

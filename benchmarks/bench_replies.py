@@ -51,7 +51,7 @@ def peak_rss() -> int:
 
 
 def measure_unbounded(megabytes: float) -> dict:
-    from grader.grade.submission import Record
+    from grader.core.submission import Record
     from grader.worker import runtime
 
     data = bomb_bytes(megabytes)

@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=40, help="submissions per launcher (default 40)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from grader.course import load_course
+    from grader.core.course import load_course
     from grader.sandbox import SandboxLauncher
     from grader.sandbox.limits import Limits
     from grader.worker import runtime

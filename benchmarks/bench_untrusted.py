@@ -53,10 +53,10 @@ def main() -> None:
     from grader.autograde.sanitize import rendered_markdown, sanitize_notebook
     from grader.build.nbgrader_run import run_nbgrader
     from grader.build.notebook import build_notebook
-    from grader.build.segments import assignment_modules
-    from grader.course import load_course
+    from grader.notebooks.segments import assignment_modules
+    from grader.core.course import load_course
     from grader.engine.record import GradeRecord
-    from grader.grade.results import SubmissionResult, score_function
+    from grader.core.results import SubmissionResult, score_function
     from grader.untrusted import refused_entries
 
     course = load_course(ROOT, check_files=False)

@@ -44,6 +44,7 @@ import numpy as np
 
 from grader import testing
 from grader.testing import Misconception
+from grader.core.submission import UnsupportedReturn
 
 
 def answer_key(name: str) -> Any:
@@ -97,8 +98,6 @@ class Question:
 
     def student_answer(self, impl) -> Any:
         """The student's answer, read and checked; a Misconception when it cannot be graded."""
-        from grader.grade.submission import UnsupportedReturn
-
         try:
             value = impl.value(self.name)
         except UnsupportedReturn:

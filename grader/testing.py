@@ -21,6 +21,9 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 import yaml
+from grader.core.course import load_course
+from grader.core.submission import StudentError
+from grader.worker import runtime
 
 
 class Misconception(AssertionError):
@@ -52,9 +55,9 @@ class _Context:
     """What the helpers below read without being passed it: the checks of a test call them with
     the student's values only, yet the tolerance and parameters are the exercise's under test.
 
-    The grader's plugin (grader.grade.plugin) sets ``course`` when its session starts and
+    The grader's plugin (grader.core.plugin) sets ``course`` when its session starts and
     ``function`` around each test's call; a notebook's visible checks set ``function``
-    (grader.build.notebook_runtime).
+    (grader.notebooks.notebook_runtime).
     """
 
     course: Any = None
@@ -66,8 +69,6 @@ CONTEXT = _Context()
 
 def _course():
     if CONTEXT.course is None:
-        from grader.course import load_course
-
         CONTEXT.course = load_course(check_files=False)
     return CONTEXT.course
 
@@ -172,8 +173,6 @@ def expect_float(actual: Any, message: str, what: str = "the result") -> float:
 
 def expect_raises(exception: type, function: Callable, *args, message: str, **kwargs) -> None:
     """Call ``function``; fail with ``message`` unless it raises ``exception``."""
-    from grader.grade.submission import StudentError
-
     try:
         function(*args, **kwargs)
     except exception:
@@ -185,8 +184,6 @@ def expect_raises(exception: type, function: Callable, *args, message: str, **kw
 
 def expect_success(function: Callable, *args, message: str, **kwargs) -> Any:
     """Call a student function; if it raises, fail with ``message`` and the error it raised."""
-    from grader.grade.submission import StudentError
-
     try:
         return function(*args, **kwargs)
     except StudentError as error:
@@ -206,8 +203,6 @@ def expect_inputs_unchanged(function, *args, message: str | None = None, **kwarg
     reports about the inputs decides this check (the worker runs in the student's process).
     Another error the function raises fails the test as it is.
     """
-    from grader.grade.submission import StudentError
-
     message = message or f"{function.__name__} modifies its input arrays in place; work on copies"
     try:
         return function.call_with_readonly_inputs(*args, **kwargs)
@@ -317,7 +312,7 @@ def example_cases(function: str) -> list:
     """The worked examples of ``function`` as pytest parameters, each marked with its kind.
 
     Use as ``@pytest.mark.parametrize("case", example_cases("f"))``: an ordinary example is
-    marked ``example`` (it gates the contract's points, see grader.grade.results), an edge
+    marked ``example`` (it gates the contract's points, see grader.core.results), an edge
     example ``contract``.
     """
     return [pytest.param(case, id=case.name, marks=pytest.mark.contract if case.edge else pytest.mark.example)
@@ -455,8 +450,6 @@ def cache_directory() -> Path | None:
 
 def _draw_cases(test, drawn, strategies, named_strategies, explicit) -> list[dict]:
     """The cases of a property test: from the cache when it has them, else drawn and stored."""
-    from grader.worker import runtime
-
     cache = _cases_cache_file(test)
     if cache is not None and cache.is_file():
         try:

@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.grade.diagnosis import HEADER, MISTAKES_DIR, read_header
+from grader.core.diagnosis import HEADER, MISTAKES_DIR, read_header
 
 ROOT = Path(__file__).resolve().parents[1]
 # Wrong implementations: the course's known mistakes of the function exercises (also used to
@@ -110,7 +110,7 @@ def build_submission(dest: Path, replacements: list[Path] = (), course_root: Pat
     has a ``module: <name>`` line goes to that module instead: a lab's mutants are wrong
     *student* functions (e.g. ``module: gae``), as the lab's own code is course-provided.
     """
-    from grader.course import load_course
+    from grader.core.course import load_course
 
     course = load_course(course_root, check_tests=False)
     dest.mkdir(parents=True, exist_ok=True)

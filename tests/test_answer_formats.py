@@ -9,10 +9,10 @@ import pytest
 
 from grader import testing
 from grader.answers import Choice, Flags, MultiSelect, Numeric, TrueFalse
-from grader.build.cells import helper_source
+from grader.notebooks.cells import helper_source
 from grader.build.notebook import build_notebook
 from grader.check.command import ALL_PASSED
-from grader.course import load_course
+from grader.core.course import load_course
 from tests.helpers import ROOT, run_grader
 
 COURSE = load_course(ROOT, check_files=False)

@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.autograde.gradebook import course_gradebook, gradebook_scores
+from grader.notebooks.gradebook import course_gradebook, gradebook_scores
 from grader.autograde.trusted import results_store
 from tests.helpers import run_grader
 from tests.toy_course import a1_notebook, build_nbgrader_course

@@ -16,9 +16,9 @@ import nbformat
 import pytest
 
 from grader.notebooks.extract import GENERAL, MAX_JSON_CONTAINERS, MAX_NOTES, extract_submission, notebooks_of, read_notebook
-from grader.build.segments import assignment_modules
+from grader.notebooks.segments import assignment_modules
 from grader.classgrade.run import discover_submissions
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.untrusted import MAX_SUBMISSION_BYTES
 from grader.engine.parcel import Parcel
 from tests.toy_course import make_toy_course, solution_source
@@ -305,7 +305,7 @@ def test_a_student_id_too_long_for_a_file_name_is_reported_not_fatal(tmp_path):
 
 def test_a_single_file_submission_is_bounded_like_a_folder(toy, tmp_path):
     from grader.errors import GraderError
-    from grader.grade.staging import stage_submission
+    from grader.core.staging import stage_submission
 
     big = tmp_path / "mallory.py"
     big.write_text("x = 1\n" + "#" * (21 * 2**20))

@@ -25,7 +25,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.autograde.gradebook import course_gradebook, gradebook_scores
+from grader.notebooks.gradebook import course_gradebook, gradebook_scores
 from grader.autograde.trusted import RESULTS_DIR, results_store
 from grader.build.nbgrader_run import nbgrader_env
 from grader.report.screenshot import find_chromium
@@ -140,7 +140,7 @@ from pathlib import Path
 from rich.console import Console
 
 from grader.autograde.pipeline import AUTOGRADE_STEPS, AutogradeInputs, autograde
-from grader.course import load_course
+from grader.core.course import load_course
 
 
 def rehand_in(state):  # between grading and recording: bob hands in a notebook that is not the one graded

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from grader.course import load_course
-from grader.grade.results import messages_of
+from grader.core.course import load_course
+from grader.core.results import messages_of
 from tests.helpers import ROOT, build_submission, grade_plan
 
 COURSE = load_course(ROOT, check_tests=False)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from grader.course import load_course
+from grader.core.course import load_course
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = [ROOT / "tests" / "data" / name for name in ("blind", "blind2", "blind3", "blind4")]

@@ -12,10 +12,10 @@ import nbformat
 import pytest
 
 from grader.build.notebook import build_notebook
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.engine.record import GradeRecord
 from grader.feedback import function_report
-from grader.grade.results import SubmissionResult
+from grader.core.results import SubmissionResult
 from grader.notebooks.extract import extract_submission
 from tests.helpers import ROOT, grade_json
 

@@ -17,9 +17,9 @@ import pytest
 
 from grader import testing
 from grader.answers import MultiSelect, Numeric
-from grader.course import answer_names, load_course
+from grader.core.course import answer_names, load_course
 from grader.errors import CourseError
-from grader.stubs import ANSWER_FALLBACK, stub_source
+from grader.core.stubs import ANSWER_FALLBACK, stub_source
 from grader.testing import Misconception
 from tests.helpers import ROOT, grade_json
 

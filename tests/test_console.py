@@ -15,11 +15,11 @@ from types import SimpleNamespace
 from rich.console import Console
 
 from grader import display
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.engine.record import GradeRecord
 from grader.feedback import grade_table
-from grader.grade.results import FunctionResult, SubmissionResult
-from grader.grade.results import TestOutcome as Outcome
+from grader.core.results import FunctionResult, SubmissionResult
+from grader.core.results import TestOutcome as Outcome
 from tests.helpers import ROOT, run_grader
 from tests.toy_course import make_toy_course, solution_source
 

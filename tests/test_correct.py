@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.course import load_course
+from grader.core.course import load_course
 from tests.helpers import CORRECT, ROOT, build_submission, grade_plan
 
 COURSE = load_course(ROOT, check_tests=False)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.errors import CourseError
 from tests.helpers import ROOT
 

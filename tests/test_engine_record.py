@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.engine.record import FORMAT, GradeRecord
 from grader.engine.store import ResultStore
-from grader.grade.results import SubmissionResult, score_function
-from grader.grade.results import TestOutcome as Outcome
+from grader.core.results import SubmissionResult, score_function
+from grader.core.results import TestOutcome as Outcome
 from tests.helpers import ROOT
 
 COURSE = load_course(ROOT, check_files=False)

@@ -1,13 +1,13 @@
-"""What the trusted side keeps of a student's replies is bounded (grader/grade/plugin.py)."""
+"""What the trusted side keeps of a student's replies is bounded (grader/core/plugin.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from grader.course import load_course
-from grader.grade.diagnosis import Call
-from grader.grade.plugin import GradingPlugin
-from grader.grade.results import TestOutcome
+from grader.core.course import load_course
+from grader.core.diagnosis import Call
+from grader.core.plugin import GradingPlugin
+from grader.core.results import TestOutcome
 from tests.helpers import ROOT
 
 

@@ -11,9 +11,9 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from grader.course import load_course
-from grader.grade.diagnosis import EVIDENCE_BYTES, SUBMISSION_EVIDENCE_BYTES, Call, value_bytes
-from grader.grade.results import TestOutcome as Outcome
+from grader.core.course import load_course
+from grader.core.diagnosis import EVIDENCE_BYTES, SUBMISSION_EVIDENCE_BYTES, Call, value_bytes
+from grader.core.results import TestOutcome as Outcome
 from tests.helpers import ROOT
 
 VALUES = {
@@ -37,7 +37,7 @@ def test_a_value_is_counted_at_about_what_it_holds(name):
 
 
 def test_the_evidence_of_a_submission_is_bounded_whatever_its_number_of_functions(tmp_path):
-    from grader.grade.plugin import GradingPlugin
+    from grader.core.plugin import GradingPlugin
 
     course = load_course(ROOT, check_tests=False)
     plugin = GradingPlugin(course, {"s": tmp_path})

@@ -1,6 +1,6 @@
 """How failures become grades and messages: the contract's gate and cap, the diagnostic order,
 the structure every hidden test file of a function exercise keeps, and the known-mistake
-diagnosis (grader.grade.results, grader.grade.diagnosis, grader.grade.plugin)."""
+diagnosis (grader.core.results, grader.core.diagnosis, grader.core.plugin)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import re
 import numpy as np
 import pytest
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
 from grader.engine.record import GradeRecord
-from grader.grade.diagnosis import Call, Raised, diagnose, known_mistakes, mistake_files, read_header, run
-from grader.grade.results import CONTRACT_SHARE, FunctionResult, SubmissionResult, messages_of, score_function
-from grader.grade.results import TestOutcome as Outcome
-from grader.grade.submission import Record
+from grader.core.diagnosis import Call, Raised, diagnose, known_mistakes, mistake_files, read_header, run
+from grader.core.results import CONTRACT_SHARE, FunctionResult, SubmissionResult, messages_of, score_function
+from grader.core.results import TestOutcome as Outcome
+from grader.core.submission import Record
 from tests.helpers import MISTAKES, ROOT, build_submission, grade_json
 
 COURSE = load_course(ROOT, check_tests=False)
@@ -213,7 +213,7 @@ def test_the_report_counts_the_diagnosed_mistake_not_the_first_failing_test():
 
 
 def test_what_unexplained_failures_have_in_common():
-    from grader.grade.diagnosis import observe
+    from grader.core.diagnosis import observe
 
     reference = COURSE.reference("masked_token_ppo_terms")
     args = dict(new_log_probs=np.array([[-0.5, -1.0, -9.0]]), old_log_probs=np.array([[-0.7, -0.8, -1.0]]),
@@ -265,7 +265,7 @@ def rtg_call(rewards, gamma, answer=None):
 
 
 def test_observations_localise_the_error_without_a_catalogue():
-    from grader.grade.diagnosis import observe
+    from grader.core.diagnosis import observe
 
     reversed_ = [rtg_call([1.0, 2.0, 4.0], 0.9, lambda a: a[::-1]), rtg_call([3.0, -1.0, 0.5, 2.0], 0.5,
                                                                             lambda a: a[::-1])]
@@ -284,7 +284,7 @@ def test_observations_localise_the_error_without_a_catalogue():
 
 
 def test_a_probe_names_its_cause_only_when_the_answers_show_it():
-    from grader.grade.diagnosis import causes_named, evidenced
+    from grader.core.diagnosis import causes_named, evidenced
 
     message = "the recursion ignores gae_lambda: each step back must decay by gamma * gae_lambda"
     causes = causes_named(COURSE, "gae_advantages", message)
@@ -307,7 +307,7 @@ def mask_call(include_eos, mistake=None):
 
 
 def test_a_narrower_mistake_that_shares_the_probes_symptom_is_no_evidence():
-    from grader.grade.diagnosis import evidenced
+    from grader.core.diagnosis import evidenced
 
     # The student's mask never stops at the EOS (ignores_eos). On the include_eos=False probe a mask that
     # stops only when the EOS is counted (excluded_eos_does_not_stop) answers as they did; but it is right
@@ -323,7 +323,7 @@ def test_a_narrower_mistake_that_shares_the_probes_symptom_is_no_evidence():
 
 
 def test_catalogue_phrases_name_causes_not_shared_symptoms():
-    from grader.grade.diagnosis import causes_named
+    from grader.core.diagnosis import causes_named
 
     # "different seeds give identical results" is true of a fixed seed and of the theoretical values alike,
     # and a masked logit gives NaN when shifting by the mean or by the minimum: such texts are what the
@@ -336,7 +336,7 @@ def test_catalogue_phrases_name_causes_not_shared_symptoms():
 
 
 def test_a_relation_that_names_no_cause_is_said_as_observed():
-    from grader.grade.diagnosis import observe
+    from grader.core.diagnosis import observe
 
     relation = "the results do not vary with the seed: different seeds give identical results"
     said = observe(COURSE, "reward_to_go", [rtg_call([1.0, 2.0], 0.9, lambda a: -a)], [], [relation, relation])
@@ -347,7 +347,7 @@ def test_a_relation_that_names_no_cause_is_said_as_observed():
 
 
 def test_observations_say_which_values_of_a_number_and_which_rows():
-    from grader.grade.diagnosis import observe
+    from grader.core.diagnosis import observe
 
     # Wrong only with the smaller gammas (0.5, 0.6), right with the larger (0.9, 0.95): said without a value.
     calls = [rtg_call([1.0, 2.0, 4.0], g, lambda a: a * 1.5) for g in (0.5, 0.6)]
@@ -373,7 +373,7 @@ def test_observations_say_which_values_of_a_number_and_which_rows():
 
 
 def test_observations_say_an_argument_changes_nothing():
-    from grader.grade.diagnosis import observe
+    from grader.core.diagnosis import observe
 
     # The same rewards at two gammas, the same answer from the student (gamma ignored): a relation between
     # their own answers, said without a value; an answer that changes with gamma says nothing of the kind.
@@ -396,7 +396,7 @@ def softmax_call(logits, answer=None):
 
 
 def test_observations_say_an_answer_is_the_log_exp_or_reciprocal_of_the_right_one():
-    from grader.grade.diagnosis import observe
+    from grader.core.diagnosis import observe
 
     logits = ([1.0, 2.0, 0.5], [0.3, -1.0, 2.0, 0.0])
     # Log-probabilities for probabilities, probabilities exponentiated, each inverted: said without a value.

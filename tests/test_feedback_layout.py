@@ -20,7 +20,7 @@ from grader.autograde.preprocessors import HideHiddenTests, SanitizeStudentHTML,
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor, Preprocessor
 from grader.build.notebook import build_notebook
 from grader.engine.record import GradeRecord
-from grader.grade.results import SubmissionResult, TestOutcome, score_function
+from grader.core.results import SubmissionResult, TestOutcome, score_function
 from grader.report.screenshot import CHROMIUM_FLAGS, find_chromium
 from tests.test_cell_isolation import COURSE
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from grader.course import load_course
+from grader.core.course import load_course
 from tests.helpers import ROOT, grade_json, run_grader
 
 COURSE = load_course(ROOT, check_tests=False)
@@ -262,7 +262,7 @@ def test_broken_hidden_tests_stop_the_grader_not_the_student(tmp_path):
 def test_staging_never_follows_symbolic_links(tmp_path):
     """A link to a file the student may not read (the solutions) is not copied to the worker."""
     from grader.errors import GraderError
-    from grader.grade.staging import stage_submission
+    from grader.core.staging import stage_submission
 
     submission = tmp_path / "sneaky"
     shutil.copytree(COURSE.exercises_dir, submission)
@@ -281,7 +281,7 @@ def test_staging_never_follows_symbolic_links(tmp_path):
 WORKER_WONT_START = """
 import sys
 from pathlib import Path
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.errors import GraderError
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
@@ -316,7 +316,7 @@ def test_a_value_read_again_with_no_student_code_run_in_between_does_not_cross_a
     # between (an import, a call) makes the next read cross again.
     import numpy as np
 
-    from grader.grade.submission import Submission
+    from grader.core.submission import Submission
     from tests.helpers import build_submission
 
     course = load_course(ROOT, check_tests=False)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from grader.autograde.gradebook import GradebookTarget, course_gradebook, masked_url
-from grader.build.coursedir import CONFIG, OWN_SETTINGS, config_text, own_settings
-from grader.course import load_course
+from grader.notebooks.gradebook import GradebookTarget, course_gradebook, masked_url
+from grader.notebooks.coursedir import CONFIG, OWN_SETTINGS, config_text, own_settings
+from grader.core.course import load_course
 from grader.errors import GraderError
 from tests.helpers import ROOT
 
@@ -81,7 +81,7 @@ def test_a_gradebook_the_assignment_was_not_built_in_is_named(tmp_path):
     """`grader autograde` checks this in its enrol step, before anything is graded."""
     from nbgrader.api import Gradebook
 
-    from grader.autograde.gradebook import built_notebook
+    from grader.notebooks.gradebook import built_notebook
 
     target = GradebookTarget(f"sqlite:///{tmp_path / 'empty.db'}", COURSE.id)
     with target.open() as gb, pytest.raises(GraderError, match="has no notebook ps4b of assignment ps4b: .*build again"):

@@ -21,8 +21,8 @@ import nbformat
 import pytest
 
 from grader.build.nbgrader_run import nbgrader_env
-from grader.build.segments import course_modules
-from grader.course import load_course
+from grader.notebooks.segments import course_modules
+from grader.core.course import load_course
 from tests.helpers import ROOT, grade_json, mistake_cell, run_grader
 from tests.pgserver import PostgresServer, server_bindir
 

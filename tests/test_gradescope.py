@@ -28,8 +28,8 @@ import pytest
 import yaml
 
 from grader.build.notebook import build_notebook
-from grader.build.segments import course_modules, student_segments
-from grader.course import load_course
+from grader.notebooks.segments import course_modules, student_segments
+from grader.core.course import load_course
 from tests.helpers import ROOT, grade_json, mistake_cell, run_grader
 from tests.test_course import GOOD, error_of
 
@@ -289,8 +289,8 @@ def test_the_visibility_is_a_validated_course_setting(tmp_path):
         tmp_path / "a", GOOD + "gradescope:\n  visibility: sometimes\n")
     course = load_course(ROOT, check_files=False)
     from grader.engine.record import GradeRecord
-    from grader.export.gradescope import gradescope_results
-    from grader.grade.results import SubmissionResult, score_function
+    from grader.feedback.gradescope import gradescope_results
+    from grader.core.results import SubmissionResult, score_function
 
     result = SubmissionResult("x", {"gae_advantages": score_function(course, "gae_advantages", [], "not defined")},
                               elapsed=1.2)

@@ -52,8 +52,8 @@ def add(a, b):
 def test_calls_scoped_to_an_exercise_spend_its_budget_and_fail_only_it(tmp_path):
     # A lab calls a unit exercise's function thousands of times: those calls must spend the
     # lab's time limit, and a failure during the lab must cost the lab alone (and vice versa).
-    from grader.course import load_course
-    from grader.grade.submission import FunctionUnavailable, Implementation, Submission
+    from grader.core.course import load_course
+    from grader.core.submission import FunctionUnavailable, Implementation, Submission
     from tests.toy_course import TIME_LIMIT, make_toy_course
 
     course = load_course(make_toy_course(tmp_path / "course"))
@@ -89,7 +89,7 @@ def test_calls_scoped_to_an_exercise_spend_its_budget_and_fail_only_it(tmp_path)
 def test_the_cross_check_samples_calls_and_names_where_a_function_differs():
     import types
 
-    from grader.grade.labrun import CrossCheck
+    from grader.core.labrun import CrossCheck
 
     def judge(args, kwargs, got, want):
         return None if got == want else ("on negative inputs" if args[0] < 0 else "on positive inputs")

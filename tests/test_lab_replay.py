@@ -1,7 +1,7 @@
 """Labs graded by replaying the reference training's calls in a few large crossings.
 
 ``impl.f.map`` sends many calls of one function in one request and brings their
-results back stacked; :mod:`grader.grade.labreplay` records the calls of a reference
+results back stacked; :mod:`grader.core.labreplay` records the calls of a reference
 training and replays them, and a lab trains with the student's functions only when
 an answer differs (the hidden tests of both labs; the lab mutants, graded by
 tests/test_mutants.py, take that path).
@@ -14,7 +14,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from grader.grade import labreplay
+from grader.core import labreplay
 from grader.worker import runtime
 
 TOY = '''
@@ -38,14 +38,14 @@ def scale(x, factor):
 
 @pytest.fixture
 def toy(tmp_path):
-    from grader.course import load_course
+    from grader.core.course import load_course
     from tests.toy_course import make_toy_course
 
     return load_course(make_toy_course(tmp_path / "course"))
 
 
 def submission_of(course, folder, wrong_above=1e9):
-    from grader.grade.submission import Submission
+    from grader.core.submission import Submission
 
     folder.mkdir()
     (folder / "toy.py").write_text(TOY.replace("{wrong_above}", repr(wrong_above)), encoding="utf-8")
@@ -82,7 +82,7 @@ def test_results_of_many_calls_are_stacked_leaf_by_leaf():
 
 
 def test_a_batch_of_calls_crosses_once(toy, tmp_path):
-    from grader.grade.submission import Implementation, StudentError
+    from grader.core.submission import Implementation, StudentError
 
     submission = submission_of(toy, tmp_path / "student")
     try:
@@ -99,7 +99,7 @@ def test_a_batch_of_calls_crosses_once(toy, tmp_path):
 
 
 def test_replay_agrees_with_a_correct_submission_in_few_crossings(toy, tmp_path):
-    from grader.grade.submission import Implementation
+    from grader.core.submission import Implementation
 
     record = labreplay.reference_record(("toy", str(tmp_path)), toy.reference, ["double"], training)
     assert record.calls == {"double": 40} and len(record.groups) == 2  # two shapes of input
@@ -113,7 +113,7 @@ def test_replay_agrees_with_a_correct_submission_in_few_crossings(toy, tmp_path)
 
 
 def test_replay_stops_at_the_first_call_that_differs(toy, tmp_path):
-    from grader.grade.submission import Implementation
+    from grader.core.submission import Implementation
 
     record = labreplay.reference_record(("toy", str(tmp_path)), toy.reference, ["double"], training)
     submission = submission_of(toy, tmp_path / "student", wrong_above=30.0)
@@ -133,7 +133,7 @@ def test_replay_stops_at_the_first_call_that_differs(toy, tmp_path):
 
 def test_a_record_is_kept_on_disk_and_read_back_as_made(toy, tmp_path, monkeypatch):
     """With the course, the record is stored under its fingerprint: later processes read it, not train."""
-    from grader.grade.submission import Implementation
+    from grader.core.submission import Implementation
 
     monkeypatch.setenv("GRADER_CASES_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(labreplay, "_RECORDS", {})
@@ -177,7 +177,7 @@ def test_a_record_is_kept_on_disk_and_read_back_as_made(toy, tmp_path, monkeypat
 def test_a_changed_course_does_not_read_an_old_record(toy, tmp_path, monkeypatch):
     monkeypatch.setenv("GRADER_CASES_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(labreplay, "_FINGERPRINTS", {})
-    from grader.engine.fingerprint import course_fingerprint
+    from grader.core.fingerprint import course_fingerprint
 
     before = labreplay.record_cache_file(("toy",), course_fingerprint(toy))
     solution = next(toy.solutions_dir.glob("*.py"))
@@ -186,7 +186,7 @@ def test_a_changed_course_does_not_read_an_old_record(toy, tmp_path, monkeypatch
 
 
 def test_expected_student_records_survive_the_disk(tmp_path):
-    from grader.grade.submission import Record
+    from grader.core.submission import Record
 
     expected = (np.arange(4.0), Record("Stats", {"mean": np.arange(4.0), "spread": np.ones(4)}), [np.zeros(4, int)])
     group = labreplay.Group("f", [np.ones((4, 2)), 0.5, None], [0], {"gamma": 0.9}, [1, 2, 3, 4], [0, 1, 2, 3],
@@ -204,7 +204,7 @@ def test_expected_student_records_survive_the_disk(tmp_path):
 def test_a_failing_replay_leaves_the_lab_budget_and_state_as_they_were(toy, tmp_path):
     # The replay is only a shortcut: when it fails, the training decides exactly as without it.
     # A time-out is final: the same calls one by one would take at least as long.
-    from grader.grade.submission import Implementation
+    from grader.core.submission import Implementation
     from tests.toy_course import TIME_LIMIT
 
     def calls_of(name, *extra):
@@ -244,8 +244,8 @@ def test_correct_alternatives_of_the_lab_functions_are_replayed_without_training
     import importlib.util
 
     from grader import testing
-    from grader.course import load_course
-    from grader.grade.submission import Implementation, Submission
+    from grader.core.course import load_course
+    from grader.core.submission import Implementation, Submission
     from tests.helpers import CORRECT, ROOT, build_submission
 
     course = load_course(ROOT)

@@ -10,7 +10,7 @@ import pytest
 
 from grader.build.leaks import (course_secrets, distinctive, feedback_leaks, fingerprint, literal_matches,
                                 solution_region_lines)
-from grader.course import load_course
+from grader.core.course import load_course
 from tests.helpers import ROOT, run_grader
 
 COURSE = load_course(ROOT, check_files=False)

@@ -20,8 +20,8 @@ import re
 
 import pytest
 
-from grader.course import load_course
-from grader.grade.results import messages_of
+from grader.core.course import load_course
+from grader.core.results import messages_of
 from tests.helpers import ROOT, build_submission, grade_plan, load_mutants
 
 COURSE = load_course(ROOT, check_tests=False)

@@ -26,8 +26,8 @@ import pytest
 
 from grader.build.leaks import course_secrets, feedback_leaks
 from grader.build.nbgrader_run import nbgrader_env
-from grader.build.segments import course_modules
-from grader.course import load_course
+from grader.notebooks.segments import course_modules
+from grader.core.course import load_course
 from tests.helpers import ROOT, grade_json, run_grader
 
 pytestmark = pytest.mark.slow

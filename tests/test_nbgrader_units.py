@@ -10,16 +10,16 @@ import nbformat
 import pytest
 
 from grader.notebooks.extract import GENERAL, extract_submission, read_notebook, solution_cells
-from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END
+from grader.notebooks.cells import HIDDEN_BEGIN, HIDDEN_END
 from grader.build.notebook import build_notebook
 from grader.build.percent import read_percent
-from grader.build.segments import course_modules, student_segments
-from grader.course import load_course
+from grader.notebooks.segments import course_modules, student_segments
+from grader.core.course import load_course
 from grader.engine.record import GradeRecord
-from grader.export.gradescope import gradescope_results
+from grader.feedback.gradescope import gradescope_results
 from grader.feedback import function_report
-from grader.grade.results import SubmissionResult, score_function
-from grader.grade.results import TestOutcome as Outcome
+from grader.core.results import SubmissionResult, score_function
+from grader.core.results import TestOutcome as Outcome
 from tests.helpers import ROOT, run_grader
 
 COURSE = load_course(ROOT, check_files=False)

@@ -19,7 +19,7 @@ BROKEN_PRINT = {"ppo_clipped_terms": lambda s: s + "\nprint(ppo_clipped_terms(my
 
 def release_notebook(assignment: str):
     """The notebook as students receive it: every solution cell a stub."""
-    from grader.build.segments import student_segments
+    from grader.notebooks.segments import student_segments
 
     segments = student_segments(COURSE)
     return notebook(assignment, {f: (lambda s, f=f: segments[f]) for f in segments})

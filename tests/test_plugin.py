@@ -1,4 +1,4 @@
-"""The pytest plugin keeps each submission's state apart (grader/grade/plugin.py, grader/engine/driver.py)."""
+"""The pytest plugin keeps each submission's state apart (grader/core/plugin.py, grader/engine/driver.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from grader.course import load_course
-from grader.grade.diagnosis import Call
-from grader.grade.plugin import GradingPlugin
-from grader.grade.results import TestOutcome
+from grader.core.course import load_course
+from grader.core.diagnosis import Call
+from grader.core.plugin import GradingPlugin
+from grader.core.results import TestOutcome
 from tests.helpers import run_grader
 from tests.toy_course import HIDDEN_TESTS, make_toy_course, solution_source, wrong_source
 

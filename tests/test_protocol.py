@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from grader.grade.submission import Record
+from grader.core.submission import Record
 from grader.worker import runtime
 
 

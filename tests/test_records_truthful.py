@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from grader.course import load_course
-from grader.engine.fingerprint import files_fingerprint
-from grader.grade.diagnosis import Call
-from grader.grade.plugin import GradingPlugin
-from grader.grade.results import TestOutcome
-from grader.grade.submission import FunctionUnavailable
+from grader.core.course import load_course
+from grader.core.fingerprint import files_fingerprint
+from grader.core.diagnosis import Call
+from grader.core.plugin import GradingPlugin
+from grader.core.results import TestOutcome
+from grader.core.submission import FunctionUnavailable
 from tests.helpers import ROOT
 
 COURSE = load_course(ROOT, check_tests=False)

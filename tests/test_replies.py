@@ -79,8 +79,8 @@ def test_control_characters_are_shown_not_obeyed():
 def test_course_yaml_sets_the_reply_limit_and_an_honest_big_value_costs_its_call(tmp_path):
     import numpy as np
 
-    from grader.course import load_course
-    from grader.grade.submission import Submission, UnsupportedReturn
+    from grader.core.course import load_course
+    from grader.core.submission import Submission, UnsupportedReturn
     from grader.sandbox import SandboxLauncher
     from grader.sandbox.limits import Limits
     from tests.toy_course import make_toy_course

@@ -6,9 +6,9 @@ import ast
 
 import pytest
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.errors import CourseError
-from grader.stubs import has_solution_regions, stale_files, stub_source
+from grader.core.stubs import has_solution_regions, stale_files, stub_source
 from tests.helpers import ROOT, run_grader
 
 COURSE = load_course(ROOT, check_tests=False)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 
-from grader.course import load_course
-from grader.grade.submission import submission_deadline
+from grader.core.course import load_course
+from grader.core.submission import submission_deadline
 from tests.classgrade.test_grade_class import run_class
 from tests.toy_course import make_toy_course, solution_source
 

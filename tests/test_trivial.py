@@ -4,7 +4,7 @@ Every body of tests/data/trivial/bodies.py (raise ValueError, raise NotImplement
 return zeros, ones or NaN in the right shape, None, the first argument), and a body that memorised the
 published worked examples (their answers, zeros elsewhere), as the implementation of every
 function exercise, must score exactly 0: the contract's tests
-earn only when the function computes right (grader.grade.results), and every other test
+earn only when the function computes right (grader.core.results), and every other test
 a trivial body could pass is written as a pair. All are graded in one session.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.course import load_course
+from grader.core.course import load_course
 from tests.helpers import ROOT, build_submission, grade_plan, trivial_plan
 
 COURSE = load_course(ROOT, check_tests=False)

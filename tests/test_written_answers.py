@@ -13,9 +13,9 @@ import sys
 import nbformat
 import pytest
 
-from grader.autograde.gradebook import course_gradebook
+from grader.notebooks.gradebook import course_gradebook
 from grader.build.leaks import check_leaks
-from grader.course import load_course
+from grader.core.course import load_course
 from tests.helpers import run_grader
 from tests.toy_course import a1_notebook, make_toy_course
 

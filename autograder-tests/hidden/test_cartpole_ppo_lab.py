@@ -15,7 +15,7 @@ reference: a run whose functions differ trains its whole budget.
 
 Before training, the calls of the reference's graded training (recorded once per
 grading process) are replayed to the student's functions in a few large crossings
-(grader/grade/labreplay.py): when every answer agrees with the reference's within
+(grader/core/labreplay.py): when every answer agrees with the reference's within
 CLOSE, the training with the student's functions is the reference's, and earns its
 verdict without training again. Otherwise the grader trains as described above, and
 a failing run also says where the replay first differed.
@@ -24,9 +24,9 @@ a failing run also says where the replay first differed.
 import numpy as np
 
 from grader import testing
-from grader.grade import labreplay
-from grader.grade.labrun import CrossCheck, one_blas_thread
-from grader.grade.submission import StudentError
+from grader.core import labreplay
+from grader.core.labrun import CrossCheck, one_blas_thread
+from grader.core.submission import StudentError
 from grader.testing import Misconception, exercise_params
 
 EVALUATION_EPISODES = 20

@@ -5,7 +5,7 @@ import pytest
 from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.grade.submission import Record, StudentError
+from grader.core.submission import Record, StudentError
 from grader.testing import (Misconception, example_cases, expect, expect_close, expect_example, expect_float,
                             expect_inputs_unchanged, expect_raises, expect_right)
 

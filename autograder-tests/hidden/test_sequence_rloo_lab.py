@@ -15,7 +15,7 @@ minimum, no clipping).
 
 Before training, the calls of the reference's training on the same seed (recorded once
 per grading process) are replayed to the student's functions in a few large crossings
-(grader/grade/labreplay.py): when every answer agrees with the reference's within the
+(grader/core/labreplay.py): when every answer agrees with the reference's within the
 tolerance of _same, the training with the student's functions is the reference's and
 earns its evaluation without training again. Otherwise the grader trains as above.
 """
@@ -24,9 +24,9 @@ import numpy as np
 import pytest
 
 from grader import testing
-from grader.grade import labreplay
-from grader.grade.labrun import CrossCheck, one_blas_thread
-from grader.grade.submission import StudentError
+from grader.core import labreplay
+from grader.core.labrun import CrossCheck, one_blas_thread
+from grader.core.submission import StudentError
 from grader.testing import Misconception, exercise_params
 
 PARAMS = exercise_params("sequence_rloo_lab")

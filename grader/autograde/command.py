@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.display import markup, text
 from grader.engine.dispatch import GradingOptions
 from grader.errors import GraderError

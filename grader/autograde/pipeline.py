@@ -38,7 +38,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grader.notebooks.extract import Extraction, notebooks_of, solution_cells
-from grader.autograde.gradebook import (GradebookTarget, built_notebook, course_gradebook, enrol, gradebook_scores,
+from grader.notebooks.gradebook import (GradebookTarget, built_notebook, course_gradebook, enrol, gradebook_scores,
                                         final_scores, late_state, load_nbgrader_config, manual_state, points_changed,
                                         restore_manual, set_due_dates)
 from grader.autograde.recorder import Recorder, notebook_node, remove
@@ -46,15 +46,16 @@ from grader.autograde.zipcollect import LmsDownload
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
 from grader.engine.events import RunListener, refused_message, retry_message
 from grader.engine.record import GradeRecord
-from grader.build.coursedir import BuiltAssignment, stale_inputs
-from grader.build.segments import assignment_modules
+from grader.notebooks.coursedir import BuiltAssignment, stale_inputs
+from grader.notebooks.segments import assignment_modules
 from grader.engine import pipes
 from grader.engine.dispatch import GradingOptions
 from grader.engine.store import SAFE_ID
-from grader.course import Assignment, Course
+from grader.core.course import Assignment, Course
 from grader.display import markup
 from grader.errors import GraderError
 from grader.untrusted import shown
+from grader.autograde.zipcollect import LMS_SHAPES, collect_zip
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,6 @@ class CollectZip:
         inputs, download = state.inputs, state.inputs.download
         if download is None:
             return
-        from grader.autograde.zipcollect import LMS_SHAPES, collect_zip
 
         collected = collect_zip(inputs.course_dir, inputs.assignment.id, download, [inputs.info.notebook],
                                 inputs.info.student_modules, time_zone=inputs.course.time_zone,

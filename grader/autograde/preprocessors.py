@@ -39,19 +39,17 @@ from traitlets import Enum, List, Unicode
 
 from grader.notebooks.extract import GENERAL, check_notebook, linked_folder, read_notebook
 from grader.autograde.sanitize import sanitize_notebook
-from grader.build.cells import HIDDEN_BEGIN, HIDDEN_END, test_grade_id
-from grader.build.coursedir import BuiltAssignment
-from grader.build.segments import ModuleParts, assignment_modules
-from grader.course import Assignment, Course, load_course
-from grader.engine.fingerprint import run_fingerprint
+from grader.notebooks.cells import HIDDEN_BEGIN, HIDDEN_END, exercise_of_grade
+from grader.notebooks.coursedir import BuiltAssignment
+from grader.notebooks.segments import ModuleParts, assignment_modules
+from grader.core.course import Assignment, Course, load_course
+from grader.core.fingerprint import run_fingerprint
+from grader.engine.dispatch import GradingOptions
 from grader.engine.record import GradeRecord
 from grader.feedback import function_report
 from grader.untrusted import refused_entries, shown
-
-def exercise_of_grade(grade_id: str) -> str | None:
-    """The exercise an autograded cell's grade id names (:func:`grader.build.cells.test_grade_id`), or None."""
-    prefix = test_grade_id("")
-    return grade_id[len(prefix):] if grade_id.startswith(prefix) and len(grade_id) > len(prefix) else None
+from grader.autograde.trusted import (built_info, extract, fingerprint_of, grade_extractions, results_store,
+                                      submission_dir)
 
 
 def exercise_of(cell) -> str | None:
@@ -135,8 +133,6 @@ class GradingContext:
 def grading_context(course_root: str, course_dir: str, assignment_id: str) -> GradingContext:
     """Load the course, the build manifest, the assignment's modules and the course's fingerprint
     once per nbgrader process: nbgrader calls :class:`TrustedGrade` once per notebook."""
-    from grader.autograde.trusted import built_info
-
     course = load_course(course_root or None, check_files=False)
     assignment = course.assignment(assignment_id)
     return GradingContext(course, assignment, built_info(Path(course_dir), assignment),
@@ -167,9 +163,6 @@ class TrustedGrade(NbGraderPreprocessor):
         return Path(coursedir.root)
 
     def preprocess(self, nb, resources):
-        from grader.autograde.trusted import extract, fingerprint_of, grade_extractions, results_store, submission_dir
-        from grader.engine.dispatch import GradingOptions
-
         student = resources["nbgrader"]["student"]
         assignment_id = resources["nbgrader"]["assignment"]
         course_dir = self._course_dir()

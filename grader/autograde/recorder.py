@@ -43,10 +43,10 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Exec
                                     OverwriteKernelspec, SaveAutoGrades)
 from traitlets.utils.importstring import import_item
 
+from grader.notebooks.cells import exercise_of_grade
 from grader.notebooks.extract import linked_folder
-from grader.autograde.gradebook import GradebookTarget, built_notebook, load_nbgrader_config
-from grader.autograde.preprocessors import (SanitizeStudentHTML, TrustedGrade, exercise_of_grade, fill_outputs,
-                                            placeholder_notebook)
+from grader.notebooks.gradebook import GradebookTarget, built_notebook, load_nbgrader_config
+from grader.autograde.preprocessors import SanitizeStudentHTML, TrustedGrade, fill_outputs, placeholder_notebook
 from grader.autograde.sanitize import sanitize_notebook
 from grader.engine.record import GradeRecord
 from grader.errors import GraderError

@@ -13,17 +13,18 @@ from typing import Callable
 import nbformat
 
 from grader.notebooks.extract import Extraction, extract_submission, notebooks_of
-from grader.build.coursedir import BuiltAssignment, built_assignments
-from grader.build.segments import ModuleParts
-from grader.course import Assignment, Course
+from grader.notebooks.coursedir import BuiltAssignment, built_assignments
+from grader.notebooks.segments import ModuleParts
+from grader.core.course import Assignment, Course
 from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
 from grader.engine.events import Relay, RunListener
-from grader.engine.fingerprint import run_fingerprint
+from grader.core.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel
 from grader.engine.record import GradeRecord, ungraded_record
 from grader.engine.store import ResultStore
 from grader.errors import GraderError
 from grader.sandbox.reaper import become_subreaper, kill_strays
+from grader.engine.local import LocalPool
 
 EXTRACTED_DIR = "extracted"
 RESULTS_DIR = "grader-results"
@@ -137,7 +138,6 @@ def grading_pool(course: Course, assignments: list[Assignment], options: Grading
     if options.scheduler:
         yield None
         return
-    from grader.engine.local import LocalPool
 
     only = [e.function for a in assignments for e in a.exercises]
     with LocalPool(course, jobs=options.jobs, sandbox=options.sandbox, course_hash=run_fingerprint(course, only),

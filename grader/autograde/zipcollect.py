@@ -48,7 +48,7 @@ from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from grader.autograde.extract import MAX_CELL_CHARS, MAX_NOTEBOOK_BYTES
+from grader.notebooks.extract import MAX_CELL_CHARS, MAX_NOTEBOOK_BYTES
 from grader.engine.store import SAFE_ID
 from grader.errors import GraderError
 from grader.options import LMS_NAMES

@@ -6,7 +6,7 @@ import argparse
 
 from rich.console import Console
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.display import markup
 from grader.options import course_dir_option, db_option, resolve_course_dir
 

@@ -31,8 +31,8 @@ from pathlib import Path
 import yaml
 
 import grader
-from grader.course import Course
-from grader.stubs import SKIP_PARTS
+from grader.core.course import Course
+from grader.core.stubs import SKIP_PARTS
 
 KIT_DIR = "kit"
 KIT_PACKAGE = "rl_llm_m4_kit"

@@ -35,9 +35,14 @@ from typing import Iterable, Iterator
 
 import yaml
 
-from grader.build.coursedir import student_module_files
-from grader.course import BEGIN_SOLUTION, END_SOLUTION, Course
+from grader.notebooks.coursedir import student_module_files
+from grader.core.course import BEGIN_SOLUTION, END_SOLUTION, Course
 from grader.untrusted import UntrustedFile, read_regular, refused_entries, shown
+from grader.core.diagnosis import MISTAKES_DIR
+from grader.notebooks.cells import helper_source
+from grader.build.written import rubric_lines
+from grader.notebooks.extract import MAX_NOTEBOOK_BYTES, read_notebook, solution_cells
+from grader.build.kit import KIT_DIR
 
 MIN_FINGERPRINT = 20
 STRING = re.compile(r"(?:[rbfuRBFU]{0,2})(\"\"\"|'''|\"|')(?:\\.|(?!\1).)*?\1")
@@ -148,9 +153,7 @@ def hidden_test_files(course: Course) -> list[Path]:
 
 
 def known_mistake_files(course: Course) -> list[Path]:
-    """The wrong implementations grader.grade.diagnosis names mistakes with: never released."""
-    from grader.grade.diagnosis import MISTAKES_DIR
-
+    """The wrong implementations grader.core.diagnosis names mistakes with: never released."""
     folder = course.tests_dir / MISTAKES_DIR
     return sorted(folder.rglob("*.py")) if folder.is_dir() else []
 
@@ -166,7 +169,6 @@ def course_secrets(course: Course) -> Secrets:
     visible_dir = course.visible_tests_dir
     for path in sorted(visible_dir.glob("*.py")) if visible_dir.is_dir() else []:
         public_lines += path.read_text(encoding="utf-8").splitlines()
-    from grader.build.cells import helper_source
 
     public_lines += helper_source().splitlines()  # the notebooks' course-provided helper
     public = fingerprints(public_lines)
@@ -198,7 +200,6 @@ def course_secrets(course: Course) -> Secrets:
                 for x in dict.fromkeys(expected):
                     if distinctive(x) and not any(math.isclose(x, p, rel_tol=1e-9, abs_tol=1e-12) for p in shown):
                         values.append(HiddenValue(x, label, decimals(x) >= 2 or len(expected) == 1))
-    from grader.build.written import rubric_lines
 
     region_lines += rubric_lines(course)  # the written answers' rubrics are for graders only
     solution = fingerprints(region_lines)
@@ -294,8 +295,6 @@ def student_lines(folder: Path, label_root: Path, read: bool = True) -> tuple[li
     """What a student wrote in a submission folder (the solution cells of its notebooks and its
     .py files; none unless ``read``), and a :class:`Leak` for every link in it: a link is never
     read as the student's own code (a link to the hidden tests would make them look like it)."""
-    from grader.notebooks.extract import MAX_NOTEBOOK_BYTES, read_notebook, solution_cells
-
     lines: list[str] = []
     links: list[Leak] = []
     if not folder.is_dir() or folder.is_symlink():
@@ -369,7 +368,6 @@ def kit_leaks(course_dir: Path, secrets: Secrets) -> list[Leak]:
     import tempfile
     import zipfile
 
-    from grader.build.kit import KIT_DIR
 
     root = course_dir / KIT_DIR
     leaks: list[Leak] = []

@@ -17,19 +17,16 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from grader.build import cells as C
+from grader.notebooks import cells as C
 from grader.build.percent import read_percent
-from grader.build.segments import ModuleParts, course_modules, setup_code, student_segments
-from grader.course import Assignment, Course, Exercise
+from grader.notebooks.segments import ModuleParts, course_modules, setup_code, student_segments
+from grader.core.course import Assignment, Course, Exercise, is_lab
 from grader.errors import CourseError
 from grader.feedback import format_points
+from grader.build.written import answer_cell_source, questions_of
 
 PROSE_FILE = "notebooks/assignments.yaml"
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
-
-
-def is_lab(assignment: Assignment) -> bool:
-    return any(e.kind == "lab" for e in assignment.exercises)
 
 
 def lab_source(course: Course, assignment: Assignment) -> Path | None:
@@ -226,8 +223,6 @@ class WrittenAnswers:
     graded answer cell with the configured points, holding the rubric as a solution region."""
 
     def cells(self, ctx: Context) -> list:
-        from grader.build.written import answer_cell_source, questions_of
-
         asked = questions_of(ctx.course, ctx.assignment)
         if not asked:
             return []

@@ -18,13 +18,15 @@ from pathlib import Path
 
 from rich.console import Console
 
-from grader.build.coursedir import (CONFIG, BuiltAssignment, built_assignments, config_text, own_settings,
+from grader.notebooks.coursedir import (CONFIG, BuiltAssignment, built_assignments, config_text, own_settings,
                                     write_manifest, write_source)
 from grader.build.nbgrader_run import run_nbgrader
-from grader.build.notebook import build_notebook, is_lab, lab_source, load_prose
+from grader.build.notebook import build_notebook, lab_source, load_prose
 from grader.build.written import write_rubrics
-from grader.course import Assignment, Course, solution_functions
+from grader.core.course import Assignment, Course, is_lab, solution_functions
 from grader.errors import GraderError
+from grader.build.kit import write_kits
+from grader.build.leaks import check_leaks
 
 
 @dataclass
@@ -106,7 +108,7 @@ class WriteConfig:
         for aid, previous in built_assignments(state.course_dir).items():
             if aid not in built and (state.course_dir / "source" / aid).is_dir():
                 built[aid] = previous
-        from grader.autograde.gradebook import checked_url, course_gradebook
+        from grader.notebooks.gradebook import checked_url, course_gradebook
 
         if state.db_url:
             checked_url(state.db_url, "the --db value")
@@ -127,7 +129,7 @@ class WriteConfig:
 def grades_stay_behind(old, new_url: str) -> None:
     """Refuse to point the course at ``new_url`` while its grades are in ``old`` and ``new_url`` has none:
     they would silently stay behind (``grader gradebook copy`` takes them along)."""
-    from grader.autograde.gradebook import GradebookTarget
+    from grader.notebooks.gradebook import GradebookTarget
 
     if old.url == new_url:
         return
@@ -159,7 +161,7 @@ class Release:
         # One nbgrader process for the whole course when possible: its start-up dominates.
         for pattern in (["*"] if ids == sources else ids):
             run_nbgrader(state.course_dir, "generate_assignment", pattern, "--force")
-        from grader.autograde.gradebook import course_gradebook, set_due_dates
+        from grader.notebooks.gradebook import course_gradebook, set_due_dates
 
         with course_gradebook(state.course_dir).open() as gb:  # course.yaml's due dates, for nbgrader
             set_due_dates(gb, {a.id: state.course.due_utc(a.id) for a in state.course.assignments})
@@ -171,8 +173,6 @@ class WriteKits:
     name = "kits"
 
     def __call__(self, state: BuildState) -> None:
-        from grader.build.kit import write_kits
-
         built = [b.id for b in state.built]
         every = {a.id for a in state.course.assignments} <= set(built)
         write_kits(state.course, state.course_dir, None if every else built)
@@ -184,7 +184,6 @@ class LeakCheck:
     def __call__(self, state: BuildState) -> None:
         if not state.leak_check:
             return
-        from grader.build.leaks import check_leaks
 
         state.leaks = check_leaks(state.course, state.course_dir)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from grader.course import is_kit, load_course
+from grader.core.course import is_kit, load_course
 from grader.errors import GraderError
 from grader.display import visible
 from grader.engine.driver import grade_here

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from grader.classgrade.run import discover_submissions
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.display import markup
 from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
 from grader.engine.events import RunListener, failed_message, lost_message, refused_message, retry_message

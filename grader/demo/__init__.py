@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from grader.course import Course
+from grader.core.course import Course
 
 SAMPLE_CLASS = ("alice", "bob", "carol")
 

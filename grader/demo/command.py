@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.table import Table
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.display import markup, text
 from grader.demo import assemble_sample_class
 from grader.engine.events import RunListener, failed_message
 from grader.errors import GraderError
 from grader.feedback import format_points, grade_table
-from grader.stubs import stale_files
+from grader.core.stubs import stale_files
 
 if TYPE_CHECKING:
     from grader.engine.record import GradeRecord

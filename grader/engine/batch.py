@@ -16,8 +16,10 @@ import json
 import sys
 from pathlib import Path
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.errors import GraderError
+from grader.engine.driver import grade_here
+from grader.engine.parcel import Parcel
 
 
 def main() -> int:
@@ -28,8 +30,6 @@ def main() -> int:
     except (ValueError, KeyError, TypeError) as exc:
         print(f"grader.engine.batch: bad plan on stdin: {exc}", file=sys.stderr)
         return 2
-    from grader.engine.driver import grade_here
-    from grader.engine.parcel import Parcel
 
     out = sys.stdout  # the driver redirects sys.stdout while pytest runs
 

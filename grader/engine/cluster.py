@@ -27,10 +27,10 @@ import time
 import uuid
 from pathlib import Path
 
-from grader.course import Course, load_course
+from grader.core.course import Course, load_course
 from grader.engine.dispatch import Dispatcher
 from grader.engine.driver import HostedSession, Outcome
-from grader.engine.fingerprint import check_course, course_files
+from grader.core.fingerprint import check_course, course_files
 from grader.engine.parcel import Parcel
 from grader.engine.record import totals
 from grader.errors import GraderError

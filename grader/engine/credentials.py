@@ -16,7 +16,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.display import visible
 from grader.errors import GraderError
 

@@ -19,14 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from grader.course import Course
+from grader.core.course import Course
 from grader.engine.driver import Outcome, check_functions
 from grader.engine.events import Relay, RunListener
-from grader.engine.fingerprint import run_fingerprint
+from grader.core.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel, SubmissionRefused, label_of
 from grader.engine.record import now, ungraded_record
 from grader.engine.store import ResultStore
 from grader.errors import GraderError
+from grader.calendar import calendar_of, read_timestamp
 
 MAX_ATTEMPTS = 2
 
@@ -284,7 +285,6 @@ def grade_class(course: Course, roster: ClassRoster, options: GradingOptions,
             listener.failed(entry, reason)
         # Submission times the instructor gave (timestamp.txt in a student's folder), read here in the
         # trusted process; the others of a partial run keep theirs.
-        from grader.calendar import calendar_of, read_timestamp
 
         submitted = dict(previous.get("submitted", {}) if partial and previous else {})
         time_problems = dict(previous.get("submitted_problems", {}) if partial and previous else {})

@@ -29,13 +29,13 @@ from typing import Callable
 
 import pytest
 
-from grader.course import Course
-from grader.engine.fingerprint import run_fingerprint
+from grader.core.course import Course
+from grader.core.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel
 from grader.engine.record import GradeRecord, graded_record
 from grader.errors import GraderError
-from grader.grade.plugin import GradingPlugin, function_of
-from grader.grade.staging import stage_submission
+from grader.core.plugin import GradingPlugin, function_of
+from grader.core.staging import stage_submission
 from grader.sandbox import sandbox_launcher
 from grader.sandbox.limits import Limits
 from grader.worker.client import WorkerStartError

@@ -28,10 +28,10 @@ import time
 import traceback
 from pathlib import Path
 
-from grader.course import Course, load_course
+from grader.core.course import Course, load_course
 from grader.engine.dispatch import Dispatcher
 from grader.engine.driver import HostedSession, Outcome
-from grader.engine.fingerprint import check_course
+from grader.core.fingerprint import check_course
 from grader.engine.parcel import Parcel
 from grader.engine.pipes import MessageReader, teller
 from grader.errors import GraderError

@@ -2,7 +2,7 @@
 
 A grading session may run on another machine with no shared file system (a Dask
 worker), so a submission never travels as a path: the client reads its Python files
-(never following a link, at most :data:`~grader.grade.staging.MAX_SUBMISSION_BYTES`),
+(never following a link, at most :data:`~grader.core.staging.MAX_SUBMISSION_BYTES`),
 and the session writes them into its own scratch directory before staging. The
 fingerprint is taken of exactly these bytes, so a record always says what was graded.
 """
@@ -14,9 +14,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.engine.fingerprint import files_fingerprint
+from grader.core.fingerprint import files_fingerprint
 from grader.errors import GraderError
-from grader.grade.staging import MAX_SUBMISSION_BYTES, SubmissionRefused, submission_files  # noqa: F401
+from grader.core.staging import MAX_SUBMISSION_BYTES, SubmissionRefused, submission_files  # noqa: F401
 from grader.untrusted import shown
 
 

@@ -21,8 +21,8 @@ import signal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from grader.course import Course
-from grader.grade.results import SubmissionResult, score_function
+from grader.core.course import Course
+from grader.core.results import SubmissionResult, score_function
 from grader.sandbox.launcher import WorkerExit
 from grader.sandbox.limits import Limits
 from grader.worker.client import describe_exit

@@ -23,7 +23,7 @@ import os
 import re
 from pathlib import Path
 
-from grader.course import Course
+from grader.core.course import Course
 from grader.display import spreadsheet_cell, visible
 from grader.engine.record import GradeRecord
 from grader.errors import GraderError

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.display import markup
 from grader.options import course_dir_option, db_option, resolve_course_dir
 
@@ -67,8 +67,8 @@ def register_gradebook(sub, common) -> None:
 
 
 def run_gradebook_copy(args: argparse.Namespace) -> int:
-    from grader.autograde.gbcopy import copy_gradebook
-    from grader.autograde.gradebook import masked_url
+    from grader.export.gbcopy import copy_gradebook
+    from grader.notebooks.gradebook import masked_url
 
     copied = copy_gradebook(args.source, args.dest)
     Console(highlight=False).print(f"copied {copied.total} row(s) from {markup(masked_url(args.source))} to "
@@ -78,7 +78,7 @@ def run_gradebook_copy(args: argparse.Namespace) -> int:
 
 
 def _gradebook(args):
-    from grader.autograde.gradebook import course_gradebook
+    from grader.notebooks.gradebook import course_gradebook
 
     course = load_course(args.course, check_files=False)
     course_dir = resolve_course_dir(course, args.course_dir)

@@ -5,7 +5,7 @@ A roster is a CSV file with a header: ``id`` (the student id of submitted/<id>/)
 Moodle's ``ID number``). Its cells are data from outside: each is bounded, ids must be usable
 student ids, and a cell that could start a spreadsheet formula is written back quoted with ``'``.
 
-Exports read nbgrader's gradebook (:mod:`grader.autograde.gradebook`), so they hold what
+Exports read nbgrader's gradebook (:mod:`grader.notebooks.gradebook`), so they hold what
 formgrader shows: the final score of each submission, manual grades included, minus nbgrader's
 late penalty.
 

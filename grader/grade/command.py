@@ -9,9 +9,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.engine.driver import grade_here
-from grader.engine.fingerprint import run_fingerprint
+from grader.core.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel
 from grader.errors import GraderError
 from grader.feedback import print_grades
@@ -83,7 +83,7 @@ def _grade(args: argparse.Namespace, course, work: Path) -> int:
         else:
             print_grades(record.result, console, record if extraction is not None else None)
         if args.gradescope:
-            from grader.export.gradescope import write_gradescope
+            from grader.feedback.gradescope import write_gradescope
 
             write_gradescope(record, args.gradescope, visibility=course.gradescope["visibility"])
     return 0

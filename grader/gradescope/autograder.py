@@ -30,14 +30,20 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from grader.course import Course, load_course
+from grader.core.course import Course, load_course
 from grader.errors import GraderError
+from grader.engine.driver import grade_here
+from grader.engine.parcel import Parcel
+from grader.engine.record import GradeRecord
+from grader.feedback import GENERAL
+from grader.feedback.gradescope import write_gradescope
+from grader.gradescope.package import COURSE_DIR, PACKAGE_FILE
+from grader.notebooks.extract import read_notebook
+from grader.notebooks.submission import prepare
+from grader.sandbox import sandbox_launcher
+from grader.sandbox.reaper import become_subreaper, kill_strays
 from grader.untrusted import shown
-
-if TYPE_CHECKING:  # the engine is imported when grading, not to read the upload
-    from grader.engine.record import GradeRecord
 
 MAX_FILES = 2000  # entries of an upload looked at
 MAX_DEPTH = 6  # folders deep
@@ -122,8 +128,6 @@ def stage(course: Course, assignment_id: str, upload: Upload, dest: Path):
         shutil.copyfile(path, found / f"{module}.py", follow_symlinks=False)
     if upload.notebook is None:
         return None
-    from grader.notebooks.extract import read_notebook
-    from grader.notebooks.submission import prepare
 
     notebook, problem = read_notebook(upload.notebook)  # bounded, and never through a link
     if problem:
@@ -139,11 +143,6 @@ def stage(course: Course, assignment_id: str, upload: Upload, dest: Path):
 
 def grade(course: Course, staged: Path, functions: list[str], log) -> GradeRecord:
     """The hidden tests on the staged modules; nothing the student's code started survives."""
-    from grader.engine.driver import grade_here
-    from grader.engine.parcel import Parcel
-    from grader.sandbox import sandbox_launcher
-    from grader.sandbox.reaper import become_subreaper, kill_strays
-
     parcel = Parcel.read("submission", staged, label="submission", only=functions)
     become_subreaper()
     try:
@@ -155,10 +154,6 @@ def grade(course: Course, staged: Path, functions: list[str], log) -> GradeRecor
 
 
 def run(root: Path) -> int:
-    from grader.export.gradescope import write_gradescope
-    from grader.feedback import GENERAL
-    from grader.gradescope.package import COURSE_DIR, PACKAGE_FILE
-
     started = time.monotonic()
     source, submission, results = root / "source", root / "submission", root / "results"
     if os.geteuid() == 0:

@@ -6,7 +6,7 @@ import argparse
 
 from rich.console import Console
 
-from grader.course import load_course
+from grader.core.course import load_course
 
 
 def register(sub, common) -> None:

@@ -35,11 +35,11 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 import grader
-from grader.course import Assignment, Course
+from grader.core.course import Assignment, Course
 from grader.errors import GraderError
-from grader.grade.diagnosis import MISTAKES_DIR, mistake_files
-from grader.grade.staging import course_provided_files
-from grader.stubs import SKIP_PARTS, generate
+from grader.core.diagnosis import MISTAKES_DIR, mistake_files
+from grader.core.staging import course_provided_files
+from grader.core.stubs import SKIP_PARTS, generate
 
 PACKAGE_FILE = "grader-package.json"
 COURSE_DIR = "course"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.display import visible
 from grader.errors import GraderError
 

@@ -21,6 +21,7 @@ grader alone records its grade.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import shutil
@@ -30,8 +31,8 @@ from pathlib import Path
 import nbformat
 
 from grader.feedback import GENERAL
-from grader.build.segments import ModuleParts, assignment_modules
-from grader.course import Assignment, Course
+from grader.notebooks.segments import ModuleParts, assignment_modules
+from grader.core.course import Assignment, Course
 from grader.untrusted import MAX_SUBMISSION_BYTES, UntrustedFile, linked_part, read_regular, refused_entries, shown, valid_text
 
 MAGIC = re.compile(r"^\s*(%|!)")
@@ -49,6 +50,9 @@ GRADE_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}\Z")
 CELL_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")  # nbformat 4.5's cell id
 CHECKSUM = re.compile(r"^[0-9a-f]{1,128}\Z")
 CELL_TYPES = ("code", "markdown", "raw")
+
+# How much a source does for a function: ranks, best last.
+MISSING, STUB, BROKEN, IMPLEMENTED = range(4)
 
 
 @dataclass
@@ -485,11 +489,30 @@ def own_modules(folder: Path, names: set[str], ex: Extraction) -> dict[str, str]
     return found
 
 
+def rank_of(source: str, function: str) -> int:
+    """How far ``source`` (a cell or a module) got with ``function``: not there, an untouched stub
+    (its body only raises NotImplementedError, or the answer is None), broken (no valid Python) or written."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return BROKEN if function in source else MISSING
+    rank = MISSING
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
+            body = [n for n in node.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+            stub = len(body) == 1 and isinstance(body[0], ast.Raise) and "NotImplementedError" in ast.dump(body[0])
+            rank = STUB if stub else IMPLEMENTED
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == function for t in targets):
+                none = isinstance(node.value, ast.Constant) and node.value.value is None
+                rank = STUB if none else IMPLEMENTED
+    return rank
+
+
 def module_wins(module_source: str, cell: str | None, function: str) -> bool:
     """Does the handed-in module implement ``function`` further than the notebook's cell (none, an
     untouched stub or broken)? When both implement it, the notebook's cell is graded."""
-    from grader.notebooks.submission import IMPLEMENTED, MISSING, rank_of
-
     cell_rank = MISSING if cell is None else rank_of(clean_cell(cell)[0], function)
     return rank_of(module_source, function) == IMPLEMENTED and cell_rank < IMPLEMENTED
 

@@ -14,27 +14,24 @@ a link, checked before use.
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.build.segments import course_modules
-from grader.course import Course
+from grader.notebooks.segments import course_modules
+from grader.core.course import Course
 from grader.errors import GraderError
 from grader.feedback import GENERAL
-from grader.grade.staging import submission_files
-from grader.notebooks.extract import (MAX_CELL_CHARS, Extraction, cell_label, check_notebook, clean_cell,
-                                      compile_problem, module_text, numbered_solution_cells, read_notebook)
-from grader.stubs import SKIP_PARTS
+from grader.core.staging import submission_files
+from grader.notebooks.extract import (BROKEN, IMPLEMENTED, MAX_CELL_CHARS, MISSING, STUB, Extraction, cell_label,
+                                      check_notebook, clean_cell, compile_problem, module_text, numbered_solution_cells,
+                                      rank_of, read_notebook)
+from grader.core.stubs import SKIP_PARTS
 from grader.untrusted import MAX_WALK_ENTRIES, UntrustedFile, read_regular, shown
 
 MAX_NOTEBOOKS = 20  # in one submission folder: a module's problem sets and a few copies
-
-# How much a source does for a function: ranks, best last.
-MISSING, STUB, BROKEN, IMPLEMENTED = range(4)
 
 
 @dataclass
@@ -66,27 +63,6 @@ def notebook_paths(path: Path) -> list[Path]:
         dirs[:] = sorted(d for d in dirs if d not in SKIP_PARTS and not d.startswith("."))
         found += [Path(folder) / f for f in sorted(files) if f.endswith(".ipynb") and not f.startswith(".")]
     return found
-
-
-def rank_of(source: str, function: str) -> int:
-    """How far ``source`` (a cell or a module) got with ``function``: not there, an untouched stub
-    (its body only raises NotImplementedError, or the answer is None), broken (no valid Python) or written."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return BROKEN if function in source else MISSING
-    rank = MISSING
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
-            body = [n for n in node.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
-            stub = len(body) == 1 and isinstance(body[0], ast.Raise) and "NotImplementedError" in ast.dump(body[0])
-            rank = STUB if stub else IMPLEMENTED
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Name) and t.id == function for t in targets):
-                none = isinstance(node.value, ast.Constant) and node.value.value is None
-                rank = STUB if none else IMPLEMENTED
-    return rank
 
 
 def prepare(course: Course, path: Path, dest: Path, functions: list[str] | None = None

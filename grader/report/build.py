@@ -22,6 +22,7 @@ from grader.engine.record import GradeRecord
 from grader.engine.store import ResultStore, atomic_write
 from grader.errors import GraderError
 from grader.feedback import format_points
+from grader.calendar import describe, due_text, late_text, lateness
 
 EXAMPLES = 3
 TOP_MESSAGES = 15
@@ -261,8 +262,6 @@ def _e(text) -> str:
 def calendar_section(data: ClassData) -> str:
     """Each assignment's due date and the late policy; each late submission with its penalty, when
     the instructor gave submission times (timestamp.txt, read by grade-class into the manifest)."""
-    from grader.calendar import describe, due_text, late_text, lateness
-
     calendar = data.manifest.get("calendar") if isinstance(data.manifest.get("calendar"), dict) else None
     if not calendar:
         return "<p class='note'>These results carry no calendar (graded before due dates were recorded).</p>"

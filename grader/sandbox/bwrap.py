@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.sandbox import seccomp
+from grader.errors import GraderError
 
 SANDBOX_GRADER_DIR = "/opt/grader"
 SANDBOX_SCRATCH = "/tmp"
@@ -116,8 +117,6 @@ def python_mounts(mounts: Mounts, packages: tuple[str, ...] = WORKER_PACKAGES) -
     for name in packages:
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.origin:
-            from grader.errors import GraderError
-
             raise GraderError(f"the sandbox needs {name}, which this Python ({sys.executable}) cannot import")
         package_dir = os.path.dirname(spec.origin)
         mounts.ro_bind(os.path.realpath(package_dir), package_dir)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from grader.course import load_course
-from grader.stubs import stale_files, write_stubs
+from grader.core.course import load_course
+from grader.core.stubs import stale_files, write_stubs
 
 
 def register(sub, common) -> None:

@@ -18,6 +18,7 @@ from grader.engine.record import GradeRecord
 from grader.engine.store import SAFE_ID, ResultStore, atomic_write
 from grader.errors import GraderError
 from grader.feedback import exercise_feedback, format_points
+from grader.calendar import describe, due_text, late_text, lateness
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'"
 STYLE = """body{font-family:system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -58,7 +59,6 @@ class Calendar:
         """``due ...; submitted ... UTC, 1 d 9 h late: -1.50 points (policy)``, or None without a calendar."""
         if not self.calendar:
             return None
-        from grader.calendar import describe, due_text, late_text, lateness
 
         text = f"{due_text(self.calendar, assignment)} ({describe(self.calendar.get('late_policy') or {})})"
         late = lateness(self.calendar, self.submitted, assignment, score)
@@ -70,8 +70,6 @@ class Calendar:
         return text
 
     def penalty(self, assignment: str, score: float) -> float:
-        from grader.calendar import lateness
-
         late = lateness(self.calendar, self.submitted, assignment, score) if self.calendar else None
         return late[1] if late else 0.0
 

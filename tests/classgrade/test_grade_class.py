@@ -274,7 +274,7 @@ def test_one_ungradable_submission_does_not_stop_the_class(tmp_path):
 def test_a_submission_of_too_many_files_is_refused_and_the_class_goes_on(tmp_path):
     """Empty files pass every byte bound: the walk of a submission stops at MAX_SUBMISSION_ENTRIES entries
     (review attack many_empty_files: 100,000 empty .py files held a class of two for 43 s)."""
-    from grader.grade.staging import MAX_SUBMISSION_ENTRIES, SubmissionRefused, submission_files
+    from grader.core.staging import MAX_SUBMISSION_ENTRIES, SubmissionRefused, submission_files
 
     course = make_toy_course(tmp_path / "course")
     submissions = tmp_path / "class"
@@ -313,9 +313,9 @@ def test_results_directory_is_locked_during_a_run(tmp_path):
 def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, tmp_path):
     """The sessions of one ``grader autograde`` of several assignments: started once, each record
     current for exactly the functions it was graded on (a later run of those alone keeps it)."""
-    from grader.course import load_course
+    from grader.core.course import load_course
     from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
-    from grader.engine.fingerprint import run_fingerprint
+    from grader.core.fingerprint import run_fingerprint
     from grader.engine.local import LocalPool
 
     course_root, submissions = toy_class
@@ -364,7 +364,7 @@ class _FailingBackend:
 def test_a_failed_regrade_leaves_not_graded_never_the_old_grade(tmp_path):
     # A stored 4/4 was kept in summary.csv and the report after the student's code changed
     # and could not be graded again: a record is only ever the grade of what is handed in now.
-    from grader.course import load_course
+    from grader.core.course import load_course
     from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
     from grader.report.build import load_class
 
@@ -492,7 +492,7 @@ class _Recording:
 def test_a_listener_hears_every_event_of_a_run_in_order(tmp_path, monkeypatch):
     """One session grades two students; a submission refused before grading is a zero graded by no
     session ("-"); an entry discovery left out fails first; the run keeps the session's sandbox."""
-    from grader.course import load_course
+    from grader.core.course import load_course
     from grader.engine import parcel
     from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
 
@@ -534,7 +534,7 @@ class _LosingBackend:
 def test_a_listener_hears_refusals_retries_and_lost_sessions(tmp_path):
     """A lost session's submission is retried before the session is reported lost (the console's
     order); a second loss fails the submission as the infrastructure's doing."""
-    from grader.course import load_course
+    from grader.core.course import load_course
     from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
 
     course = make_toy_course(tmp_path / "course")

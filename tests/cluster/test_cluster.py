@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.course import load_course
-from grader.engine.fingerprint import run_fingerprint
+from grader.core.course import load_course
+from grader.core.fingerprint import run_fingerprint
 from tests.helpers import ROOT, default_sigint
 from tests.sandbox.common import needs_bwrap
 from tests.toy_course import looping_source, make_toy_course, solution_source, wrong_source
@@ -154,7 +154,7 @@ def test_a_worker_with_another_course_version_is_refused_naming_both_fingerprint
     # A worker with another version of the grader's grading code (here: one changed line).
     other = tmp_path / "other-grader"
     shutil.copytree(ROOT / "grader", other / "grader", ignore=shutil.ignore_patterns("__pycache__"))
-    with open(other / "grader" / "grade" / "plugin.py", "a") as out:
+    with open(other / "grader" / "core" / "plugin.py", "a") as out:
         out.write("\n# another version\n")
     odd = cluster.add_worker("worker-other-version", env={"PYTHONPATH": str(other)})
     try:
@@ -255,7 +255,7 @@ def test_a_members_record_is_one_the_course_allows():
     # takes no total from a member, and refuses a score outside 0..points (the student is graded elsewhere).
     import dataclasses
 
-    from grader.course import load_course
+    from grader.core.course import load_course
     from grader.engine.cluster import member_outcome
     from grader.engine.driver import Outcome
     from tests.test_engine_record import a_record

@@ -40,13 +40,13 @@ from grader.notebooks.extract import check_notebook, extract_submission, module_
 from grader.autograde.sanitize import sanitize_notebook
 from grader.autograde.zipcollect import LmsDownload, collect_zip
 from grader.build.leaks import student_lines
-from grader.build.segments import assignment_modules
+from grader.notebooks.segments import assignment_modules
 from grader.classgrade.run import discover_submissions
 from grader.engine.parcel import Parcel
 from grader.engine.store import SAFE_ID
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.errors import GraderError
-from grader.grade.staging import stage_submission
+from grader.core.staging import stage_submission
 from tests.fuzz.strategies import (CANARY, NOTEBOOK_CELLS, FOLDER, notebook_text, write_folder, write_zip, zip_entries)
 from tests.helpers import run_grader
 from tests.toy_course import a1_notebook, build_nbgrader_course, make_toy_course, solution_source
@@ -225,7 +225,7 @@ def toy_build(tmp_path_factory):
 @budget(2, whole_runs=True)
 @given(notebooks=st.lists(notebook_text(), min_size=1, max_size=2), entries=FOLDER)
 def test_a_fuzzed_class_is_autograded_and_recorded_whole(toy, toy_build, notebooks, entries):
-    from grader.autograde.gradebook import course_gradebook, gradebook_scores
+    from grader.notebooks.gradebook import course_gradebook, gradebook_scores
     from grader.autograde.trusted import results_store
 
     canary = toy[3]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
 from grader.sandbox import SandboxLauncher

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.sandbox import SandboxLauncher, seccomp
 from grader.sandbox.limits import Limits
 from grader.worker.client import WorkerProcess

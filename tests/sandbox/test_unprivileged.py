@@ -112,7 +112,7 @@ def test_without_bubblewrap_student_code_runs_as_a_user_of_its_own_under_the_fil
 
 COURSE_CHECK = """
 import sys
-from grader.course import load_course
+from grader.core.course import load_course
 from grader.errors import GraderError
 from grader.sandbox import sandbox_launcher
 try:

@@ -17,9 +17,9 @@ import shutil
 import stat
 from pathlib import Path
 
-from grader.course import Course
+from grader.core.course import Course
 from grader.errors import GraderError
-from grader.stubs import SKIP_PARTS, has_solution_regions, solution_files
+from grader.core.stubs import SKIP_PARTS, has_solution_regions, solution_files
 
 # The module a lone .py file is staged as when its own name is no Python identifier (my-work.py).
 SINGLE_FILE_MODULE = "submission"

@@ -4,7 +4,9 @@
 - :func:`grade_table` / :func:`print_grades`: the table of ``grader grade``;
 - :func:`function_report`: score and messages of one exercise as plain text, the output
   of its autograded cell in nbgrader and of its test in Gradescope's ``results.json``;
-- :func:`first_issue`: the first thing to look at in a record.
+- :func:`first_issue`: the first thing to look at in a record;
+- :mod:`grader.feedback.gradescope`: Gradescope's ``results.json`` (``grade --gradescope`` and the
+  Gradescope autograder both write it).
 
 All text comes from the failure messages of the tests (written for students: the
 misconception, never a hidden value) and, for notebooks, from the extraction.
@@ -20,7 +22,7 @@ from rich.text import Text
 
 from grader import display
 from grader.engine.record import GradeRecord
-from grader.grade.results import SubmissionResult
+from grader.core.results import SubmissionResult
 
 GENERAL = ""  # notes key for the submission as a whole
 WHERE = re.compile(r"\b(\w+)\.py, line (\d+)")

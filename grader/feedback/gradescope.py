@@ -18,7 +18,7 @@ import json
 import math
 from pathlib import Path
 
-from grader.course import DEFAULT_GRADESCOPE
+from grader.core.course import DEFAULT_GRADESCOPE
 from grader.engine.record import GradeRecord
 from grader.engine.store import atomic_write
 from grader.errors import GraderError

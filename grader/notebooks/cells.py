@@ -13,8 +13,8 @@ import textwrap
 
 import nbformat
 
-from grader.build import notebook_runtime
-from grader.course import Course, Exercise
+from grader.notebooks import notebook_runtime
+from grader.core.course import Course, Exercise
 
 HIDDEN_BEGIN = "### BEGIN HIDDEN TESTS"
 HIDDEN_END = "### END HIDDEN TESTS"
@@ -74,6 +74,12 @@ def manual_answer(source: str, grade_id: str, points: float) -> nbformat.Noteboo
 
 def test_grade_id(function: str) -> str:
     return f"test_{function}"
+
+
+def exercise_of_grade(grade_id: str) -> str | None:
+    """The exercise an autograded cell's grade id names (:func:`test_grade_id`), or None."""
+    prefix = test_grade_id("")
+    return grade_id[len(prefix):] if grade_id.startswith(prefix) and len(grade_id) > len(prefix) else None
 
 
 def autograded_code(source: str, function: str, points: float) -> nbformat.NotebookNode:

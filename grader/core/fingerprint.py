@@ -23,12 +23,12 @@ from typing import Iterable
 import numpy as np
 
 import grader
-from grader.course import Course
+from grader.core.course import Course
 from grader.errors import GraderError
 
 # The parts of the grader that decide a grade (not the notebook builder, the CLI, the
 # class run's bookkeeping): a cosmetic change elsewhere must not regrade a class.
-GRADING_CODE = ("grade/", "worker/", "sandbox/", "stubs/", "testing.py", "answers.py", "course.py",
+GRADING_CODE = ("core/", "worker/", "sandbox/", "testing.py", "answers.py",
                 "engine/driver.py", "engine/parcel.py", "engine/record.py")
 
 

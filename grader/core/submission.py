@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grader.course import Course
+from grader.core.course import Course
 from grader.worker import runtime
 from grader.errors import GraderError
 from grader.worker.client import WorkerDied, WorkerProcess, WorkerStartError, WorkerTimeout, describe_exit

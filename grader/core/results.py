@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from grader.course import Course
+from grader.core.course import Course
 
 # What a test checks, in the order a student should read its failures: a misconception
 # probe names one mistake, a worked example shows one of the module's numbers, a property
@@ -53,7 +53,7 @@ class FunctionResult:
     # What made the function unavailable ("time limit", "crash", ...; FunctionUnavailable.kind),
     # for reports on limits; not part of the JSON, whose "error" says it in words.
     error_kind: str | None = None
-    # The message to read first (grader.grade.diagnosis): the one known mistake that explains
+    # The message to read first (grader.core.diagnosis): the one known mistake that explains
     # every failed check (``mistake`` is its name in the course's catalogue), or else what the
     # failed checks have in common (``mistake`` None).
     diagnosis: str | None = None

@@ -16,10 +16,9 @@ from typing import Iterable
 
 import nbformat
 
-from grader.build.notebook import is_lab
-from grader.course import Assignment, Course
-from grader.grade.staging import course_provided_files
-from grader.stubs import generate
+from grader.core.course import Assignment, Course, is_lab
+from grader.core.staging import course_provided_files
+from grader.core.stubs import generate
 
 MANIFEST = ".grader-build.json"
 CONFIG = "nbgrader_config.py"
@@ -99,7 +98,7 @@ def split_supplementary(course: Course, files: Iterable[str]) -> tuple[list[str]
     """(student modules, course-provided files) among ``files``, the files students receive for a lab.
 
     Course-provided means what grading takes from the course, never from a submission
-    (:func:`grader.grade.staging.course_provided_files`).
+    (:func:`grader.core.staging.course_provided_files`).
     """
     provided = {rel.as_posix() for rel in course_provided_files(course)}
     files = sorted(files)

@@ -29,7 +29,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from traitlets.config import Config
 from traitlets.config.loader import ConfigFileNotFound, JSONFileConfigLoader, PyFileConfigLoader
 
-from grader.autograde.preprocessors import exercise_of_grade
+from grader.notebooks.cells import exercise_of_grade
 from grader.errors import GraderError
 
 CONFIG_NAME = "nbgrader_config"

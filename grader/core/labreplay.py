@@ -36,8 +36,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from grader.grade.submission import FunctionUnavailable, Record, StudentError, UnsupportedReturn
+from grader.core.submission import FunctionUnavailable, Record, StudentError, UnsupportedReturn
 from grader.worker import runtime
+from grader.core.fingerprint import course_fingerprint
+from grader.testing import cache_directory
 
 # A chunk's reply stays under this fraction of the worker's reply limit (course.yaml sandbox.reply_kb),
 # so that an honest answer is never refused for its size.
@@ -173,8 +175,6 @@ def reference_record(key, reference: Callable[[str], Callable], names, train: Ca
     if course is not None:
         root = str(course.root)
         if root not in _FINGERPRINTS:
-            from grader.engine.fingerprint import course_fingerprint
-
             _FINGERPRINTS[root] = course_fingerprint(course)
         fingerprint = _FINGERPRINTS[root]
     memory_key = (key, fingerprint)
@@ -196,8 +196,6 @@ def record_cache_file(key, fingerprint: str) -> Path | None:
 
     The directory is the property cases' (``GRADER_CASES_CACHE``, ``0`` turns both off).
     """
-    from grader.testing import cache_directory
-
     base = cache_directory()
     if base is None:
         return None

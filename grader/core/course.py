@@ -2,6 +2,8 @@
 
 Validation works on the YAML node tree, so every error names the file, the line
 and the key, e.g. ``course.yaml:23: assignments[0].exercises[1]: unknown key 'pointz'``.
+The written questions an assignment asks are read here too (``autograder-tests/written.yaml``,
+:func:`questions_of`): loading a course checks that each exists; the build makes their cells.
 """
 
 from __future__ import annotations
@@ -94,6 +96,11 @@ class Assignment:
     @property
     def modules(self) -> list[str]:
         return list(dict.fromkeys(e.module for e in self.exercises))
+
+
+def is_lab(assignment: Assignment) -> bool:
+    """Is ``assignment`` a lab (a notebook of its own, graded with its .py modules)?"""
+    return any(e.kind == "lab" for e in assignment.exercises)
 
 
 @dataclass(frozen=True)
@@ -568,8 +575,6 @@ def _exercise_nodes(root_node) -> dict[str, yaml.Node]:
 
 def _check_files(course: Course, path: Path, node, check_tests: bool = True) -> None:
     if any(a.written for a in course.assignments):
-        from grader.build.written import questions_of
-
         for a in course.assignments:
             questions_of(course, a)  # each written question exists, with its rubric
     nodes = _exercise_nodes(node)
@@ -601,3 +606,88 @@ def _check_files(course: Course, path: Path, node, check_tests: bool = True) -> 
             if check_tests and e.visible and not course.visible_test_file(e.function).is_file():
                 raise CourseError(f"{where}: 'visible' is true but autograder-tests/visible/"
                                   f"test_{e.function}.py does not exist")
+
+
+# -- written questions (autograder-tests/written.yaml; the build makes their cells, grader/build/written.py) --
+@dataclass(frozen=True)
+class Criterion:
+    text: str
+    share: float
+
+
+@dataclass(frozen=True)
+class WrittenQuestion:
+    id: str
+    title: str
+    question: str
+    rubric: tuple[Criterion, ...]
+
+    def criterion_points(self, points: float) -> list[tuple[Criterion, float]]:
+        """Each criterion with its part of ``points`` (shares scaled to the configured points)."""
+        total = sum(c.share for c in self.rubric)
+        return [(c, points * c.share / total) for c in self.rubric]
+
+
+def load_written(course: Course) -> dict[str, WrittenQuestion]:
+    """The questions of ``autograder-tests/written.yaml`` (empty when the file does not exist).
+
+    Raises
+    ------
+    CourseError
+        Naming the question and the key when the file is not shaped as documented.
+    """
+    path = course.written_file
+    if not path.is_file():
+        return {}
+    name = f"autograder-tests/{path.name}"
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise CourseError(f"{name}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise CourseError(f"{name}: must map question ids to {{title, question, rubric}}")
+    out = {}
+    for qid, entry in data.items():
+        where = f"{name}: {qid}"
+        if not isinstance(qid, str) or not IDENTIFIER.match(qid):
+            raise CourseError(f"{where}: a question id must be a Python identifier")
+        if not isinstance(entry, dict) or set(entry) - {"title", "question", "rubric"}:
+            raise CourseError(f"{where}: must be a mapping of title, question and rubric")
+        for key in ("title", "question"):
+            if not isinstance(entry.get(key), str) or not entry[key].strip():
+                raise CourseError(f"{where}.{key}: must be a non-empty text")
+        rubric = entry.get("rubric")
+        if not isinstance(rubric, list) or not rubric:
+            raise CourseError(f"{where}.rubric: must be a non-empty list of {{criterion, share}}")
+        criteria = []
+        for i, item in enumerate(rubric):
+            if not isinstance(item, dict) or not isinstance(item.get("criterion"), str) or set(item) - {"criterion",
+                                                                                                      "share"}:
+                raise CourseError(f"{where}.rubric[{i}]: must be {{criterion: TEXT, share: NUMBER}}")
+            share = item.get("share", 1)
+            if isinstance(share, bool) or not isinstance(share, (int, float)) or not share > 0:
+                raise CourseError(f"{where}.rubric[{i}].share: must be a positive number, got {share!r}")
+            criteria.append(Criterion(item["criterion"].strip(), float(share)))
+        out[qid] = WrittenQuestion(qid, entry["title"].strip(), entry["question"].strip(), tuple(criteria))
+    return out
+
+
+def questions_of(course: Course, assignment: Assignment) -> list[tuple[Written, WrittenQuestion]]:
+    """The written questions ``assignment`` asks, each with its text and rubric.
+
+    Raises
+    ------
+    CourseError
+        When course.yaml names a question autograder-tests/written.yaml does not have.
+    """
+    if not assignment.written:
+        return []
+    known = load_written(course)
+    out = []
+    for w in assignment.written:
+        if w.question not in known:
+            have = ", ".join(known) or f"none: solutions/{course.written_file.name} does not exist"
+            raise CourseError(f"course.yaml: {assignment.id}.written: no question {w.question!r} in "
+                              f"autograder-tests/{course.written_file.name} (it has: {have})")
+        out.append((w, known[w.question]))
+    return out

@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from grader.course import Course
+from grader.core.course import Course
 
 MISTAKES_DIR = "mistakes"  # under the course's autograder-tests/
 # Calls of each passed test kept as evidence: every test probes something else, and a property

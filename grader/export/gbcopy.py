@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.exc import NoSuchModuleError, SQLAlchemyError
 
-from grader.autograde.gradebook import GradebookTarget, checked_url, masked_url
+from grader.notebooks.gradebook import GradebookTarget, checked_url, masked_url
 from grader.errors import GraderError
 
 BATCH = 5000

@@ -14,9 +14,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from grader.course import BEGIN_SOLUTION, END_SOLUTION, Assignment, Course, module_regions
+from grader.core.course import BEGIN_SOLUTION, END_SOLUTION, Assignment, Course, module_regions
 from grader.errors import CourseError
-from grader.stubs import stub_source
+from grader.core.stubs import stub_source
 
 
 @dataclass

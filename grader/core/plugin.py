@@ -23,13 +23,13 @@ import numpy as np
 import pytest
 
 from grader import testing
-from grader.course import Course, find_course_root, load_course
-from grader.grade.diagnosis import (EVIDENCE_BYTES, PASSED_PER_TEST, SUBMISSION_EVIDENCE_BYTES, Call, Raised,
+from grader.core.course import Course, find_course_root, load_course
+from grader.core.diagnosis import (EVIDENCE_BYTES, PASSED_PER_TEST, SUBMISSION_EVIDENCE_BYTES, Call, Raised,
                                     call_bytes, causes_named, diagnose, evidenced, explained, known_mistakes,
                                     observations, observe, remembered)
-from grader.grade.results import KINDS, SubmissionResult, TestOutcome, score_function
+from grader.core.results import KINDS, SubmissionResult, TestOutcome, score_function
 from grader.worker.client import WorkerStartError
-from grader.grade.submission import (
+from grader.core.submission import (
     FunctionUnavailable,
     Implementation,
     StudentError,
@@ -181,7 +181,7 @@ class GradingPlugin:
 
         A cause is named only with evidence from the student's own answers: the known mistake
         that answers exactly as they did everywhere (``mistake``); else the failed probe whose
-        named cause their answers show (grader.grade.diagnosis.evidenced) and that explains most
+        named cause their answers show (grader.core.diagnosis.evidenced) and that explains most
         failed checks, saying how much of the failures it explains; else what the grader
         observed (``causes`` empty).
         Every failed probe whose cause is not shown is rewritten here as an observation: its
@@ -372,7 +372,7 @@ def _short_failure_repr(excinfo, style=None) -> str:
 
 
 def kind_of(item) -> str:
-    """What the test checks (grader.grade.results.KINDS): its marker; unmarked tests are probes."""
+    """What the test checks (grader.core.results.KINDS): its marker; unmarked tests are probes."""
     return next((kind for kind in KINDS[1:] if item.get_closest_marker(kind) is not None), KINDS[0])
 
 
@@ -427,7 +427,7 @@ class Reference:
     """The reference solutions, called directly in the trusted process.
 
     Calls whose arguments are all plain scalars are remembered for the session
-    (grader.grade.diagnosis.remembered, shared with the diagnosis): a class is graded
+    (grader.core.diagnosis.remembered, shared with the diagnosis): a class is graded
     against the same reference simulation, not one per student.
     """
 
