@@ -1,8 +1,8 @@
 """Uses the correctness Y alone as the reward R, leaving out REWARD_OFFSET.
 
 expect: leaves out REWARD_OFFSET
-diagnosis: your rewards are the correctness Y alone: the reward R = REWARD_OFFSET + Y leaves out REWARD_OFFSET, the
-    constant part of every reward that the baselines are there to remove
+diagnosis: your reward is the correctness Y alone: it leaves out REWARD_OFFSET (R = REWARD_OFFSET + Y), the constant
+    part of every reward that the baselines are there to remove
 """
 import numpy as np
 
