@@ -1,0 +1,27 @@
+"""Clips the ratio to [1 / (1 + eps), 1 + eps]: the lower bound is the reciprocal of the upper one, not 1 - eps.
+
+expect: lower clip bound 1 / (1 + clip_epsilon)
+diagnosis: your clipped ratio uses the lower clip bound 1 / (1 + clip_epsilon): the interval is [1 - clip_epsilon,
+    1 + clip_epsilon], symmetric around 1
+"""
+import types
+
+import numpy as np
+
+_correct_ppo_clipped_terms = ppo_clipped_terms  # noqa: F821 (the solutions module above)
+
+
+def ppo_clipped_terms(ratio, advantage, clip_epsilon=0.2):
+    r = np.asarray(ratio, dtype=float)
+    a = np.asarray(advantage, dtype=float)
+    if r.shape != a.shape or not np.all(r > 0) or not 0 < clip_epsilon < 1:
+        raise ValueError("invalid ratio, advantage or clip_epsilon")
+    unclipped = r * a
+    clipped = np.clip(r, 1 / (1 + clip_epsilon), 1 + clip_epsilon) * a
+    return unclipped, clipped, np.minimum(unclipped, clipped)
+
+
+# ppo_diagnostics calls ppo_clipped_terms but is graded on its own: it keeps the correct terms.
+ppo_diagnostics = types.FunctionType(  # noqa: F821
+    ppo_diagnostics.__code__, dict(globals(), ppo_clipped_terms=_correct_ppo_clipped_terms),  # noqa: F821
+    "ppo_diagnostics", ppo_diagnostics.__defaults__)  # noqa: F821
