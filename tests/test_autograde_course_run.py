@@ -18,14 +18,16 @@ import pytest
 from grader.notebooks.gradebook import course_gradebook, gradebook_scores
 from grader.autograde.trusted import results_store
 from tests.helpers import run_grader
-from tests.toy_course import a1_notebook, build_nbgrader_course
+from tests.toy_course import a1_notebook, shared_nbgrader_course
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def toy_build(tmp_path_factory):
-    course, built = build_nbgrader_course(tmp_path_factory.mktemp("toy"))
+    course, shared = shared_nbgrader_course(tmp_path_factory)
+    built = tmp_path_factory.mktemp("toy") / "built"
+    shutil.copytree(shared, built)  # the run's build of a1, and a2 built here
     proc = run_grader("build", "--course", str(course), "--course-dir", str(built), "--assignment", "a2",
                       cwd=built.parent)
     assert proc.returncode == 0, proc.stdout + proc.stderr

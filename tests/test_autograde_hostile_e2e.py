@@ -31,7 +31,7 @@ from grader.build.nbgrader_run import nbgrader_env
 from grader.report.screenshot import find_chromium
 from tests import hostile_archives as H
 from tests.helpers import run_grader
-from tests.toy_course import NOTEBOOK_CELLS, a1_notebook, build_nbgrader_course, solution_source
+from tests.toy_course import NOTEBOOK_CELLS, a1_notebook, shared_nbgrader_course, solution_source
 
 pytestmark = pytest.mark.slow
 
@@ -43,7 +43,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 
 @pytest.fixture(scope="module")
 def toy_build(tmp_path_factory):
-    return build_nbgrader_course(tmp_path_factory.mktemp("toy"))
+    return shared_nbgrader_course(tmp_path_factory)  # read only: each test copies the course directory
 
 
 @pytest.fixture()

@@ -319,26 +319,26 @@ def test_runs_unchanged_with_the_student_stubs():
     assert "NIE gae_advantages is not implemented" in out.stdout
 
 
-SMOKE_RUN = """
+GRADED_RUN = """
 import sys
 import numpy as np
 sys.path.insert(0, "solutions")
 import ppo_training as ppo
-for name, run in (("smoke", lambda seed: ppo.train_ppo(ppo.profile_config("smoke", seed=seed))["parameters"]),
-                  ("graded", lambda seed: ppo.cartpole_ppo_lab(seed=seed, profile="smoke")["weights"])):
-    means = [ppo.evaluate_policy(run(seed), episodes=20, seed=5_000 + seed).mean() for seed in (11, 37)]
-    print(name, float(np.median(means)), means)
+means = [ppo.evaluate_policy(ppo.cartpole_ppo_lab(seed=seed, profile="smoke")["weights"], episodes=20,
+                             seed=5_000 + seed).mean() for seed in (11, 37)]
+print("graded", float(np.median(means)), means)
 """
 
 
 @pytest.mark.slow
-def test_smoke_profile_and_graded_run_balance_the_pole():
-    # The lab notebook's runs (the whole smoke budget) and the graded runs (stopped once solved)
-    # both end with a median greedy return of at least 475 over the lab's seeds. In a fresh
-    # process with one BLAS thread, as the notebook runs.
+def test_the_graded_run_balances_the_pole():
+    # The graded runs (stopped once solved) end with a median greedy return of at least 475 over
+    # the lab's seeds. In a fresh process with one BLAS thread, as the notebook runs. (The
+    # notebook's own runs, the whole smoke budget, are evaluated so by tests/test_lab_notebook.py,
+    # which trains them anyway.)
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", SMOKE_RUN], cwd=ROOT, capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", GRADED_RUN], cwd=ROOT, capture_output=True, text=True,
                          timeout=600, env=env)
     assert out.returncode == 0, out.stderr
     medians = {line.split()[0]: float(line.split()[1]) for line in out.stdout.splitlines()}
-    assert set(medians) == {"smoke", "graded"} and min(medians.values()) >= 475, out.stdout
+    assert set(medians) == {"graded"} and min(medians.values()) >= 475, out.stdout

@@ -220,6 +220,29 @@ def build_nbgrader_course(root: Path) -> tuple[Path, Path]:
     return course, root / "built"
 
 
+def shared_nbgrader_course(tmp_path_factory) -> tuple[Path, Path]:
+    """:func:`build_nbgrader_course`, made once per test run for every module that only reads it
+    or copies it before changing it (a build is a `grader build` and an nbgrader process).
+
+    Under pytest-xdist every worker asks: the first builds it under a lock in the run's common
+    temporary directory, the others wait for it.
+    """
+    import fcntl
+    import os
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # each worker's basetemp is a folder of the run's
+    root, done = base / "shared-toy-nbgrader", base / "shared-toy-nbgrader.done"
+    with open(base / "shared-toy-nbgrader.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.is_file():
+            shutil.rmtree(root, ignore_errors=True)  # what a failed build left
+            build_nbgrader_course(root)
+            done.touch()
+    return root / "course", root / "built"
+
+
 def a1_notebook(course_dir: Path, cells: dict[str, str] = NOTEBOOK_CELLS) -> str:
     """The released a1 notebook with ``cells`` (grade id -> source) in its solution cells."""
     import nbformat

@@ -49,7 +49,7 @@ from grader.errors import GraderError
 from grader.core.staging import stage_submission
 from tests.fuzz.strategies import (CANARY, NOTEBOOK_CELLS, FOLDER, notebook_text, write_folder, write_zip, zip_entries)
 from tests.helpers import run_grader
-from tests.toy_course import a1_notebook, build_nbgrader_course, make_toy_course, solution_source
+from tests.toy_course import a1_notebook, make_toy_course, shared_nbgrader_course, solution_source
 
 LONG = int(os.environ.get("GRADER_FUZZ_EXAMPLES", "0"))
 
@@ -218,7 +218,7 @@ def test_a_fuzzed_lms_archive_costs_only_its_bad_entries(toy, entries):
 # -- whole runs -------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def toy_build(tmp_path_factory):
-    return build_nbgrader_course(tmp_path_factory.mktemp("fuzzbuild"))
+    return shared_nbgrader_course(tmp_path_factory)  # read only: each example copies the course directory
 
 
 @pytest.mark.slow
