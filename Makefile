@@ -6,12 +6,13 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test stubs bench bench-class bench-cluster lab-notebook clean help
+.PHONY: demo test stubs format bench bench-class bench-cluster lab-notebook clean help
 
 help:
 	@echo "make demo   - install into $(VENV), build the course and grade the sample class"
 	@echo "make test   - install into $(VENV) and run all tests"
 	@echo "make stubs  - regenerate exercises/ from solutions/"
+	@echo "make format - format the code and sort its imports (ruff; make test checks both)"
 	@echo "make bench  - run the benchmarks (prints figures)"
 	@echo "make bench-class - grade a synthetic class with grade-class and with plain nbgrader (minutes)"
 	@echo "make bench-cluster - grade a synthetic class here and on a local Dask cluster; scale model"
@@ -28,6 +29,12 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# Format, sort imports, then regenerate exercises/ (formatted solutions/ change the stubs).
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+	$(BIN)/grader stubs
 
 stubs: $(STAMP)
 	$(BIN)/grader stubs
