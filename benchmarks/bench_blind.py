@@ -53,7 +53,7 @@ def statement(path: Path) -> str:
     """The entry's one-line docstring: its mistake in plain words, or ``correct: ...``."""
     text = path.read_text(encoding="utf-8")
     assert text.startswith('"""'), f"{path}: an entry starts with its one-line docstring"
-    return text[3:text.index('"""', 3)].strip()
+    return text[3 : text.index('"""', 3)].strip()
 
 
 def entries(corpus: Path, functions: list[str]) -> list[tuple[str, str, Path]]:
@@ -67,8 +67,14 @@ def entries(corpus: Path, functions: list[str]) -> list[tuple[str, str, Path]]:
 def grade_batch(root: Path, plan: dict) -> tuple[dict, float]:
     """Grade ``plan`` in one session of ``root``'s engine: (result by id, wall seconds)."""
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "grader.engine.batch"], input=json.dumps({"submissions": plan}),
-                          cwd=root, capture_output=True, text=True, timeout=3600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "grader.engine.batch"],
+        input=json.dumps({"submissions": plan}),
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     if proc.returncode != 0:
         sys.exit(f"grading failed under {root}:\n{proc.stderr[-3000:]}")
     results = {}
@@ -103,18 +109,20 @@ def table(root: Path, corpus: Path) -> tuple[list[dict], float]:
     rows = []
     for function, name, path in found:
         result = results[f"{function}/{name}"]["functions"][function]
-        rows.append({
-            "entry": f"{function}/{name}",
-            "correct": name.startswith("correct_"),
-            "statement": statement(path),
-            "score": result.get("score"),
-            "max": result.get("max"),
-            "first_message": first_message(result),
-            "diagnosed": bool(result.get("diagnosis")),
-            "mistake": result.get("mistake"),
-            # The causes the first message names (catalogue ids; a grader from before they existed: the mistake).
-            "causes": result.get("causes", [result["mistake"]] if result.get("mistake") else []),
-        })
+        rows.append(
+            {
+                "entry": f"{function}/{name}",
+                "correct": name.startswith("correct_"),
+                "statement": statement(path),
+                "score": result.get("score"),
+                "max": result.get("max"),
+                "first_message": first_message(result),
+                "diagnosed": bool(result.get("diagnosis")),
+                "mistake": result.get("mistake"),
+                # The causes the first message names (catalogue ids; a grader from before they existed: the mistake).
+                "causes": result.get("causes", [result["mistake"]] if result.get("mistake") else []),
+            }
+        )
     return rows, wall
 
 
@@ -125,9 +133,11 @@ def full_marks(row: dict) -> bool:
 def report(rows: list[dict], wall: float, labels: dict | None, verdicts: dict | None, listing: bool) -> None:
     right = [r for r in rows if r["correct"]]
     wrong = [r for r in rows if not r["correct"]]
-    print(f"blind corpus: {len(wrong)} wrong and {len(right)} correct entries of "
-          f"{len({r['entry'].split('/')[0] for r in rows})} functions"
-          + (f", graded in {wall:.1f} s" if wall else " (from a saved table)"))
+    print(
+        f"blind corpus: {len(wrong)} wrong and {len(right)} correct entries of "
+        f"{len({r['entry'].split('/')[0] for r in rows})} functions"
+        + (f", graded in {wall:.1f} s" if wall else " (from a saved table)")
+    )
     kept = [r for r in right if full_marks(r)]
     lost = [r for r in wrong if not full_marks(r)]
     print(f"  correct entries with full marks: {len(kept)}/{len(right)}")
@@ -149,27 +159,41 @@ def report(rows: list[dict], wall: float, labels: dict | None, verdicts: dict | 
         for r in foreign:
             print(f"    {r['entry']} named as {r['mistake']}: {r['statement']}")
         missed = [r for r in wrong if labels.get(r["entry"]) and not r["mistake"]]
-        print(f"  entries the catalogue knows (labels.yaml) but the grader did not name: {len(missed)}/"
-              f"{sum(bool(labels.get(r['entry'])) for r in wrong)}")
+        print(
+            f"  entries the catalogue knows (labels.yaml) but the grader did not name: {len(missed)}/"
+            f"{sum(bool(labels.get(r['entry'])) for r in wrong)}"
+        )
         for r in missed:
             print(f"    {r['entry']} (labels: {', '.join(labels[r['entry']])})")
         causes = [r for r in wrong if r.get("causes")]
         foreign = [r for r in causes if set(r["causes"]) - set(labels.get(r["entry"]) or [])]
-        print(f"  first messages naming a cause (machine-readable): {len(causes)}/{len(wrong)}; naming a cause "
-              f"outside the entry's labels: {len(foreign)}")
+        print(
+            f"  first messages naming a cause (machine-readable): {len(causes)}/{len(wrong)}; naming a cause "
+            f"outside the entry's labels: {len(foreign)}"
+        )
         for r in foreign:
             print(f"    {r['entry']} told {', '.join(r['causes'])}: {r['statement']}")
     if verdicts is not None:
         counts = Counter(verdicts[r["entry"]]["verdict"] for r in wrong if r["entry"] in verdicts)
-        print("  judged first messages (" + ", ".join(f"{k}: {counts.get(k, 0)}" for k in ("right", "generic", "wrong"))
-              + f" of {len(wrong)})")
-        changed = [r["entry"] for r in wrong
-                   if r["entry"] in verdicts and verdicts[r["entry"]].get("first_message") != r["first_message"]]
-        print(f"  first messages changed since judged: {len(changed)}" + (f" ({', '.join(changed)})" if changed else ""))
+        print(
+            "  judged first messages ("
+            + ", ".join(f"{k}: {counts.get(k, 0)}" for k in ("right", "generic", "wrong"))
+            + f" of {len(wrong)})"
+        )
+        changed = [
+            r["entry"]
+            for r in wrong
+            if r["entry"] in verdicts and verdicts[r["entry"]].get("first_message") != r["first_message"]
+        ]
+        print(
+            f"  first messages changed since judged: {len(changed)}" + (f" ({', '.join(changed)})" if changed else "")
+        )
     if listing:
         for r in rows:
             tag = f"[{r['mistake']}] " if r["mistake"] else ""
-            print(f"\n{r['entry']} {r['score']}/{r['max']}\n  is:   {r['statement']}\n  told: {tag}{r['first_message'][:300]}")
+            print(
+                f"\n{r['entry']} {r['score']}/{r['max']}\n  is:   {r['statement']}\n  told: {tag}{r['first_message'][:300]}"
+            )
 
 
 def main() -> None:
@@ -178,8 +202,9 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="the blind corpus (default: this checkout's)")
     parser.add_argument("--out", type=Path, help="write the table as JSON here")
     parser.add_argument("--csv", type=Path, help="write the table as CSV here")
-    parser.add_argument("--labels", type=Path,
-                        help="entry -> acceptable known mistakes (default: the corpus's labels.yaml, if any)")
+    parser.add_argument(
+        "--labels", type=Path, help="entry -> acceptable known mistakes (default: the corpus's labels.yaml, if any)"
+    )
     parser.add_argument("--verdicts", type=Path, help="entry -> {verdict, first_message}, judged by hand")
     parser.add_argument("--list", action="store_true", help="print every entry's statement and first message")
     parser.add_argument("--from-table", type=Path, help="report on a table written by --out instead of grading")

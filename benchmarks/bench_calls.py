@@ -46,8 +46,13 @@ from grader.worker import client, runtime  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--labs", action="store_true", help="grade the labs too")
-    parser.add_argument("--session", type=int, default=0, metavar="N",
-                        help="also grade N copies in one sandboxed session (as grade-class) and break one down")
+    parser.add_argument(
+        "--session",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also grade N copies in one sandboxed session (as grade-class) and break one down",
+    )
     args = parser.parse_args()
     course = load_course(ROOT)
     functions = [e.function for e in course.exercises if args.labs or e.kind != "lab"]
@@ -82,9 +87,13 @@ def main() -> None:
     by_op = collections.Counter(m.get("op") for m in sent)
     by_function = collections.Counter(m.get("function") or m.get("name") for m in sent if m.get("op") != "import")
     calls = sum(m.get("count", 1) for m in sent if m.get("op") in ("call", "map"))
-    print(f"one correct submission, {len(functions)} exercises{' (labs included)' if args.labs else ' (labs left out)'}:")
-    print(f"  crossings: {len(sent)} (" + ", ".join(f"{op} {n}" for op, n in by_op.most_common()) + f"); "
-          f"calls of student functions: {calls}")
+    print(
+        f"one correct submission, {len(functions)} exercises{' (labs included)' if args.labs else ' (labs left out)'}:"
+    )
+    print(
+        f"  crossings: {len(sent)} (" + ", ".join(f"{op} {n}" for op, n in by_op.most_common()) + f"); "
+        f"calls of student functions: {calls}"
+    )
     print("  wall time waited: " + ", ".join(f"{op} {s:.2f} s" for op, s in waited.most_common()))
     print("  most crossings: " + ", ".join(f"{f} {n}" for f, n in by_function.most_common(6)))
     print(f"  trusted process CPU for the whole grading (pytest session included): {trusted:.2f} s")
@@ -95,9 +104,11 @@ def main() -> None:
         reply = worker.handle(json.loads(json.dumps(message)))  # as the worker receives it
         runtime.frame(reply)
     handled = time.process_time() - started
-    print(f"  the worker's handling of the same {len(sent)} requests, in this process: {handled:.2f} s CPU "
-          f"({1000 * handled / max(len(sent), 1):.2f} ms a crossing): the rest of a worker's CPU is its start-up "
-          "and the pipes")
+    print(
+        f"  the worker's handling of the same {len(sent)} requests, in this process: {handled:.2f} s CPU "
+        f"({1000 * handled / max(len(sent), 1):.2f} ms a crossing): the rest of a worker's CPU is its start-up "
+        "and the pipes"
+    )
 
     if args.session:
         session_breakdown(course, functions, args.session)
@@ -105,8 +116,8 @@ def main() -> None:
 
 def session_breakdown(course, functions: list[str], count: int) -> None:
     """Grade ``count`` copies of the reference in one sandboxed session; per submission: where the time goes."""
-    from grader.engine.driver import grade_here
     from grader.core.fingerprint import run_fingerprint
+    from grader.engine.driver import grade_here
     from grader.engine.parcel import Parcel
     from grader.sandbox import launcher as sandbox
     from grader.sandbox import sandbox_launcher
@@ -144,8 +155,14 @@ def session_breakdown(course, functions: list[str], count: int) -> None:
     client.WorkerProcess.request, sandbox._Zygote.call = counting, zygote_counting
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            records = grade_here(course, parcels, launcher=launcher, course_hash=run_fingerprint(course, functions),
-                                 only=functions, on_record=on_record)
+            records = grade_here(
+                course,
+                parcels,
+                launcher=launcher,
+                course_hash=run_fingerprint(course, functions),
+                only=functions,
+                on_record=on_record,
+            )
     finally:
         client.WorkerProcess.request, sandbox._Zygote.call = request, call
         launcher.close()
@@ -156,13 +173,20 @@ def session_breakdown(course, functions: list[str], count: int) -> None:
     kinds = seen[-1][0] - seen[0][0]
     waits = seen[-1][1] - seen[0][1]
     count_all = sum(kinds.values())
-    print(f"a correct submission in one sandboxed session (mean of {n}, the first left out; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; totals {sorted(totals)}):")
-    print(f"  wall {wall:.2f} s, the trusted process's CPU {cpu:.2f} s; crossings {count_all / n:.0f} ("
-          + ", ".join(f"{k} {v / n:.0f}" for k, v in kinds.most_common()) + ")")
-    print(f"  waited for the worker {waits['worker'] / n:.2f} s ({1000 * waits['worker'] / max(1, sum(v for k, v in kinds.items() if k.startswith('worker'))):.2f} ms a crossing), "
-          f"for the zygote {waits['zygote'] / n:.2f} s; the rest, {wall - (waits['worker'] + waits['zygote']) / n:.2f} s, is "
-          "the trusted side's own work (pytest, the hidden tests, encoding and checking replies)")
+    print(
+        f"a correct submission in one sandboxed session (mean of {n}, the first left out; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; totals {sorted(totals)}):"
+    )
+    print(
+        f"  wall {wall:.2f} s, the trusted process's CPU {cpu:.2f} s; crossings {count_all / n:.0f} ("
+        + ", ".join(f"{k} {v / n:.0f}" for k, v in kinds.most_common())
+        + ")"
+    )
+    print(
+        f"  waited for the worker {waits['worker'] / n:.2f} s ({1000 * waits['worker'] / max(1, sum(v for k, v in kinds.items() if k.startswith('worker'))):.2f} ms a crossing), "
+        f"for the zygote {waits['zygote'] / n:.2f} s; the rest, {wall - (waits['worker'] + waits['zygote']) / n:.2f} s, is "
+        "the trusted side's own work (pytest, the hidden tests, encoding and checking replies)"
+    )
 
 
 if __name__ == "__main__":

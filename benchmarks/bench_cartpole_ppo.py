@@ -63,22 +63,38 @@ def run_profile(profile: str, seeds: list[int], threshold: float) -> dict:
         run = ppo.train_ppo(ppo.profile_config(profile, seed=seed))
         cpu.append(time.process_time() - cpu_started)
         runs.append(run)
-        crossed = [s for s, m in zip(run["history"]["environment_steps"], run["history"]["evaluation_mean"])
-                   if m >= threshold]
-        print(f"  seed {seed:4d}: final {run['final_evaluation_mean']:6.1f} ± {run['final_evaluation_std']:5.1f}"
-              f"   first >= {threshold:g} at {crossed[0] if crossed else '-':>7} steps"
-              f"   {run['wall_seconds']:5.1f} s wall, {cpu[-1]:5.1f} s CPU", flush=True)
+        crossed = [
+            s for s, m in zip(run["history"]["environment_steps"], run["history"]["evaluation_mean"]) if m >= threshold
+        ]
+        print(
+            f"  seed {seed:4d}: final {run['final_evaluation_mean']:6.1f} ± {run['final_evaluation_std']:5.1f}"
+            f"   first >= {threshold:g} at {crossed[0] if crossed else '-':>7} steps"
+            f"   {run['wall_seconds']:5.1f} s wall, {cpu[-1]:5.1f} s CPU",
+            flush=True,
+        )
     return {"runs": runs, "cpu": cpu, "curve": ppo.aggregate_training_runs(runs)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seeds", type=seeds_argument, default=[11, 37, 71, 101, 131],
-                        help="comma-separated seeds of the full-profile runs (default: 11,37,71,101,131)")
-    parser.add_argument("--smoke-seeds", type=seeds_argument, default=[11, 37],
-                        help="comma-separated seeds of the smoke run (default: the lab's 11,37)")
-    parser.add_argument("--threshold", type=float, default=ppo.SOLVED_RETURN,
-                        help="evaluation return that counts as solved (default: 475)")
+    parser.add_argument(
+        "--seeds",
+        type=seeds_argument,
+        default=[11, 37, 71, 101, 131],
+        help="comma-separated seeds of the full-profile runs (default: 11,37,71,101,131)",
+    )
+    parser.add_argument(
+        "--smoke-seeds",
+        type=seeds_argument,
+        default=[11, 37],
+        help="comma-separated seeds of the smoke run (default: the lab's 11,37)",
+    )
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=ppo.SOLVED_RETURN,
+        help="evaluation return that counts as solved (default: 475)",
+    )
     parser.add_argument("--skip-smoke", action="store_true", help="only the full profile")
     parser.add_argument("--skip-full", action="store_true", help="only the smoke profile")
     args = parser.parse_args()
@@ -86,22 +102,36 @@ def main() -> None:
 
     if not args.skip_full:
         config = ppo.profile_config("full")
-        print(f"full profile: {config.total_timesteps} steps per seed, evaluation every "
-              f"{config.evaluation_every * config.batch_size} steps ({config.evaluation_episodes} greedy episodes)")
+        print(
+            f"full profile: {config.total_timesteps} steps per seed, evaluation every "
+            f"{config.evaluation_every * config.batch_size} steps ({config.evaluation_episodes} greedy episodes)"
+        )
         full = run_profile("full", args.seeds, threshold)
         curve = full["curve"]
         reached = ppo.steps_to_threshold(curve, threshold)
         stays = first_step_staying_above(curve, threshold)
         final = float(np.median([r["final_evaluation_mean"] for r in full["runs"]]))
-        print(f"median over {len(args.seeds)} seeds first >= {threshold:g} at: "
-              f"{reached if reached is not None else 'never'} environment steps"
-              + (f", after {np.median([seconds_at_step(r, reached) for r in full['runs']]):.1f} s per seed (median)"
-                 if reached is not None else ""))
-        print(f"median stays >= {threshold:g} from: {stays if stays is not None else 'never'} environment steps"
-              + (f", after {np.median([seconds_at_step(r, stays) for r in full['runs']]):.1f} s per seed (median)"
-                 if stays is not None else ""))
-        print(f"final median evaluation: {final:.1f}; per seed {np.median(full['cpu']):.1f} s CPU (median), "
-              f"{max(r['wall_seconds'] for r in full['runs']):.1f} s wall (max)")
+        print(
+            f"median over {len(args.seeds)} seeds first >= {threshold:g} at: "
+            f"{reached if reached is not None else 'never'} environment steps"
+            + (
+                f", after {np.median([seconds_at_step(r, reached) for r in full['runs']]):.1f} s per seed (median)"
+                if reached is not None
+                else ""
+            )
+        )
+        print(
+            f"median stays >= {threshold:g} from: {stays if stays is not None else 'never'} environment steps"
+            + (
+                f", after {np.median([seconds_at_step(r, stays) for r in full['runs']]):.1f} s per seed (median)"
+                if stays is not None
+                else ""
+            )
+        )
+        print(
+            f"final median evaluation: {final:.1f}; per seed {np.median(full['cpu']):.1f} s CPU (median), "
+            f"{max(r['wall_seconds'] for r in full['runs']):.1f} s wall (max)"
+        )
         goal = reached is not None and reached <= 100_000
         print(f"goal (median >= {threshold:g} within 100k steps): {'met' if goal else 'NOT met'}")
 
@@ -111,8 +141,10 @@ def main() -> None:
         smoke = run_profile("smoke", args.smoke_seeds, threshold)
         total = time.perf_counter() - started
         final = float(np.median([r["final_evaluation_mean"] for r in smoke["runs"]]))
-        print(f"smoke total: {total:.1f} s wall, {sum(smoke['cpu']):.1f} s CPU; final median evaluation {final:.1f}"
-              f" (goal >= {threshold:g}: {'met' if final >= threshold else 'NOT met'})")
+        print(
+            f"smoke total: {total:.1f} s wall, {sum(smoke['cpu']):.1f} s CPU; final median evaluation {final:.1f}"
+            f" (goal >= {threshold:g}: {'met' if final >= threshold else 'NOT met'})"
+        )
 
 
 if __name__ == "__main__":

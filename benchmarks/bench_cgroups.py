@@ -69,8 +69,10 @@ def main() -> None:
     on, off = statistics.median(times[True]), statistics.median(times[False])
     print(f"with: {launchers[True].accounting}")
     print(f"without: {launchers[False].accounting}")
-    print(f"per submission (fork a worker, import {len(course.modules)} modules, ping, kill, wipe), "
-          f"median of {args.repeat}:")
+    print(
+        f"per submission (fork a worker, import {len(course.modules)} modules, ping, kill, wipe), "
+        f"median of {args.repeat}:"
+    )
     print(f"  with a cgroup {on * 1000:6.2f} ms | without {off * 1000:6.2f} ms | ratio {on / off:.3f}")
 
 

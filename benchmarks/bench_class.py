@@ -50,16 +50,16 @@ sys.path.insert(0, str(ROOT))
 
 import nbformat  # noqa: E402
 
-from grader.notebooks.segments import course_modules  # noqa: E402
 from grader.core.course import load_course  # noqa: E402
+from grader.notebooks.segments import course_modules  # noqa: E402
 
 MUTANTS = ROOT / "autograder-tests" / "mistakes"  # known mistakes of the function exercises
-LOOP = '''
+LOOP = """
 
 def gae_advantages(rewards, values, next_values, terminated, trace_cuts, gamma, gae_lambda):
     while True:  # an endless loop, graded within the time limit
         pass
-'''
+"""
 
 # -- the in-kernel runner of plain nbgrader's hidden-test cells ----------------------------
 RUNNER = r'''
@@ -181,8 +181,14 @@ def run_hidden_tests(function, source):
 
 
 def nb_meta(grade_id: str, *, grade=False, solution=False, locked=False, points=None) -> dict:
-    meta = {"grade": grade, "grade_id": grade_id, "locked": locked, "schema_version": 3, "solution": solution,
-            "task": False}
+    meta = {
+        "grade": grade,
+        "grade_id": grade_id,
+        "locked": locked,
+        "schema_version": 3,
+        "solution": solution,
+        "task": False,
+    }
     if grade:
         meta["points"] = float(points)
     return meta
@@ -206,8 +212,10 @@ def source_notebook(course, assignment, functions: list[str]) -> nbformat.Notebo
         if e.function not in functions:
             continue
         tests = course.hidden_test_file(e.function).read_text()
-        cell = nbformat.v4.new_code_cell(f"# Tests of {e.function}\n### BEGIN HIDDEN TESTS\n"
-                                         f"run_hidden_tests({e.function!r}, {tests!r})\n### END HIDDEN TESTS")
+        cell = nbformat.v4.new_code_cell(
+            f"# Tests of {e.function}\n### BEGIN HIDDEN TESTS\n"
+            f"run_hidden_tests({e.function!r}, {tests!r})\n### END HIDDEN TESTS"
+        )
         cell.metadata["nbgrader"] = nb_meta(f"test_{e.function}", grade=True, locked=True, points=e.points)
         cells.append(cell)
     for i, cell in enumerate(cells):
@@ -226,16 +234,18 @@ def nbgrader_env() -> dict:
 
 
 def nbgrader(course_dir: Path, *args: str) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course_dir, capture_output=True, text=True,
-                          env=nbgrader_env())
+    proc = subprocess.run(
+        [sys.executable, "-m", "nbgrader", *args], cwd=course_dir, capture_output=True, text=True, env=nbgrader_env()
+    )
     if proc.returncode != 0:
         sys.exit(f"nbgrader {' '.join(args)} failed:\n{(proc.stdout + proc.stderr)[-3000:]}")
     return proc
 
 
 # -- the class -------------------------------------------------------------------------------
-def make_class(course, directory: Path, k: int, seed: int,
-               modules: list[str]) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+def make_class(
+    course, directory: Path, k: int, seed: int, modules: list[str]
+) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
     """K submissions (one directory each): ({student: kind}, {student: {function: code appended}})."""
     rng = random.Random(seed)
     mutants = {p.parent.name: [] for p in MUTANTS.glob("*/*.py")}
@@ -271,8 +281,20 @@ def module_sources(submission: Path, modules: list[str]) -> dict[str, str]:
 # -- (a) this grader ---------------------------------------------------------------------------
 def run_grader(course, submissions: Path, out: Path, functions: list[str], *options: str) -> float:
     """Seconds for ``grader grade-class`` with ``options`` (e.g. ``-j 2``), sandbox required, every one regraded."""
-    argv = [sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
-            "--course", str(course.root), "--require-sandbox", "--force", *options]
+    argv = [
+        sys.executable,
+        "-m",
+        "grader",
+        "grade-class",
+        str(submissions),
+        "--out",
+        str(out),
+        "--course",
+        str(course.root),
+        "--require-sandbox",
+        "--force",
+        *options,
+    ]
     for f in functions:
         argv += ["--only", f]
     started = time.perf_counter()
@@ -288,9 +310,8 @@ def build_nbgrader_course(course, course_dir: Path, submissions: Path, students:
     assignments = [a for a in course.assignments if any(e.function in functions for e in a.exercises)]
     course_dir.mkdir(parents=True, exist_ok=True)
     (course_dir / "nbgrader_config.py").write_text(
-        "c = get_config()\n"
-        f"c.CourseDirectory.root = {str(course_dir)!r}\n"
-        "c.CourseDirectory.course_id = 'bench'\n")
+        f"c = get_config()\nc.CourseDirectory.root = {str(course_dir)!r}\nc.CourseDirectory.course_id = 'bench'\n"
+    )
     for a in assignments:
         nb = source_notebook(course, a, functions)
         path = course_dir / "source" / a.id / f"{a.id}.ipynb"
@@ -304,7 +325,7 @@ def build_nbgrader_course(course, course_dir: Path, submissions: Path, students:
             for cell in release.cells:
                 grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
                 if grade_id.startswith("code_"):
-                    cell.source = sources[grade_id[len("code_"):]]
+                    cell.source = sources[grade_id[len("code_") :]]
             dest = course_dir / "submitted" / student / a.id / f"{a.id}.ipynb"
             dest.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(release, dest)
@@ -332,8 +353,17 @@ def nbgrader_scores(course_dir: Path, students: dict, course_id: str = "default_
 def build_grader_course(course, course_dir: Path, students: dict, appended: dict, assignments) -> None:
     """`grader build` of ``assignments``, and each student's code in the release notebooks: every
     solution cell holds the reference code and what the student appended to it (a stub stays a stub)."""
-    argv = [sys.executable, "-m", "grader", "build", "--course", str(course.root), "--course-dir", str(course_dir),
-            "--no-leak-check"]
+    argv = [
+        sys.executable,
+        "-m",
+        "grader",
+        "build",
+        "--course",
+        str(course.root),
+        "--course-dir",
+        str(course_dir),
+        "--no-leak-check",
+    ]
     for a in assignments:
         argv += ["--assignment", a.id]
     proc = subprocess.run(argv, capture_output=True, text=True)
@@ -368,9 +398,25 @@ def run_autograde(course, course_dir: Path, assignments, jobs: int) -> tuple[flo
     """Seconds for one ``grader autograde`` of every assignment (one after the other), and the seconds
     of each of its steps, summed over the assignments (each prints its own)."""
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "grader", "autograde", *[a.id for a in assignments], "--course",
-                           str(course.root), "--course-dir", str(course_dir), "--jobs", str(jobs), "--require-sandbox"],
-                          capture_output=True, text=True, env=dict(os.environ, COLUMNS="200"))
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "autograde",
+            *[a.id for a in assignments],
+            "--course",
+            str(course.root),
+            "--course-dir",
+            str(course_dir),
+            "--jobs",
+            str(jobs),
+            "--require-sandbox",
+        ],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, COLUMNS="200"),
+    )
     elapsed = time.perf_counter() - started
     if proc.returncode != 0:
         sys.exit(f"grader autograde failed:\n{(proc.stdout + proc.stderr)[-3000:]}")
@@ -441,8 +487,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="grade-class processes")
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--keep", metavar="DIR", help="build everything in DIR and keep it")
-    parser.add_argument("--only", action="append", metavar="FUNCTION",
-                        help="grade only these exercises (repeatable; default: every function and answer)")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="FUNCTION",
+        help="grade only these exercises (repeatable; default: every function and answer)",
+    )
     args = parser.parse_args()
 
     course = load_course(ROOT)
@@ -458,23 +508,27 @@ def main() -> None:
     students, appended = make_class(course, submissions, args.k, args.seed, modules)
     mix = {kind: sum(1 for k in students.values() if k == kind) for kind in ("correct", "wrong", "stubs", "looping")}
     what = "full-module" if not args.only else f"{len(functions)}-function"
-    print(f"class: {args.k} {what} submissions ({', '.join(f'{n} {k}' for k, n in mix.items())}); "
-          f"{len(functions)} exercises (functions and answers; labs left out), hidden tests of "
-          f"{len(modules)} modules; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(
+        f"class: {args.k} {what} submissions ({', '.join(f'{n} {k}' for k, n in mix.items())}); "
+        f"{len(functions)} exercises (functions and answers; labs left out), hidden tests of "
+        f"{len(modules)} modules; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
 
     cpu: dict[str, float] = {}
     with machine_cpu(cpu, "a"):
         ours = run_grader(course, submissions, work / "grader-results", functions, "-j", str(args.jobs))
     records = [json.loads(p.read_text()) for p in (work / "grader-results" / "results").glob("*.json")]
-    per_kind = {kind: statistics.median(r["elapsed"] for r in records if students[r["student"]] == kind)
-                for kind in mix if mix[kind]}
+    per_kind = {
+        kind: statistics.median(r["elapsed"] for r in records if students[r["student"]] == kind)
+        for kind in mix
+        if mix[kind]
+    }
 
     course_dir = work / "nbgrader-course"
     assignments = build_nbgrader_course(course, course_dir, submissions, students, functions)
     with machine_cpu(cpu, "b"):
         theirs = run_nbgrader(course_dir, assignments)
-    scores = {"a": {r["student"]: r["result"]["total"] for r in records},
-              "b": nbgrader_scores(course_dir, students)}
+    scores = {"a": {r["student"]: r["result"]["total"] for r in records}, "b": nbgrader_scores(course_dir, students)}
     notebooks = None
     if not args.only:  # grader autograde grades whole assignments
         grader_dir = work / "grader-course"
@@ -487,39 +541,60 @@ def main() -> None:
     kernel = kernel_start_cost()
 
     def line(label: str, seconds: float, key: str) -> str:
-        return (f"{label:<58} {seconds:7.1f} s wall {cpu[key]:7.1f} s CPU   {args.k / seconds:6.2f} submissions/s"
-                f"   ({seconds / args.k:.2f} s per submission)")
+        return (
+            f"{label:<58} {seconds:7.1f} s wall {cpu[key]:7.1f} s CPU   {args.k / seconds:6.2f} submissions/s"
+            f"   ({seconds / args.k:.2f} s per submission)"
+        )
 
     print()
     print(line(f"(a) grader grade-class -j {args.jobs}, .py modules, sandbox:", ours, "a"))
     print(line(f"(b) plain nbgrader autograde, {len(assignments)} notebooks each:", theirs, "b"))
     if notebooks is not None:
-        print(line(f"(c) grader autograde --jobs {args.jobs}, {len(assignments)} notebooks each, sandbox:", notebooks,
-                   "c"))
+        print(
+            line(
+                f"(c) grader autograde --jobs {args.jobs}, {len(assignments)} notebooks each, sandbox:", notebooks, "c"
+            )
+        )
     print(f"ratio (a)/(b) in submissions per second: {theirs / ours:.1f}x   (goal >= 40x, issue 20)")
     if notebooks is not None:
-        print(f"ratio (c)/(b) in submissions per second: {theirs / notebooks:.1f}x   (goal >= 20x, issue 20); in CPU time: "
-              f"{cpu['b'] / cpu['c']:.1f}x")
+        print(
+            f"ratio (c)/(b) in submissions per second: {theirs / notebooks:.1f}x   (goal >= 20x, issue 20); in CPU time: "
+            f"{cpu['b'] / cpu['c']:.1f}x"
+        )
         rest = notebooks - sum(phases.values())
-        print(f"phases of (c), summed over its {len(assignments)} assignments: "
-              + ", ".join(f"{step} {seconds:.1f} s" for step, seconds in phases.items() if step != "collect")
-              + f"; and {rest:.1f} s starting the command (Python, imports, the course) and printing")
+        print(
+            f"phases of (c), summed over its {len(assignments)} assignments: "
+            + ", ".join(f"{step} {seconds:.1f} s" for step, seconds in phases.items() if step != "collect")
+            + f"; and {rest:.1f} s starting the command (Python, imports, the course) and printing"
+        )
     print()
-    print("inside (a), median grading time of one submission, by kind: "
-          + ", ".join(f"{kind} {t:.2f} s" for kind, t in per_kind.items()))
-    print(f"fixed cost per submission: (a) fork a sandboxed worker, ping, kill and wipe {fork * 1000:.1f} ms; "
-          f"(b) start a kernel and import numpy {kernel:.2f} s per notebook, {kernel / fork:.0f}x the fork "
-          f"({len(assignments)} notebooks a submission: {kernel * len(assignments) / fork:.0f}x)")
+    print(
+        "inside (a), median grading time of one submission, by kind: "
+        + ", ".join(f"{kind} {t:.2f} s" for kind, t in per_kind.items())
+    )
+    print(
+        f"fixed cost per submission: (a) fork a sandboxed worker, ping, kill and wipe {fork * 1000:.1f} ms; "
+        f"(b) start a kernel and import numpy {kernel:.2f} s per notebook, {kernel / fork:.0f}x the fork "
+        f"({len(assignments)} notebooks a submission: {kernel * len(assignments) / fork:.0f}x)"
+    )
 
     def count(key, kind, test):
         group = [s for s, k in students.items() if k == kind]
         return f"{sum(1 for s in group if test(scores[key].get(s, 0.0)))}/{len(group)}"
 
     top = sum(course.exercise(f).points for f in functions)
-    checks = {"correct at full marks": ("correct", lambda v: v == top), "stubs at zero": ("stubs", lambda v: v == 0),
-              "wrong below full marks": ("wrong", lambda v: v < top)}
-    print("sanity: " + "; ".join(f"{what} " + ", ".join(f"({key}) {count(key, kind, test)}" for key in scores)
-                                 for what, (kind, test) in checks.items()))
+    checks = {
+        "correct at full marks": ("correct", lambda v: v == top),
+        "stubs at zero": ("stubs", lambda v: v == 0),
+        "wrong below full marks": ("wrong", lambda v: v < top),
+    }
+    print(
+        "sanity: "
+        + "; ".join(
+            f"{what} " + ", ".join(f"({key}) {count(key, kind, test)}" for key in scores)
+            for what, (kind, test) in checks.items()
+        )
+    )
     if "c" in scores:
         same = sum(1 for s in students if abs(scores["c"].get(s, -1) - scores["a"].get(s, -2)) < 1e-6)
         print(f"(c) gives the grades of (a) to {same}/{args.k} students")

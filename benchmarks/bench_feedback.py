@@ -51,8 +51,14 @@ def grade_batch(root: Path, plan: dict) -> tuple[dict, float, float]:
     started = time.perf_counter()
     engine = (root / "grader" / "engine" / "batch.py").is_file()
     batch = "grader.engine.batch" if engine else "grader.grade.batch"
-    proc = subprocess.run([sys.executable, "-m", batch], input=json.dumps({"submissions": plan}),
-                          cwd=root, capture_output=True, text=True, timeout=3600)
+    proc = subprocess.run(
+        [sys.executable, "-m", batch],
+        input=json.dumps({"submissions": plan}),
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
@@ -80,8 +86,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timing runs (median reported)")
     parser.add_argument("--skip-corpus", action="store_true", help="time grading only")
     parser.add_argument("--skip-timing", action="store_true", help="grade the corpus only")
-    parser.add_argument("--cross-validate", action="store_true",
-                        help="also grade each wrong implementation without its own known mistake")
+    parser.add_argument(
+        "--cross-validate",
+        action="store_true",
+        help="also grade each wrong implementation without its own known mistake",
+    )
     parser.add_argument("--verbose", action="store_true", help="list the first messages that miss")
     args = parser.parse_args()
     root = args.root.resolve()
@@ -186,8 +195,10 @@ def cross_validation_report(root, mutants, tmp, verbose=False) -> None:
             wrong_cause += 1
             others.append(f"  {sid} told {', '.join(foreign)}: {first_message(f)[:140]}")
     n = len(expect)
-    print(f"\ncross-validation: {n} known mistakes, each graded without itself (nor the probes whose text only it"
-          f" evidences) in the catalogue")
+    print(
+        f"\ncross-validation: {n} known mistakes, each graded without itself (nor the probes whose text only it"
+        f" evidences) in the catalogue"
+    )
     print(f"  first message still names the mistake:   {named}/{n} = {named / n:.0%}")
     print(f"  another known mistake matched instead:    {other}/{n} = {other / n:.0%}")
     print(f"  first message names a cause it lacks:     {wrong_cause}/{n} = {wrong_cause / n:.0%}")
@@ -195,15 +206,27 @@ def cross_validation_report(root, mutants, tmp, verbose=False) -> None:
 
 
 # The wrong submission timed: one wrong implementation of every function, the same before and after.
-WRONG = ("broadcast_sequence_advantages/divides_by_length", "discounted_score_weights/cumprod_discounts",
-         "gae_advantages/bootstraps_terminal", "grad_log_softmax/batched_rows", "group_mean_advantages/divides_by_std",
-         "group_zscore_advantages/eps_in_denominator", "leave_one_out_baselines/divides_by_g",
-         "masked_token_ppo_objective/all_masked_nan", "masked_token_ppo_terms/fixed_clip",
-         "optimal_constant_baseline/naive_softmax", "ppo_clipped_terms/always_clipped",
-         "ppo_diagnostics/active_is_outside", "response_token_mask/boolean_mask", "reward_to_go/accumulates_in_place",
-         "sequence_log_probability/mean_not_sum", "sequence_log_probability_ratio/inverted",
-         "sequence_probability_ratio/average_of_token_ratios", "simulate_group_baseline_bias/ignores_seed",
-         "stable_softmax/batched_rows")
+WRONG = (
+    "broadcast_sequence_advantages/divides_by_length",
+    "discounted_score_weights/cumprod_discounts",
+    "gae_advantages/bootstraps_terminal",
+    "grad_log_softmax/batched_rows",
+    "group_mean_advantages/divides_by_std",
+    "group_zscore_advantages/eps_in_denominator",
+    "leave_one_out_baselines/divides_by_g",
+    "masked_token_ppo_objective/all_masked_nan",
+    "masked_token_ppo_terms/fixed_clip",
+    "optimal_constant_baseline/naive_softmax",
+    "ppo_clipped_terms/always_clipped",
+    "ppo_diagnostics/active_is_outside",
+    "response_token_mask/boolean_mask",
+    "reward_to_go/accumulates_in_place",
+    "sequence_log_probability/mean_not_sum",
+    "sequence_log_probability_ratio/inverted",
+    "sequence_probability_ratio/average_of_token_ratios",
+    "simulate_group_baseline_bias/ignores_seed",
+    "stable_softmax/batched_rows",
+)
 
 
 def timing_report(root, functions, mutants, tmp, repeat) -> None:

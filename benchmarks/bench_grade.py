@@ -56,15 +56,23 @@ def main() -> None:
     reference = median_time(grade + ["solutions"] + only, args.repeat)
     stubs = median_time(grade + ["exercises"] + only, args.repeat)
     both = median_time(grade + ["solutions", "exercises"] + only, args.repeat)
-    print(f"runs per figure: {args.repeat} (median); {len(only) // 2} function and answer exercises, "
-          f"{len(labs) // 2} labs")
+    print(
+        f"runs per figure: {args.repeat} (median); {len(only) // 2} function and answer exercises, "
+        f"{len(labs) // 2} labs"
+    )
     print(f"baseline: python + import numpy, pytest, hypothesis   {baseline:6.2f} s")
-    print(f"grade solutions   (reference, all but the labs)       {reference:6.2f} s"
-          f"   = {reference / baseline:4.1f} x baseline   goal < 2 s: {'met' if reference < 2 else 'NOT met'}")
+    print(
+        f"grade solutions   (reference, all but the labs)       {reference:6.2f} s"
+        f"   = {reference / baseline:4.1f} x baseline   goal < 2 s: {'met' if reference < 2 else 'NOT met'}"
+    )
     print(f"grade solutions, first run (empty case cache)         {cold:6.2f} s   = {cold / baseline:4.1f} x baseline")
-    print(f"grade exercises   (untouched stubs)                   {stubs:6.2f} s   = {stubs / baseline:4.1f} x baseline")
-    print(f"grade solutions + exercises (one session)             {both:6.2f} s"
-          f"   marginal cost of a second submission {both - reference:5.2f} s")
+    print(
+        f"grade exercises   (untouched stubs)                   {stubs:6.2f} s   = {stubs / baseline:4.1f} x baseline"
+    )
+    print(
+        f"grade solutions + exercises (one session)             {both:6.2f} s"
+        f"   marginal cost of a second submission {both - reference:5.2f} s"
+    )
     if labs and not args.skip_labs:
         lab = timed(grade + ["solutions"] + labs)
         print(f"grade solutions, labs only (trainings; one run)       {lab:6.2f} s")

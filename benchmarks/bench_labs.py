@@ -48,8 +48,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from grader import testing  # noqa: E402
-from grader.core.course import load_course  # noqa: E402
 from grader.core import labreplay  # noqa: E402
+from grader.core.course import load_course  # noqa: E402
 from grader.core.submission import Implementation, StudentError, Submission  # noqa: E402
 from grader.testing import Misconception  # noqa: E402
 
@@ -58,8 +58,12 @@ GOAL_CPU = 1.0  # both labs together, per submission
 CHUNK = 62  # ppo_clipped_terms calls per map crossing in the replay (1 MiB reply limit, half of it used)
 # Known CartPole mistakes that are not lab mutants (the lab does not fail them reliably).
 CARTPOLE_MISTAKES = {
-    "clipping_with_max": ("ppo_objective", "ppo_clipped_terms", "np.minimum(unclipped, clipped)",
-                          "np.maximum(unclipped, clipped)"),
+    "clipping_with_max": (
+        "ppo_objective",
+        "ppo_clipped_terms",
+        "np.minimum(unclipped, clipped)",
+        "np.maximum(unclipped, clipped)",
+    ),
     "one_done_flag": ("gae", "gae_advantages", "np.where(term, 0.0, nv)", "np.where(cuts, 0.0, nv)"),
     "no_clipping": ("ppo_objective", "ppo_clipped_terms", "np.minimum(unclipped, clipped)", "unclipped"),
 }
@@ -117,11 +121,15 @@ def grade_lab(course, lab: str, folder: Path, replay: bool = True) -> dict:
         if replay and all(r.agrees for r in replays):
             if lab == "cartpole_ppo_lab":
                 means, steps = records[0].outcome
-                seeds = [{"seed": seed, "steps": n, "evaluation": m} for seed, m, n in zip(params["seeds"], means, steps)]
+                seeds = [
+                    {"seed": seed, "steps": n, "evaluation": m} for seed, m, n in zip(params["seeds"], means, steps)
+                ]
                 passed = np.median(means) >= params["min_median_return"]
             else:
-                seeds = [{"seed": seed, "steps": sequence_steps(test, params), "evaluation": r.outcome["success_rate"]}
-                         for seed, r in zip(params["seeds"], records)]
+                seeds = [
+                    {"seed": seed, "steps": sequence_steps(test, params), "evaluation": r.outcome["success_rate"]}
+                    for seed, r in zip(params["seeds"], records)
+                ]
                 passed = min(s["evaluation"] for s in seeds) >= params["min_success_rate"]
         elif lab == "cartpole_ppo_lab":
             trained, cartpole = test.trusted_modules()
@@ -132,12 +140,23 @@ def grade_lab(course, lab: str, folder: Path, replay: bool = True) -> dict:
                 except Misconception as error:
                     failure = str(error)
                     break
-                returns = trained.evaluate_policy(run["weights"], test.EVALUATION_EPISODES,
-                                                  test.EVALUATION_SEED + 1000 * seed, vector_env=cartpole.VectorCartPole)
+                returns = trained.evaluate_policy(
+                    run["weights"],
+                    test.EVALUATION_EPISODES,
+                    test.EVALUATION_SEED + 1000 * seed,
+                    vector_env=cartpole.VectorCartPole,
+                )
                 history = run["history"]
                 reached = [s for s, m in zip(history["environment_steps"], history["evaluation_mean"]) if m >= 475]
-                seeds.append({"seed": seed, "steps": run["environment_steps"], "first_475": int(reached[0]) if reached else None,
-                              "stopped_early": run["stopped_early"], "evaluation": float(np.mean(returns))})
+                seeds.append(
+                    {
+                        "seed": seed,
+                        "steps": run["environment_steps"],
+                        "first_475": int(reached[0]) if reached else None,
+                        "stopped_early": run["stopped_early"],
+                        "evaluation": float(np.mean(returns)),
+                    }
+                )
             passed = failure is None and np.median([s["evaluation"] for s in seeds]) >= params["min_median_return"]
         else:
             sequence = test.trusted("llm_sequence")
@@ -151,14 +170,23 @@ def grade_lab(course, lab: str, folder: Path, replay: bool = True) -> dict:
                     break
                 evaluation = test.evaluated(sequence, weights, params["profile"], seed)
                 rates.append(evaluation["success_rate"])
-                seeds.append({"seed": seed, "steps": sequence_steps(test, params),
-                              "evaluation": evaluation["success_rate"]})
+                seeds.append(
+                    {"seed": seed, "steps": sequence_steps(test, params), "evaluation": evaluation["success_rate"]}
+                )
             passed = failure is None and min(rates) >= params["min_success_rate"]
     finally:
         submission.close()
-    return {"trusted_cpu": time.process_time() - trusted_started, "worker_cpu": children_cpu() - worker_started,
-            "seeds": seeds, "stats": student.stats if student else {}, "findings": student.findings() if student else [],
-            "failure": failure, "passed": bool(passed) and failure is None, "replays": replays, "startup": startup}
+    return {
+        "trusted_cpu": time.process_time() - trusted_started,
+        "worker_cpu": children_cpu() - worker_started,
+        "seeds": seeds,
+        "stats": student.stats if student else {},
+        "findings": student.findings() if student else [],
+        "failure": failure,
+        "passed": bool(passed) and failure is None,
+        "replays": replays,
+        "startup": startup,
+    }
 
 
 def process_cpu(pid: int) -> float:
@@ -182,16 +210,22 @@ def crossing_cost(course, calls: int = 400) -> None:
             trusted, worker = time.process_time(), process_cpu(pid)
             if way == "map crossings":
                 for start in range(0, calls, CHUNK):  # the replay's chunks: half the reply limit
-                    function.map([ratios[start:start + CHUNK], advantages[start:start + CHUNK], 0.2], [0, 1],
-                                 len(ratios[start:start + CHUNK]), {})
+                    function.map(
+                        [ratios[start : start + CHUNK], advantages[start : start + CHUNK], 0.2],
+                        [0, 1],
+                        len(ratios[start : start + CHUNK]),
+                        {},
+                    )
             else:
                 for i in range(calls):
                     function(ratios[i], advantages[i], 0.2)
             figures[way] = (time.process_time() - trusted, process_cpu(pid) - worker)
     finally:
         submission.close()
-    print(f"crossing cost, ppo_clipped_terms on 256 rows, {calls} calls, {CHUNK} per map crossing "
-          "(CPU per call, trusted + worker):")
+    print(
+        f"crossing cost, ppo_clipped_terms on 256 rows, {calls} calls, {CHUNK} per map crossing "
+        "(CPU per call, trusted + worker):"
+    )
     for way, (trusted, worker) in figures.items():
         print(f"  {way:>22s}: {1e3 * trusted / calls:.3f} + {1e3 * worker / calls:.3f} ms")
     single, batched = (sum(figures[w]) for w in figures)
@@ -241,19 +275,24 @@ def mutant_folders(course, lab: str, scratch: Path) -> dict[str, Path]:
 
 def print_grading(name: str, graded: dict) -> None:
     verdict = "pass" if graded["passed"] else "FAIL"
-    print(f"  {name}: {verdict}; CPU trusted {graded['trusted_cpu']:.2f} s + worker {graded['worker_cpu']:.2f} s "
-          f"= {graded['trusted_cpu'] + graded['worker_cpu']:.2f} s, of which the worker's start-up "
-          f"{graded['startup']:.2f} s")
+    print(
+        f"  {name}: {verdict}; CPU trusted {graded['trusted_cpu']:.2f} s + worker {graded['worker_cpu']:.2f} s "
+        f"= {graded['trusted_cpu'] + graded['worker_cpu']:.2f} s, of which the worker's start-up "
+        f"{graded['startup']:.2f} s"
+    )
     for s in graded["seeds"]:
-        extra = (f", first >= 475 at {s['first_475']}, stopped early: {s['stopped_early']}"
-                 if "first_475" in s else "")
-        print(f"    seed {s['seed']:3d}: {s['steps']:>6} steps/iterations{extra}; grader's evaluation {s['evaluation']:.3g}")
+        extra = f", first >= 475 at {s['first_475']}, stopped early: {s['stopped_early']}" if "first_475" in s else ""
+        print(
+            f"    seed {s['seed']:3d}: {s['steps']:>6} steps/iterations{extra}; grader's evaluation {s['evaluation']:.3g}"
+        )
     for r in graded["replays"]:
         verdict = "every answer agreed" if r.agrees else f"first differed in {r.where()[:140]}"
         print(f"    replay: {r.calls:5d} calls in {r.crossings:3d} crossings; {verdict}")
     for function, stats in graded["stats"].items():
-        print(f"    {function:>28s}: {stats.calls:5d} calls, {stats.checked:4d} cross-checked, "
-              f"{stats.seconds:.2f} s waited ({1000 * stats.seconds / max(stats.calls, 1):.2f} ms a call)")
+        print(
+            f"    {function:>28s}: {stats.calls:5d} calls, {stats.checked:4d} cross-checked, "
+            f"{stats.seconds:.2f} s waited ({1000 * stats.seconds / max(stats.calls, 1):.2f} ms a call)"
+        )
     if graded["failure"]:
         print(f"    stopped: {graded['failure'][:160]}")
     for finding in graded["findings"]:
@@ -264,8 +303,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lab", choices=LABS, action="append", help="only this lab (repeatable; default: both)")
     parser.add_argument("--mutants", action="store_true", help="also grade the lab mutants and known mistakes")
-    parser.add_argument("--old-way", action="store_true",
-                        help="also time the oldest way (the worker trains the whole smoke budget)")
+    parser.add_argument(
+        "--old-way", action="store_true", help="also time the oldest way (the worker trains the whole smoke budget)"
+    )
     args = parser.parse_args()
     course = load_course(ROOT)
     crossing_cost(course)
@@ -282,7 +322,9 @@ def main() -> None:
         trained = grade_lab(course, lab, course.solutions_dir, replay=False)
         print_grading("reference, trained (the way before the replay)", trained)
         before = trained["trusted_cpu"] + trained["worker_cpu"] - trained["startup"]
-        print(f"  without the worker's start-up: replayed {new:.2f} s, trained {before:.2f} s, ratio {new / before:.3f}")
+        print(
+            f"  without the worker's start-up: replayed {new:.2f} s, trained {before:.2f} s, ratio {new / before:.3f}"
+        )
         total_new, total_trained = total_new + new, total_trained + before
         startups.append(graded["startup"])
         if args.old_way:
@@ -298,21 +340,27 @@ def main() -> None:
                     if lab == "cartpole_ppo_lab" and name in CARTPOLE_MISTAKES:  # not caught reliably: vs training
                         trained = grade_lab(course, lab, folder, replay=False)
                         same = trained["passed"] == result["passed"]
-                        print(f"    trained without the replay: {'pass' if trained['passed'] else 'FAIL'}"
-                              f"{'' if same else ' (A DIFFERENT VERDICT)'}")
+                        print(
+                            f"    trained without the replay: {'pass' if trained['passed'] else 'FAIL'}"
+                            f"{'' if same else ' (A DIFFERENT VERDICT)'}"
+                        )
                         mistakes += 1
                         mistakes_same += same
                     else:
                         expected_failing += 1
                         failing += not result["passed"]
     verdict = "met" if total_new <= GOAL_CPU else "NOT met"
-    print(f"both labs, reference, per submission (CPU, trusted + worker, without the start-up of the worker a "
-          f"submission has anyway: {min(startups):.2f}-{max(startups):.2f} s here, a fork from the zygote in the "
-          f"sandbox): {total_new:.2f} s replayed (goal <= {GOAL_CPU:g} s: {verdict}), {total_trained:.2f} s trained, "
-          f"ratio {total_new / total_trained:.3f} (same run)")
+    print(
+        f"both labs, reference, per submission (CPU, trusted + worker, without the start-up of the worker a "
+        f"submission has anyway: {min(startups):.2f}-{max(startups):.2f} s here, a fork from the zygote in the "
+        f"sandbox): {total_new:.2f} s replayed (goal <= {GOAL_CPU:g} s: {verdict}), {total_trained:.2f} s trained, "
+        f"ratio {total_new / total_trained:.3f} (same run)"
+    )
     if args.mutants:
-        print(f"lab mutants that fail: {failing} of {expected_failing}; known mistakes (not lab mutants) "
-              f"with the verdict training gives them: {mistakes_same} of {mistakes}")
+        print(
+            f"lab mutants that fail: {failing} of {expected_failing}; known mistakes (not lab mutants) "
+            f"with the verdict training gives them: {mistakes_same} of {mistakes}"
+        )
 
 
 if __name__ == "__main__":

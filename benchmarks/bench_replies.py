@@ -29,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-BOMB_SUBMISSION = '''
+BOMB_SUBMISSION = """
 import os, struct, sys
 
 def bomb(megabytes):
@@ -39,7 +39,7 @@ def bomb(megabytes):
         frame = frame.f_back
     os.write(frame.f_locals["response_fd"], struct.pack(">Q", len(data)) + data)
     os._exit(0)
-'''
+"""
 
 
 def bomb_bytes(megabytes: float) -> bytes:
@@ -69,8 +69,13 @@ def measure_bounded(megabytes: float) -> dict:
         (Path(tmp) / "bomb.py").write_text(BOMB_SUBMISSION)
         worker = WorkerProcess(Path(tmp))
         worker.start()
-        request = {"op": "call", "module": "bomb", "function": "bomb", "args": runtime.encode([megabytes]),
-                   "kwargs": runtime.encode({})}
+        request = {
+            "op": "call",
+            "module": "bomb",
+            "function": "bomb",
+            "args": runtime.encode([megabytes]),
+            "kwargs": runtime.encode({}),
+        }
         try:
             worker.request({"op": "import", "module": "bomb"}, timeout=30)
             before, started = peak_rss(), time.perf_counter()
@@ -88,7 +93,7 @@ def measure_bounded(megabytes: float) -> dict:
 def in_fresh_process(kind: str, megabytes: float) -> dict:
     code = textwrap.dedent(f"""
         import json, sys
-        sys.path.insert(0, {str(ROOT)!r}); sys.path.insert(0, {str(ROOT / 'benchmarks')!r})
+        sys.path.insert(0, {str(ROOT)!r}); sys.path.insert(0, {str(ROOT / "benchmarks")!r})
         import bench_replies
         print(json.dumps(bench_replies.measure_{kind}({megabytes!r})))
     """)
@@ -102,15 +107,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="0.9,8,32", help="bomb sizes in MiB, comma-separated (default: 0.9,8,32)")
     args = parser.parse_args()
-    print("reply bomb [[],[],...] | (a) without bounds: peak RSS growth, time | (b) with bounds: peak RSS growth, "
-          "time, what the grader said | RSS ratio (a)/(b)")
+    print(
+        "reply bomb [[],[],...] | (a) without bounds: peak RSS growth, time | (b) with bounds: peak RSS growth, "
+        "time, what the grader said | RSS ratio (a)/(b)"
+    )
     for megabytes in (float(s) for s in args.sizes.split(",")):
         unbounded = in_fresh_process("unbounded", megabytes)
         bounded = in_fresh_process("bounded", megabytes)
         ratio = unbounded["rss"] / max(bounded["rss"], 2**20)
-        print(f"{megabytes:5.1f} MiB | (a) {unbounded['rss'] / 2**20:7.1f} MiB {unbounded['seconds']:6.2f} s "
-              f"| (b) {bounded['rss'] / 2**20:5.1f} MiB {bounded['seconds']:6.3f} s, {bounded['outcome']!r} "
-              f"| {ratio:.0f}x (b counted as at least 1 MiB)")
+        print(
+            f"{megabytes:5.1f} MiB | (a) {unbounded['rss'] / 2**20:7.1f} MiB {unbounded['seconds']:6.2f} s "
+            f"| (b) {bounded['rss'] / 2**20:5.1f} MiB {bounded['seconds']:6.3f} s, {bounded['outcome']!r} "
+            f"| {ratio:.0f}x (b counted as at least 1 MiB)"
+        )
 
 
 if __name__ == "__main__":

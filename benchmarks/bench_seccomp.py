@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-LOOPS = '''
+LOOPS = """
 import os, time
 
 def loop(kind, n):
@@ -42,7 +42,7 @@ def loop(kind, n):
                 os._exit(0)
             os.waitpid(pid, 0)
     return (time.perf_counter() - started) / n
-'''
+"""
 
 
 def main() -> None:
@@ -86,8 +86,16 @@ def main() -> None:
             worker = WorkerProcess(submission, launcher)
             worker.start()
             try:
-                reply = worker.request({"op": "call", "module": "loops", "function": "loop",
-                                        "args": runtime.encode([kind, n]), "kwargs": runtime.encode({})}, timeout=120)
+                reply = worker.request(
+                    {
+                        "op": "call",
+                        "module": "loops",
+                        "function": "loop",
+                        "args": runtime.encode([kind, n]),
+                        "kwargs": runtime.encode({}),
+                    },
+                    timeout=120,
+                )
                 return runtime.decode(reply["value"])
             finally:
                 worker.kill()
@@ -108,14 +116,20 @@ def main() -> None:
 
     on, off = statistics.median(times[True]), statistics.median(times[False])
     print(f"sandbox: {launchers[True].describe()}")
-    print(f"per submission (fork a worker, import {len(course.modules)} modules, ping, kill, wipe), "
-          f"median of {args.repeat}:")
+    print(
+        f"per submission (fork a worker, import {len(course.modules)} modules, ping, kill, wipe), "
+        f"median of {args.repeat}:"
+    )
     print(f"  with the filter {on * 1000:6.2f} ms | without {off * 1000:6.2f} ms | ratio {on / off:.3f}")
     for kind, t in calls.items():
-        print(f"per {kind:8s} call in a worker: with {t[True] * 1e6:8.3f} us | without {t[False] * 1e6:8.3f} us "
-              f"| ratio {t[True] / t[False]:.3f}")
-    print(f"starting the sandbox and its zygote (once per grading process): with {start[True]:.2f} s | "
-          f"without {start[False]:.2f} s")
+        print(
+            f"per {kind:8s} call in a worker: with {t[True] * 1e6:8.3f} us | without {t[False] * 1e6:8.3f} us "
+            f"| ratio {t[True] / t[False]:.3f}"
+        )
+    print(
+        f"starting the sandbox and its zygote (once per grading process): with {start[True]:.2f} s | "
+        f"without {start[False]:.2f} s"
+    )
 
 
 if __name__ == "__main__":

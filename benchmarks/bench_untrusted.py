@@ -48,15 +48,15 @@ def main() -> None:
     import nbformat
     from nbconvert import HTMLExporter
 
-    from grader.notebooks.extract import check_notebook, extract_submission, notebooks_of, read_notebook
     from grader.autograde.preprocessors import fill_outputs
     from grader.autograde.sanitize import rendered_markdown, sanitize_notebook
     from grader.build.nbgrader_run import run_nbgrader
     from grader.build.notebook import build_notebook
-    from grader.notebooks.segments import assignment_modules
     from grader.core.course import load_course
-    from grader.engine.record import GradeRecord
     from grader.core.results import SubmissionResult, score_function
+    from grader.engine.record import GradeRecord
+    from grader.notebooks.extract import check_notebook, extract_submission, notebooks_of, read_notebook
+    from grader.notebooks.segments import assignment_modules
     from grader.untrusted import refused_entries
 
     course = load_course(ROOT, check_files=False)
@@ -84,14 +84,18 @@ def main() -> None:
 
         base, ours = best(plain, args.repeat), best(checked, args.repeat)
         whole, walk = best(extract, args.repeat), best(lambda: refused_entries(folder), args.repeat)
-        print(f"  read and check a notebook: {ours * 1e3:.2f} ms (json.loads + nbformat.from_dict: {base * 1e3:.2f} ms, "
-              f"{ours / base:.1f}x); the whole extraction, walk included: {whole * 1e3:.1f} ms")
+        print(
+            f"  read and check a notebook: {ours * 1e3:.2f} ms (json.loads + nbformat.from_dict: {base * 1e3:.2f} ms, "
+            f"{ours / base:.1f}x); the whole extraction, walk included: {whole * 1e3:.1f} ms"
+        )
         print(f"  link/pipe walk of the submission folder: {walk * 1e6:.0f} us")
 
-        result = SubmissionResult("x", {e.function: score_function(course, e.function, [], "not implemented")
-                                        for e in ps4b.exercises})
+        result = SubmissionResult(
+            "x", {e.function: score_function(course, e.function, [], "not implemented") for e in ps4b.exercises}
+        )
         record = GradeRecord("alice", "alice/ps4b", result).with_extraction(
-            "ps4b", extract_submission(course, ps4b, [nb], [], None, tmp / "o2", modules=modules))
+            "ps4b", extract_submission(course, ps4b, [nb], [], None, tmp / "o2", modules=modules)
+        )
         graded = fill_outputs(nbformat.reads(text, as_version=4), record)
         copy = nbformat.writes(graded)
 
@@ -103,9 +107,11 @@ def main() -> None:
         warm = best(lambda: sanitize_notebook(nbformat.reads(copy, as_version=4)), args.repeat)
         exporter = HTMLExporter(template_name="classic")
         render = best(lambda: exporter.from_notebook_node(graded), max(3, args.repeat // 4))
-        print(f"  sanitize the autograded notebook: {sanitize * 1e3:.1f} ms, the next ones of the class "
-              f"{warm * 1e3:.1f} ms (the course's markdown is rendered once); nbconvert renders it in "
-              f"{render * 1e3:.1f} ms ({sanitize / render:.2f}x of what feedback costs anyway)")
+        print(
+            f"  sanitize the autograded notebook: {sanitize * 1e3:.1f} ms, the next ones of the class "
+            f"{warm * 1e3:.1f} ms (the course's markdown is rendered once); nbconvert renders it in "
+            f"{render * 1e3:.1f} ms ({sanitize / render:.2f}x of what feedback costs anyway)"
+        )
 
         # An LMS download: one notebook per student, as <student>_ps4b.ipynb.
         archive = tmp / "ps4b_download.zip"
@@ -114,8 +120,12 @@ def main() -> None:
                 zf.writestr(f"student{i:04d}_ps4b.ipynb", text)
         size = archive.stat().st_size
         course_dir = tmp / "course"
-        proc = subprocess.run([sys.executable, "-m", "grader", "build", "--course-dir", str(course_dir),
-                               "--assignment", "ps4b"], cwd=ROOT, capture_output=True, text=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "grader", "build", "--course-dir", str(course_dir), "--assignment", "ps4b"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
         if proc.returncode != 0:
             sys.exit(proc.stdout + proc.stderr)
         from grader.autograde.zipcollect import collect_zip
@@ -126,12 +136,19 @@ def main() -> None:
             folder = course_dir / "downloaded" / "ps4b" / "archive"
             folder.mkdir(parents=True, exist_ok=True)
             (folder / archive.name).write_bytes(archive.read_bytes())
-            run_nbgrader(course_dir, "zip_collect", "ps4b", "--force",
-                         r"--FileNameCollectorPlugin.named_regexp=(?P<student_id>[^_]+)_(?P<file_id>.+)")
+            run_nbgrader(
+                course_dir,
+                "zip_collect",
+                "ps4b",
+                "--force",
+                r"--FileNameCollectorPlugin.named_regexp=(?P<student_id>[^_]+)_(?P<file_id>.+)",
+            )
 
         theirs = best(nbgrader_zip_collect, 3)
-        print(f"  --zip with {args.students} notebooks ({size / 2**20:.1f} MB zipped): collect_zip {ours:.2f} s, "
-              f"nbgrader zip_collect {theirs:.2f} s ({theirs / ours:.1f}x)")
+        print(
+            f"  --zip with {args.students} notebooks ({size / 2**20:.1f} MB zipped): collect_zip {ours:.2f} s, "
+            f"nbgrader zip_collect {theirs:.2f} s ({theirs / ours:.1f}x)"
+        )
 
 
 if __name__ == "__main__":

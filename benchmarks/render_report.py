@@ -33,8 +33,24 @@ def sample_results(work: Path) -> Path:
     course = make_toy_course(work / "course")
     submissions = write_sample_class(work / "class")
     out = work / "results"
-    proc = subprocess.run([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
-                           "--course", str(course), "-j", "2"], capture_output=True, text=True, cwd=work)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "grade-class",
+            str(submissions),
+            "--out",
+            str(out),
+            "--course",
+            str(course),
+            "-j",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=work,
+    )
     if proc.returncode != 0:
         raise GraderError(proc.stderr)
     return out
@@ -48,8 +64,11 @@ def main() -> int:
     parser.add_argument("--height", type=int, default=3000)
     args = parser.parse_args()
     try:
-        results = Path(args.results_dir) if args.results_dir else sample_results(
-            Path(tempfile.mkdtemp(prefix="grader-report-")))
+        results = (
+            Path(args.results_dir)
+            if args.results_dir
+            else sample_results(Path(tempfile.mkdtemp(prefix="grader-report-")))
+        )
         html = write_report(results)
         png = screenshot(html, Path(args.out) if args.out else results / "report.png", args.width, args.height)
     except GraderError as exc:

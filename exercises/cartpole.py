@@ -61,7 +61,9 @@ def _euler_step(x, x_dot, theta, theta_dot, force):
 
 
 def _is_terminal(x, theta):
-    return (x < -X_THRESHOLD) | (x > X_THRESHOLD) | (theta < -THETA_THRESHOLD_RADIANS) | (theta > THETA_THRESHOLD_RADIANS)
+    return (
+        (x < -X_THRESHOLD) | (x > X_THRESHOLD) | (theta < -THETA_THRESHOLD_RADIANS) | (theta > THETA_THRESHOLD_RADIANS)
+    )
 
 
 def _check_action(action):
@@ -224,6 +226,9 @@ class VectorCartPole:
             self.state[i] = self.generators[i].uniform(RESET_LOW, RESET_HIGH, size=(OBSERVATION_SIZE,))
             self.elapsed_steps[i] = 0
             self.episode_returns[i] = 0.0
-        info = {"final_observation": final_observation, "episode_return": episode_return,
-                "episode_length": episode_length}
+        info = {
+            "final_observation": final_observation,
+            "episode_return": episode_return,
+            "episode_length": episode_length,
+        }
         return self.state.astype(np.float32), rewards, terminated, truncated, info

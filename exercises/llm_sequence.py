@@ -99,7 +99,7 @@ def response_of(row, prompt_length: int) -> tuple:
     A response without EOS runs to the first PAD or the end of the row.
     """
     out = []
-    for token in np.asarray(row)[int(prompt_length):]:
+    for token in np.asarray(row)[int(prompt_length) :]:
         token = int(token)
         if token == PAD_ID:
             break
@@ -173,7 +173,7 @@ class TinyGRUPolicy:
         update_reset = _sigmoid(gates_in[:, : 2 * size] + h @ w["recurrent_update_reset"])
         z, r = update_reset[:, :size], update_reset[:, size:]
         reset_h = r * h
-        n = np.tanh(gates_in[:, 2 * size:] + reset_h @ w["recurrent_candidate"])
+        n = np.tanh(gates_in[:, 2 * size :] + reset_h @ w["recurrent_candidate"])
         h_new = (1.0 - z) * n + z * h
         return h_new, (token_ids, h, z, r, reset_h, n)
 
@@ -321,13 +321,13 @@ def log_prob_gradients(model: TinyGRUPolicy, cache, grad_log_probs, grad_entropy
     for k in range(len(steps) - 1, -1, -1):
         (token_ids, h_prev, z, r, reset_h, n), h, log_p = steps[k]
         # d log softmax[label] / d logits = onehot(label) - softmax.
-        d_logits = -np.exp(log_p) * g[:, k:k + 1]
+        d_logits = -np.exp(log_p) * g[:, k : k + 1]
         d_logits[rows, np.maximum(labels[:, k], 0)] += g[:, k]
         if g_ent is not None:
             # d H / d logits_j = -p_j (log p_j + H).
             p = np.exp(log_p)
             entropy = -np.sum(p * log_p, axis=1, keepdims=True)
-            d_logits -= g_ent[:, k:k + 1] * p * (log_p + entropy)
+            d_logits -= g_ent[:, k : k + 1] * p * (log_p + entropy)
         grads["output_weights"] += h.T @ d_logits
         grads["output_bias"] += d_logits.sum(axis=0)
         dh = d_logits @ w["output_weights"].T + dh_next
@@ -374,8 +374,14 @@ def sequence_length(max_new_tokens: int = MAX_NEW_TOKENS) -> int:
     return max(len(p) for p in PROMPTS) + int(max_new_tokens)
 
 
-def sample_responses(model: TinyGRUPolicy, samples_per_prompt: int, rng: np.random.Generator | None,
-                     *, deterministic: bool = False, max_new_tokens: int = MAX_NEW_TOKENS) -> SequenceBatch:
+def sample_responses(
+    model: TinyGRUPolicy,
+    samples_per_prompt: int,
+    rng: np.random.Generator | None,
+    *,
+    deterministic: bool = False,
+    max_new_tokens: int = MAX_NEW_TOKENS,
+) -> SequenceBatch:
     """Generate ``samples_per_prompt`` responses to every prompt (greedy if ``deterministic``).
 
     A row stops at its first EOS; the rest of the row is PAD. ``sample_log_probs``
@@ -418,8 +424,13 @@ def sample_responses(model: TinyGRUPolicy, samples_per_prompt: int, rng: np.rand
     return SequenceBatch(classes, lengths, ids, rewards, success, sample_lp)
 
 
-def evaluate_sequence_policy(model: TinyGRUPolicy, samples_per_prompt: int = 1, deterministic: bool = True,
-                             seed: int = 0, max_new_tokens: int = MAX_NEW_TOKENS) -> dict:
+def evaluate_sequence_policy(
+    model: TinyGRUPolicy,
+    samples_per_prompt: int = 1,
+    deterministic: bool = True,
+    seed: int = 0,
+    max_new_tokens: int = MAX_NEW_TOKENS,
+) -> dict:
     """Responses of ``model`` to every prompt, judged by the verifier.
 
     Returns
@@ -430,8 +441,7 @@ def evaluate_sequence_policy(model: TinyGRUPolicy, samples_per_prompt: int = 1, 
         ``success_rate`` (floats).
     """
     rng = None if deterministic else np.random.default_rng(seed)
-    batch = sample_responses(model, samples_per_prompt, rng, deterministic=deterministic,
-                             max_new_tokens=max_new_tokens)
+    batch = sample_responses(model, samples_per_prompt, rng, deterministic=deterministic, max_new_tokens=max_new_tokens)
     return {
         "prompt_classes": batch.prompt_classes,
         "prompt_lengths": batch.prompt_lengths,
@@ -449,10 +459,12 @@ def student_functions():
     from group_baselines import leave_one_out_baselines
     from response_tokens import masked_token_ppo_objective, masked_token_ppo_terms, response_token_mask
 
-    return types.SimpleNamespace(response_token_mask=response_token_mask,
-                                 leave_one_out_baselines=leave_one_out_baselines,
-                                 masked_token_ppo_terms=masked_token_ppo_terms,
-                                 masked_token_ppo_objective=masked_token_ppo_objective)
+    return types.SimpleNamespace(
+        response_token_mask=response_token_mask,
+        leave_one_out_baselines=leave_one_out_baselines,
+        masked_token_ppo_terms=masked_token_ppo_terms,
+        masked_token_ppo_objective=masked_token_ppo_objective,
+    )
 
 
 def rloo_advantages(rewards, prompt_classes, leave_one_out_baselines) -> np.ndarray:
@@ -528,8 +540,9 @@ def _ppo_terms(terms_fn, new, old, advantages, mask, clip_epsilon):
 
 
 def _objective(objective_fn, new, batch, clip_epsilon, reduction):
-    value = objective_fn(new, batch.old_log_probs, batch.advantages, batch.response_mask,
-                         clip_epsilon=clip_epsilon, reduction=reduction)
+    value = objective_fn(
+        new, batch.old_log_probs, batch.advantages, batch.response_mask, clip_epsilon=clip_epsilon, reduction=reduction
+    )
     try:
         value = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
@@ -550,8 +563,8 @@ class _Adam:
 
     def ascend(self, weights, grads):
         self.t += 1
-        c1 = 1.0 - self.beta1 ** self.t
-        c2 = 1.0 - self.beta2 ** self.t
+        c1 = 1.0 - self.beta1**self.t
+        c2 = 1.0 - self.beta2**self.t
         for name, g in grads.items():
             self.m[name] = self.beta1 * self.m[name] + (1.0 - self.beta1) * g
             self.v[name] = self.beta2 * self.v[name] + (1.0 - self.beta2) * g * g
@@ -610,17 +623,26 @@ class SequenceConfig:
         checks = (
             ("seed", integer(self.seed, 0), "an integer >= 0"),
             ("iterations", integer(self.iterations, 1), "an integer >= 1"),
-            ("group_size", integer(self.group_size, 2),
-             "an integer >= 2 (a leave-one-out baseline needs another response of the group)"),
+            (
+                "group_size",
+                integer(self.group_size, 2),
+                "an integer >= 2 (a leave-one-out baseline needs another response of the group)",
+            ),
             ("max_new_tokens", integer(self.max_new_tokens, 1), "an integer >= 1"),
             ("ppo_epochs", integer(self.ppo_epochs, 1), "an integer >= 1"),
             ("learning_rate", real(self.learning_rate) and self.learning_rate > 0, "a number > 0"),
             ("anneal_learning_rate", isinstance(self.anneal_learning_rate, bool), "True or False"),
-            ("adam_betas", isinstance(betas, tuple) and len(betas) == 2 and all(real(b) and 0 <= b < 1 for b in betas),
-             "a pair of numbers in [0, 1)"),
+            (
+                "adam_betas",
+                isinstance(betas, tuple) and len(betas) == 2 and all(real(b) and 0 <= b < 1 for b in betas),
+                "a pair of numbers in [0, 1)",
+            ),
             ("adam_epsilon", real(self.adam_epsilon) and self.adam_epsilon > 0, "a number > 0"),
-            ("max_grad_norm", self.max_grad_norm is None or (real(self.max_grad_norm) and self.max_grad_norm > 0),
-             "a number > 0 or None"),
+            (
+                "max_grad_norm",
+                self.max_grad_norm is None or (real(self.max_grad_norm) and self.max_grad_norm > 0),
+                "a number > 0 or None",
+            ),
             ("clip_epsilon", real(self.clip_epsilon) and 0 < self.clip_epsilon < 1, "a number in (0, 1)"),
             ("reduction", self.reduction in REDUCTIONS, f"one of {', '.join(REDUCTIONS)}"),
             ("entropy_coef", real(self.entropy_coef) and self.entropy_coef >= 0, "a number >= 0"),
@@ -638,8 +660,9 @@ PROFILES = {
     # The defaults: well under a second of computation per seed (CI, grading).
     "smoke": dict(),
     # Longer, with larger groups and a larger policy; evaluated every iteration, with more samples.
-    "full": dict(iterations=150, group_size=24, learning_rate=0.03, hidden_size=32, evaluation_every=1,
-                 evaluation_samples=64),
+    "full": dict(
+        iterations=150, group_size=24, learning_rate=0.03, hidden_size=32, evaluation_every=1, evaluation_samples=64
+    ),
 }
 
 
@@ -710,21 +733,41 @@ def train_tiny_sequence_policy(config: SequenceConfig, functions=None, verbose: 
     rng = np.random.default_rng(config.seed)
     model = init_policy(config.hidden_size, rng)
     optimizer = _Adam(model.weights, config.learning_rate, *config.adam_betas, config.adam_epsilon)
-    history = {key: [] for key in ("iteration", "evaluation_mean_reward", "success_rate",
-                                   "batch_mean_reward", "objective", "clip_fraction")}
+    history = {
+        key: []
+        for key in (
+            "iteration",
+            "evaluation_mean_reward",
+            "success_rate",
+            "batch_mean_reward",
+            "objective",
+            "clip_fraction",
+        )
+    }
     # The evaluation draws from its own generator, so evaluating never changes the training run.
-    eval_kwargs = dict(samples_per_prompt=config.evaluation_samples, deterministic=config.evaluation_samples == 1,
-                       seed=config.seed + 1, max_new_tokens=config.max_new_tokens)
+    eval_kwargs = dict(
+        samples_per_prompt=config.evaluation_samples,
+        deterministic=config.evaluation_samples == 1,
+        seed=config.seed + 1,
+        max_new_tokens=config.max_new_tokens,
+    )
 
     def record(iteration, objective=np.nan, clip_fraction=np.nan, batch_reward=np.nan):
         evaluation = evaluate_sequence_policy(model, **eval_kwargs)
-        for key, value in (("iteration", iteration), ("evaluation_mean_reward", evaluation["mean_reward"]),
-                           ("success_rate", evaluation["success_rate"]), ("batch_mean_reward", batch_reward),
-                           ("objective", objective), ("clip_fraction", clip_fraction)):
+        for key, value in (
+            ("iteration", iteration),
+            ("evaluation_mean_reward", evaluation["mean_reward"]),
+            ("success_rate", evaluation["success_rate"]),
+            ("batch_mean_reward", batch_reward),
+            ("objective", objective),
+            ("clip_fraction", clip_fraction),
+        ):
             history[key].append(value if key == "iteration" else float(value))
         if verbose:
-            print(f"iteration {iteration:4d} | evaluation reward {evaluation['mean_reward']:.3f} | "
-                  f"success {evaluation['success_rate']:.2f}")
+            print(
+                f"iteration {iteration:4d} | evaluation reward {evaluation['mean_reward']:.3f} | "
+                f"success {evaluation['success_rate']:.2f}"
+            )
         return evaluation
 
     evaluation = record(0)
@@ -732,12 +775,17 @@ def train_tiny_sequence_policy(config: SequenceConfig, functions=None, verbose: 
     for iteration in range(1, config.iterations + 1):
         batch = sample_responses(model, config.group_size, rng, max_new_tokens=config.max_new_tokens)
         batch.response_mask = np.asarray(
-            functions.response_token_mask(batch.input_ids, batch.prompt_lengths, pad_token_id=PAD_ID,
-                                          eos_token_id=EOS_ID, include_eos=True), dtype=float)
+            functions.response_token_mask(
+                batch.input_ids, batch.prompt_lengths, pad_token_id=PAD_ID, eos_token_id=EOS_ID, include_eos=True
+            ),
+            dtype=float,
+        )
         expected = (batch.input_ids.shape[0], batch.input_ids.shape[1] - 1)
         if batch.response_mask.shape != expected:
-            raise ValueError(f"response_token_mask returned shape {batch.response_mask.shape} for input_ids of "
-                             f"shape {batch.input_ids.shape}; the labels input_ids[:, 1:] have shape {expected}")
+            raise ValueError(
+                f"response_token_mask returned shape {batch.response_mask.shape} for input_ids of "
+                f"shape {batch.input_ids.shape}; the labels input_ids[:, 1:] have shape {expected}"
+            )
         batch.advantages = rloo_advantages(batch.rewards, batch.prompt_classes, functions.leave_one_out_baselines)
         # Frozen behaviour log-probs (teacher forcing reproduces the sampler's numbers).
         batch.old_log_probs = token_log_probs(model, batch.input_ids)
@@ -747,20 +795,29 @@ def train_tiny_sequence_policy(config: SequenceConfig, functions=None, verbose: 
         progress = (iteration - 1) / config.iterations
         if config.anneal_learning_rate:
             optimizer.lr = config.learning_rate * (1.0 - progress)
-        entropy_weight = (config.entropy_coef * max(0.0, 1.0 - progress / config.entropy_decay)
-                          if config.entropy_decay > 0 else 0.0)
+        entropy_weight = (
+            config.entropy_coef * max(0.0, 1.0 - progress / config.entropy_decay) if config.entropy_decay > 0 else 0.0
+        )
         objective = clip_fraction = np.nan
         recorded = iteration % config.evaluation_every == 0 or iteration == config.iterations
         for epoch in range(config.ppo_epochs):
             new_lp, cache = token_log_probs(model, batch.input_ids, keep_cache=True)
             ratio, unclipped, clipped, pessimistic = _ppo_terms(
-                functions.masked_token_ppo_terms, new_lp, batch.old_log_probs, batch.advantages,
-                batch.response_mask, config.clip_epsilon)
+                functions.masked_token_ppo_terms,
+                new_lp,
+                batch.old_log_probs,
+                batch.advantages,
+                batch.response_mask,
+                config.clip_epsilon,
+            )
             if recorded and epoch == config.ppo_epochs - 1:  # the history records the last epoch's objective
-                objective = _objective(functions.masked_token_ppo_objective, new_lp, batch, config.clip_epsilon,
-                                       config.reduction)
+                objective = _objective(
+                    functions.masked_token_ppo_objective, new_lp, batch, config.clip_epsilon, config.reduction
+                )
                 active = batch.response_mask != 0
-                clip_fraction = float(np.mean(~np.isclose(pessimistic[active], unclipped[active]))) if active.any() else 0.0
+                clip_fraction = (
+                    float(np.mean(~np.isclose(pessimistic[active], unclipped[active]))) if active.any() else 0.0
+                )
             grad_lp = ppo_log_prob_gradient(ratio, unclipped, clipped, pessimistic, config.clip_epsilon, weights)
             grads = log_prob_gradients(model, cache, grad_lp, entropy_weight * weights if entropy_weight else None)
             if config.max_grad_norm is not None:

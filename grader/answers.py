@@ -43,8 +43,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from grader import testing
-from grader.testing import Misconception
 from grader.core.submission import UnsupportedReturn
+from grader.testing import Misconception
 
 
 def answer_key(name: str) -> Any:
@@ -101,8 +101,7 @@ class Question:
         try:
             value = impl.value(self.name)
         except UnsupportedReturn:
-            raise Misconception(f"{self.name} holds a value that cannot be graded; "
-                                f"write {self.format}") from None
+            raise Misconception(f"{self.name} holds a value that cannot be graded; write {self.format}") from None
         if value is None:
             raise Misconception(f"{self.name} is not answered yet: replace None with {self.format}")
         try:
@@ -243,8 +242,13 @@ class Numeric(_PerPart):
     tolerance the question states and the one applied have a single source.
     """
 
-    def __init__(self, name: str, shape: tuple[int, ...], explanations: Mapping[str, str],
-                 tolerance: Mapping[str, float] | None = None):
+    def __init__(
+        self,
+        name: str,
+        shape: tuple[int, ...],
+        explanations: Mapping[str, str],
+        tolerance: Mapping[str, float] | None = None,
+    ):
         self.shape = tuple(shape)
         if len(explanations) != (self.shape[0] if self.shape else 1):
             raise ValueError(f"{name}: one explanation per leading entry of shape {self.shape}")
@@ -307,8 +311,10 @@ class MultiSelect(Question):
 
     @property
     def format(self) -> str:
-        return (f"a set of the option numbers ({self.options[0]} to {self.options[-1]}) that apply, "
-                "written {a, b, ...}, or set() for none")
+        return (
+            f"a set of the option numbers ({self.options[0]} to {self.options[-1]}) that apply, "
+            "written {a, b, ...}, or set() for none"
+        )
 
     def parts(self) -> list[str]:
         # One part per option of the key (read in the trusted process at collection).
@@ -348,4 +354,3 @@ def _describe(value: Any) -> str:
         kinds = sorted({type(v).__name__ for v in value})
         return f"a {type(value).__name__} holding {', '.join(kinds) or 'nothing'}"
     return type(value).__name__
-

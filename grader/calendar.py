@@ -97,9 +97,11 @@ def read_timestamp(submission: Path, time_zone: str) -> tuple[str | None, str | 
 
 def calendar_of(course) -> dict:
     """What the manifest keeps of course.yaml's calendar: the zone, the policy, each due date in UTC."""
-    return {"time_zone": course.time_zone, "late_policy": dict(course.late_policy),
-            "due": {a.id: (due.isoformat(" ") if (due := course.due_utc(a.id)) else None)
-                    for a in course.assignments}}
+    return {
+        "time_zone": course.time_zone,
+        "late_policy": dict(course.late_policy),
+        "due": {a.id: (due.isoformat(" ") if (due := course.due_utc(a.id)) else None) for a in course.assignments},
+    }
 
 
 def due_text(calendar: dict, assignment: str) -> str:
@@ -122,6 +124,5 @@ def lateness(calendar: dict, submitted: str | None, assignment: str, score: floa
     if seconds <= 0:
         return None
     policy = calendar.get("late_policy") or {}
-    penalty = (late_penalty(score, seconds, policy["per_day"], policy.get("zero_after_days", 0.0))
-               if policy else 0.0)
+    penalty = late_penalty(score, seconds, policy["per_day"], policy.get("zero_after_days", 0.0)) if policy else 0.0
     return seconds, penalty

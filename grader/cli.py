@@ -47,17 +47,24 @@ Gradescope:   grader gradescope ASSIGNMENT the autograder.zip Gradescope runs on
 
 def common_options() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--course", metavar="DIR", default=None,
-                        help="course directory holding course.yaml (default: the nearest one above "
-                             "the current directory, or $GRADER_COURSE)")
+    common.add_argument(
+        "--course",
+        metavar="DIR",
+        default=None,
+        help="course directory holding course.yaml (default: the nearest one above "
+        "the current directory, or $GRADER_COURSE)",
+    )
     return common
 
 
 def build_parser() -> argparse.ArgumentParser:
     common = common_options()
     parser = argparse.ArgumentParser(
-        prog="grader", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Run 'grader COMMAND --help' for the options of a command.")
+        prog="grader",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Run 'grader COMMAND --help' for the options of a command.",
+    )
     parser.add_argument("--version", action="version", version=f"grader {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:

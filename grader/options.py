@@ -11,9 +11,13 @@ DEFAULT_COURSE_DIR = "course-build"
 
 
 def course_dir_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--course-dir", metavar="DIR", default=None,
-                        help=f"the nbgrader course directory (default: {DEFAULT_COURSE_DIR}/ in the course "
-                             "repository; a relative DIR is taken from the current directory)")
+    parser.add_argument(
+        "--course-dir",
+        metavar="DIR",
+        default=None,
+        help=f"the nbgrader course directory (default: {DEFAULT_COURSE_DIR}/ in the course "
+        "repository; a relative DIR is taken from the current directory)",
+    )
 
 
 def resolve_course_dir(course, value: str | None) -> Path:
@@ -31,14 +35,22 @@ SCHEDULER_ENV = "GRADER_SCHEDULER"
 def engine_options(parser: argparse.ArgumentParser, *, jobs_help: str) -> None:
     """``-j/--jobs`` and ``--scheduler``: where grading happens (grade-class, autograde)."""
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N", help=jobs_help)
-    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                        help=f"grade on the Dask cluster of this scheduler (e.g. tls://host:8786; default: "
-                             f"${SCHEDULER_ENV}, else on this machine). Its workers need the grader installed "
-                             "(pip install 'rl-llm-m4-grader[cluster]') and bubblewrap; see docs/cluster.md")
-    parser.add_argument("--insecure", nargs=0, action=_Insecure,
-                        help="accept a plain tcp:// scheduler, even on 127.0.0.1 (anyone who reaches it, every "
-                             "user of this machine included, can join as a worker or client): on a machine and "
-                             "network you trust entirely only; otherwise use tls://")
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help=f"grade on the Dask cluster of this scheduler (e.g. tls://host:8786; default: "
+        f"${SCHEDULER_ENV}, else on this machine). Its workers need the grader installed "
+        "(pip install 'rl-llm-m4-grader[cluster]') and bubblewrap; see docs/cluster.md",
+    )
+    parser.add_argument(
+        "--insecure",
+        nargs=0,
+        action=_Insecure,
+        help="accept a plain tcp:// scheduler, even on 127.0.0.1 (anyone who reaches it, every "
+        "user of this machine included, can join as a worker or client): on a machine and "
+        "network you trust entirely only; otherwise use tls://",
+    )
 
 
 class _Insecure(argparse.Action):
@@ -52,12 +64,21 @@ class _Insecure(argparse.Action):
 def scheduler_address(value: str | None) -> str | None:
     """``--scheduler``, else ``$GRADER_SCHEDULER``, else None (grade on this machine)."""
     return value or os.environ.get(SCHEDULER_ENV) or None
+
+
 def db_option(parser: argparse.ArgumentParser, *, written: bool = False) -> None:
     """``--db URL``: the gradebook's database, as nbgrader's own ``--db``."""
-    effect = ("and write it to nbgrader_config.py, so every later nbgrader and grader command (formgrader "
-              "included) uses it" if written else "for this run only (as nbgrader's --db)")
-    parser.add_argument("--db", metavar="URL", default=None,
-                        help="the gradebook database, an SQLAlchemy URL such as "
-                             "postgresql://grader@db.example.org/course (password from ~/.pgpass or PGPASSWORD), "
-                             f"{effect}; default: CourseDirectory.db_url of nbgrader's configuration, else "
-                             "sqlite:///<course-dir>/gradebook.db")
+    effect = (
+        "and write it to nbgrader_config.py, so every later nbgrader and grader command (formgrader included) uses it"
+        if written
+        else "for this run only (as nbgrader's --db)"
+    )
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        default=None,
+        help="the gradebook database, an SQLAlchemy URL such as "
+        "postgresql://grader@db.example.org/course (password from ~/.pgpass or PGPASSWORD), "
+        f"{effect}; default: CourseDirectory.db_url of nbgrader's configuration, else "
+        "sqlite:///<course-dir>/gradebook.db",
+    )

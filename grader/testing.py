@@ -14,13 +14,14 @@ import inspect
 import json
 import os
 import zlib
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 import pytest
 import yaml
+
 from grader.core.course import load_course
 from grader.core.submission import StudentError
 from grader.worker import runtime
@@ -116,8 +117,15 @@ def as_numeric(value: Any, what: str = "the result") -> np.ndarray:
     return array
 
 
-def expect_close(actual: Any, expected: Any, message: str, *, rtol: float | None = None,
-                 atol: float | None = None, what: str = "the result") -> None:
+def expect_close(
+    actual: Any,
+    expected: Any,
+    message: str,
+    *,
+    rtol: float | None = None,
+    atol: float | None = None,
+    what: str = "the result",
+) -> None:
     """Fail with ``message`` unless ``actual`` matches ``expected`` in shape and value.
 
     NaN must sit where the expected value has NaN; infinities must match exactly.
@@ -214,14 +222,18 @@ def expect_inputs_unchanged(function, *args, message: str | None = None, **kwarg
 
 
 # -- masked log-probabilities -----------------------------------------------------------
-MASKED_LEAK = ("a -inf or nan log-prob at a masked position leaks through multiplication by the mask (0 * -inf "
-               "is nan, and so is -inf - -inf): masked positions must be ignored entirely, e.g. with np.where")
+MASKED_LEAK = (
+    "a -inf or nan log-prob at a masked position leaks through multiplication by the mask (0 * -inf "
+    "is nan, and so is -inf - -inf): masked positions must be ignored entirely, e.g. with np.where"
+)
 
 # With every position at 1, a result that counts nothing is all a probe sees: an inverted mask
 # gives it, and so does a body that computes nothing yet. Both are named.
-MASK_INVERTED = ("with every position of the mask at 1, the result counts no position: either the mask is used "
-                 "inverted (1 marks a response token, which counts, and 0 a prompt or padding position, which is "
-                 "ignored) or nothing is computed yet")
+MASK_INVERTED = (
+    "with every position of the mask at 1, the result counts no position: either the mask is used "
+    "inverted (1 marks a response token, which counts, and 0 a prompt or padding position, which is "
+    "ignored) or nothing is computed yet"
+)
 MASK_IGNORED = "the mask is ignored: positions where it is 0 (prompt, padding) must not count"
 
 # (new, old) log-prob pairs for masked positions, used in turn: both -inf; a nan; a -inf
@@ -229,8 +241,14 @@ MASK_IGNORED = "the mask is ignored: positions where it is 0 (prompt, padding) m
 _MASKED_POISON = ((-np.inf, -np.inf), (np.nan, -1.0), (0.0, -np.inf), (-np.inf, -np.inf))
 
 
-def expect_masked_ignored(poisoned: Any, clean: Any, want: Any, wrong: str,
-                          compare: Callable[[Any, Any, str], None] | None = None, leak: str = MASKED_LEAK) -> None:
+def expect_masked_ignored(
+    poisoned: Any,
+    clean: Any,
+    want: Any,
+    wrong: str,
+    compare: Callable[[Any, Any, str], None] | None = None,
+    leak: str = MASKED_LEAK,
+) -> None:
     """A function's answer on poisoned masked positions (:func:`poison_masked`) equals its answer on
     the clean ones (else :data:`MASKED_LEAK`), and that answer is right (else ``wrong``, as
     :class:`Unspecific`).
@@ -250,8 +268,12 @@ def expect_masked_ignored(poisoned: Any, clean: Any, want: Any, wrong: str,
 
 def log_prob_args(new: Any, old: Any, mask: Any, **more) -> dict:
     """Keyword arguments ``new_log_probs``, ``old_log_probs``, ``mask`` as float arrays, plus ``more``."""
-    return dict(new_log_probs=np.asarray(new, dtype=float), old_log_probs=np.asarray(old, dtype=float),
-                mask=np.asarray(mask, dtype=float), **more)
+    return dict(
+        new_log_probs=np.asarray(new, dtype=float),
+        old_log_probs=np.asarray(old, dtype=float),
+        mask=np.asarray(mask, dtype=float),
+        **more,
+    )
 
 
 def poison_masked(new: Any, old: Any, mask: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -300,10 +322,15 @@ def worked_examples(function: str) -> list[WorkedExample]:
         _examples_cache[key] = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     entries = _examples_cache[key].get(function, [])
     return [
-        WorkedExample(function=function, name=e["name"], source=e.get("source", ""),
-                      derivation=e.get("derivation", ""),
-                      args={k: _as_argument(v) for k, v in dict(e.get("args", {})).items()},
-                      expected=e.get("expected"), edge=bool(e.get("edge", False)))
+        WorkedExample(
+            function=function,
+            name=e["name"],
+            source=e.get("source", ""),
+            derivation=e.get("derivation", ""),
+            args={k: _as_argument(v) for k, v in dict(e.get("args", {})).items()},
+            expected=e.get("expected"),
+            edge=bool(e.get("edge", False)),
+        )
         for e in entries
     ]
 
@@ -315,8 +342,10 @@ def example_cases(function: str) -> list:
     marked ``example`` (it gates the contract's points, see grader.core.results), an edge
     example ``contract``.
     """
-    return [pytest.param(case, id=case.name, marks=pytest.mark.contract if case.edge else pytest.mark.example)
-            for case in worked_examples(function)]
+    return [
+        pytest.param(case, id=case.name, marks=pytest.mark.contract if case.edge else pytest.mark.example)
+        for case in worked_examples(function)
+    ]
 
 
 def _as_argument(value: Any) -> Any:
@@ -337,7 +366,7 @@ def expect_example(case: WorkedExample, got: Any, expected: Any = None, mask: An
     mask = mask if mask is not None else case.args.get("mask", case.args.get("token_mask"))
     named = isinstance(expected, dict)
     wrong = []
-    for name, want in (expected.items() if named else [("", expected)]):
+    for name, want in expected.items() if named else [("", expected)]:
         want = np.asarray(want, dtype=float)
         have = as_numeric(got[name] if named else got, name or "the result")
         if have.shape != want.shape:
@@ -347,8 +376,9 @@ def expect_example(case: WorkedExample, got: Any, expected: Any = None, mask: An
             wrong.append(f"{name} is wrong" + (f" ({where})" if where else "") if named else where)
     if wrong:
         details = "; ".join(w for w in wrong if w)
-        raise Misconception(f"does not reproduce the module's worked example '{case.name}'"
-                            + (f": {details}" if details else ""))
+        raise Misconception(
+            f"does not reproduce the module's worked example '{case.name}'" + (f": {details}" if details else "")
+        )
 
 
 def _close(got: np.ndarray, want: np.ndarray) -> bool:
@@ -363,9 +393,16 @@ def difference(got: np.ndarray, want: np.ndarray, mask: Any = None) -> str:
     notes = []
     if mask is not None and np.shape(mask) == got.shape:
         masked = np.asarray(mask) == 0
-        notes.append("wrong at " + ("masked positions only" if not np.any(off & ~masked) else
-                                    "response positions only" if not np.any(off & masked) else
-                                    "response and masked positions"))
+        notes.append(
+            "wrong at "
+            + (
+                "masked positions only"
+                if not np.any(off & ~masked)
+                else "response positions only"
+                if not np.any(off & masked)
+                else "response and masked positions"
+            )
+        )
     elif got.size > 1:
         positions = [",".join(map(str, p)) for p in np.argwhere(off)]
         shown = ", ".join(f"[{p}]" for p in positions[:6]) + (", ..." if len(positions) > 6 else "")
@@ -390,7 +427,7 @@ def given(*strategies, **named_strategies):
     def decorate(test):
         signature = inspect.signature(test)
         names = list(signature.parameters)
-        drawn = names[len(names) - len(strategies):] if strategies else []
+        drawn = names[len(names) - len(strategies) :] if strategies else []
         drawn += [n for n in named_strategies if n not in drawn]
         fixtures = [signature.parameters[n] for n in names if n not in drawn]
         explicit = list(getattr(test, "hypothesis_explicit_examples", []))
@@ -429,8 +466,14 @@ def _cases_cache_file(test) -> Path | None:
     import hypothesis
 
     digest = hashlib.sha256()
-    for part in (source, Path(__file__).read_bytes(), test.__qualname__.encode(),
-                 str(property_examples()).encode(), hypothesis.__version__.encode(), np.__version__.encode()):
+    for part in (
+        source,
+        Path(__file__).read_bytes(),
+        test.__qualname__.encode(),
+        str(property_examples()).encode(),
+        hypothesis.__version__.encode(),
+        np.__version__.encode(),
+    ):
         digest.update(part)
         digest.update(b"\0")
     return cache_directory() / "cases" / f"{test.__name__}-{digest.hexdigest()[:24]}.json"
@@ -480,13 +523,20 @@ def _draw_with_hypothesis(test, drawn, strategies, named_strategies, explicit) -
         cases.append(values)
 
     record.__signature__ = inspect.Signature(
-        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in drawn])
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in drawn]
+    )
     record.__name__, record.__qualname__ = test.__name__, test.__qualname__
     record.hypothesis_explicit_examples = explicit
     runner = hypothesis_given(*strategies, **named_strategies)(record)
-    runner = settings(max_examples=property_examples(), derandomize=False, database=None, deadline=None,
-                      phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck),
-                      print_blob=False)(runner)
+    runner = settings(
+        max_examples=property_examples(),
+        derandomize=False,
+        database=None,
+        deadline=None,
+        phases=(Phase.explicit, Phase.generate),
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )(runner)
     runner = seed(zlib.crc32(f"{test.__module__}.{test.__qualname__}".encode()))(runner)
     runner()
     return cases

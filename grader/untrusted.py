@@ -65,8 +65,9 @@ def linked_part(path: Path, root: Path) -> Path | None:
     return None
 
 
-def refused_entries(folder: Path, limit: int = MAX_WALK_ENTRIES,
-                    max_bytes: int | None = None) -> list[tuple[Path, str]]:
+def refused_entries(
+    folder: Path, limit: int = MAX_WALK_ENTRIES, max_bytes: int | None = None
+) -> list[tuple[Path, str]]:
     """(path, what it is) of every entry at or under ``folder`` that is neither a regular
     file nor a folder: links (never followed, at any depth), pipes, sockets, devices.
 
@@ -126,8 +127,9 @@ def read_regular(path: Path, limit: int) -> bytes:
         if not stat.S_ISREG(mode.st_mode):
             raise UntrustedFile(f"{shown(Path(path).name)} is {kind_of(mode.st_mode)}, not a file")
         if mode.st_size > limit:
-            raise UntrustedFile(f"{shown(Path(path).name)} is {mode.st_size / 2**20:.1f} MB, more than the "
-                                f"{limit / 2**20:g} MB allowed")
+            raise UntrustedFile(
+                f"{shown(Path(path).name)} is {mode.st_size / 2**20:.1f} MB, more than the {limit / 2**20:g} MB allowed"
+            )
         chunks, size = [], 0
         while True:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))

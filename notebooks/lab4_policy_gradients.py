@@ -120,22 +120,28 @@ print(f"profile: {PROFILE} | training seeds: {SEEDS}")
 # the three estimators.
 
 # %%
-baseline = simulate_group_baseline_bias(
-    group_size=8, groups=80_000 if PROFILE == "smoke" else 400_000, seed=2026)
+baseline = simulate_group_baseline_bias(group_size=8, groups=80_000 if PROFILE == "smoke" else 400_000, seed=2026)
 for key, value in baseline.items():
     print(f"{key:>28s}: {value: .5f}")
 
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
 labels = ["no baseline", "group mean", "leave-one-out"]
-axes[0].bar(labels, [baseline["plain_std"], baseline["same_group_std"], baseline["rloo_std"]],
-            color=["#999999", "#d9822b", "#3a7dc9"])
+axes[0].bar(
+    labels,
+    [baseline["plain_std"], baseline["same_group_std"], baseline["rloo_std"]],
+    color=["#999999", "#d9822b", "#3a7dc9"],
+)
 axes[0].set_ylabel("std of the per-group estimate")
 axes[0].set_title("Spread: both baselines help")
-axes[1].bar(labels, [baseline["plain_scale"], baseline["same_group_scale"], baseline["rloo_scale"]],
-            color=["#999999", "#d9822b", "#3a7dc9"])
+axes[1].bar(
+    labels,
+    [baseline["plain_scale"], baseline["same_group_scale"], baseline["rloo_scale"]],
+    color=["#999999", "#d9822b", "#3a7dc9"],
+)
 axes[1].axhline(1.0, color="k", linewidth=1.0, label="unbiased")
-axes[1].axhline(baseline["predicted_same_group_scale"], color="#d9822b", linestyle="--",
-                linewidth=1.0, label="(G - 1) / G")
+axes[1].axhline(
+    baseline["predicted_same_group_scale"], color="#d9822b", linestyle="--", linewidth=1.0, label="(G - 1) / G"
+)
 axes[1].set_ylabel("mean estimate / true gradient")
 axes[1].set_title("Scale: only the group mean shrinks it")
 axes[1].legend(loc="lower right")
@@ -183,8 +189,7 @@ assert np.allclose(advantages, by_hand), "check how your gae_advantages uses ter
 
 # One flag for both questions gets record 0 wrong in one of two ways.
 print("one done flag, no bootstrap at the cut:", rewards[0] - values[0])
-print("no cut at all, leaks record 1 into record 0:",
-      by_hand[0] + gamma * lam * by_hand[1])
+print("no cut at all, leaks record 1 into record 0:", by_hand[0] + gamma * lam * by_hand[1])
 
 # %% [markdown]
 # ## 3. PPO on CartPole
@@ -222,8 +227,10 @@ for seed in SEEDS:
         config = dataclasses.replace(config, evaluation_every=2)
     result = train_ppo(config)
     runs.append(result)
-    print(f"seed {seed:4d}: final greedy return {result['final_evaluation_mean']:6.1f} "
-          f"± {result['final_evaluation_std']:5.1f}  ({result['wall_seconds']:.1f} s)")
+    print(
+        f"seed {seed:4d}: final greedy return {result['final_evaluation_mean']:6.1f} "
+        f"± {result['final_evaluation_std']:5.1f}  ({result['wall_seconds']:.1f} s)"
+    )
 print(f"training wall time: {time.perf_counter() - started:.1f} s")
 print(config)
 curve = aggregate_training_runs(runs)
@@ -233,8 +240,13 @@ print("median first reaches 475 at", steps_to_threshold(curve), "environment ste
 steps = curve["environment_steps"]
 evaluated = np.isfinite(curve["median"])
 fig, ax = plt.subplots(figsize=(9, 4.8))
-ax.fill_between(steps[evaluated], curve["q25"][evaluated], curve["q75"][evaluated], alpha=0.25,
-                label="interquartile range over seeds")
+ax.fill_between(
+    steps[evaluated],
+    curve["q25"][evaluated],
+    curve["q75"][evaluated],
+    alpha=0.25,
+    label="interquartile range over seeds",
+)
 ax.plot(steps[evaluated], curve["median"][evaluated], marker="o", markersize=3, label="median")
 for row in curve["all_curves"]:
     ax.plot(steps[evaluated], row[evaluated], linewidth=0.8, alpha=0.35)
@@ -315,33 +327,41 @@ assert np.all(np.asarray(history["entropy"]) > 0.0)
 
 # %%
 # Positions: BOS, prompt..., response..., EOS, PAD...   (PAD id 0, EOS id 2)
-input_ids = np.array([
-    [1, 10, 11, 20, 21, 2, 0],
-    [1, 12, 30, 2, 0, 0, 0],
-])
+input_ids = np.array(
+    [
+        [1, 10, 11, 20, 21, 2, 0],
+        [1, 12, 30, 2, 0, 0, 0],
+    ]
+)
 prompt_lengths = np.array([3, 2])
 mask = response_token_mask(input_ids, prompt_lengths, pad_token_id=0, eos_token_id=2, include_eos=True)
 print("response mask, aligned with input_ids[:, 1:]:\n", mask)
 
-old_log_probs = np.array([
-    [-9.0, -8.0, -1.0, -1.2, -0.8, -20.0],
-    [-7.0, -0.7, -0.9, -30.0, -40.0, -50.0],
-])
-new_log_probs = np.array([
-    [9.0, 8.0, -0.7, -1.5, -0.9, 20.0],
-    [7.0, -0.5, -1.2, 30.0, 40.0, 50.0],
-])
+old_log_probs = np.array(
+    [
+        [-9.0, -8.0, -1.0, -1.2, -0.8, -20.0],
+        [-7.0, -0.7, -0.9, -30.0, -40.0, -50.0],
+    ]
+)
+new_log_probs = np.array(
+    [
+        [9.0, 8.0, -0.7, -1.5, -0.9, 20.0],
+        [7.0, -0.5, -1.2, 30.0, 40.0, 50.0],
+    ]
+)
 sequence_advantages = np.array([1.5, -0.8])
 ratio, unclipped, clipped, pessimistic = masked_token_ppo_terms(
-    new_log_probs, old_log_probs, sequence_advantages, mask, clip_epsilon=0.2)
+    new_log_probs, old_log_probs, sequence_advantages, mask, clip_epsilon=0.2
+)
 print("token ratios (1 where masked):\n", np.round(ratio, 4))
 print("pessimistic terms:\n", np.round(pessimistic, 4))
 log_ratios = sequence_log_probability_ratio(new_log_probs, old_log_probs, mask)
 print("whole-response log-ratios:", np.round(log_ratios, 4))
 print("whole-response ratios:    ", np.round(sequence_probability_ratio(new_log_probs, old_log_probs, mask), 4))
 for reduction in ("token_mean", "sequence_mean", "sequence_sum_mean"):
-    value = masked_token_ppo_objective(new_log_probs, old_log_probs, sequence_advantages, mask,
-                                       clip_epsilon=0.2, reduction=reduction)
+    value = masked_token_ppo_objective(
+        new_log_probs, old_log_probs, sequence_advantages, mask, clip_epsilon=0.2, reduction=reduction
+    )
     print(f"{reduction:>18s}: {value: .6f}")
 
 on = mask != 0
@@ -349,8 +369,10 @@ assert np.all(pessimistic[~on] == 0.0) and np.all(ratio[~on] == 1.0), "a masked 
 # The response ratio is the product of its token ratios: log-ratios add up.
 assert np.allclose(np.exp(log_ratios), np.prod(np.where(on, ratio, 1.0), axis=1))
 # The three reductions weight the same terms differently; on this batch they disagree.
-reduced = [masked_token_ppo_objective(new_log_probs, old_log_probs, sequence_advantages, mask, 0.2, r)
-           for r in ("token_mean", "sequence_mean", "sequence_sum_mean")]
+reduced = [
+    masked_token_ppo_objective(new_log_probs, old_log_probs, sequence_advantages, mask, 0.2, r)
+    for r in ("token_mean", "sequence_mean", "sequence_sum_mean")
+]
 assert len(set(np.round(reduced, 9))) == 3
 
 # %% [markdown]
@@ -393,9 +415,11 @@ assert first_batch is not None
 
 print("the first rows of the initial rollout (before any update):")
 for i in range(min(6, len(first_batch.prompt_classes))):
-    print(f"  prompt {first_batch.prompt_classes[i]} | {decode_sequence(first_batch.input_ids[i]):<28s} "
-          f"| reward {first_batch.rewards[i]:.2f} | advantage {first_batch.advantages[i]:+.3f} "
-          f"| mask {first_batch.response_mask[i].astype(int).tolist()}")
+    print(
+        f"  prompt {first_batch.prompt_classes[i]} | {decode_sequence(first_batch.input_ids[i]):<28s} "
+        f"| reward {first_batch.rewards[i]:.2f} | advantage {first_batch.advantages[i]:+.3f} "
+        f"| mask {first_batch.response_mask[i].astype(int).tolist()}"
+    )
 
 # Leave-one-out advantages of one prompt's group sum to zero: the group is its own baseline.
 for prompt_class in np.unique(first_batch.prompt_classes):

@@ -107,7 +107,7 @@ def group_zscore_advantages(rewards, eps=1e-8):
     if not eps >= 0.0:
         raise ValueError("eps must be non-negative")
     centred = group_mean_advantages(rewards)
-    scale = float(np.sqrt(np.mean(centred ** 2)))
+    scale = float(np.sqrt(np.mean(centred**2)))
     if scale < eps or scale == 0.0:
         return np.zeros_like(centred)
     return centred / scale

@@ -159,8 +159,9 @@ def student_functions():
     from gae import gae_advantages
     from ppo_objective import ppo_clipped_terms, ppo_diagnostics
 
-    return types.SimpleNamespace(gae_advantages=gae_advantages, ppo_clipped_terms=ppo_clipped_terms,
-                                 ppo_diagnostics=ppo_diagnostics)
+    return types.SimpleNamespace(
+        gae_advantages=gae_advantages, ppo_clipped_terms=ppo_clipped_terms, ppo_diagnostics=ppo_diagnostics
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -186,7 +187,7 @@ def unflatten(flat, shapes):
     views, start = {}, 0
     for name, shape in shapes.items():
         size = int(np.prod(shape))
-        views[name] = flat[start:start + size].reshape(shape)
+        views[name] = flat[start : start + size].reshape(shape)
         start += size
     return views
 
@@ -276,13 +277,18 @@ def clipped_terms(ppo_clipped_terms, ratio, advantages, clip_epsilon):
     """Your ``ppo_clipped_terms`` on a minibatch, checked: three finite arrays shaped like ``ratio``."""
     terms = ppo_clipped_terms(ratio, advantages, clip_epsilon)
     if not isinstance(terms, (tuple, list)) or len(terms) != 3:
-        raise ValueError("ppo_clipped_terms must return three arrays (unclipped, clipped, pessimistic), "
-                         f"it returned {type(terms).__name__}")
-    unclipped, clipped, pessimistic = (numbers(t, f"ppo_clipped_terms's {name}")
-                                       for t, name in zip(terms, ("unclipped", "clipped", "pessimistic")))
+        raise ValueError(
+            "ppo_clipped_terms must return three arrays (unclipped, clipped, pessimistic), "
+            f"it returned {type(terms).__name__}"
+        )
+    unclipped, clipped, pessimistic = (
+        numbers(t, f"ppo_clipped_terms's {name}") for t, name in zip(terms, ("unclipped", "clipped", "pessimistic"))
+    )
     if not unclipped.shape == clipped.shape == pessimistic.shape == ratio.shape:
-        raise ValueError(f"ppo_clipped_terms returned shapes {unclipped.shape}, {clipped.shape}, "
-                         f"{pessimistic.shape} for {len(ratio)} ratios; each must have shape {ratio.shape}")
+        raise ValueError(
+            f"ppo_clipped_terms returned shapes {unclipped.shape}, {clipped.shape}, "
+            f"{pessimistic.shape} for {len(ratio)} ratios; each must have shape {ratio.shape}"
+        )
     if not (np.all(np.isfinite(unclipped)) and np.all(np.isfinite(pessimistic))):
         raise ValueError("ppo_clipped_terms returned NaN or infinite terms for finite ratios and advantages")
     return unclipped, clipped, pessimistic
@@ -313,8 +319,13 @@ def loss_and_gradient(params, batch, config, ppo_clipped_terms):
     of any backward path.)
     """
     obs, actions, old_log_probs, old_values, advantages, returns = (
-        batch["observations"], batch["actions"], batch["log_probs"], batch["values"],
-        batch["advantages"], batch["returns"])
+        batch["observations"],
+        batch["actions"],
+        batch["log_probs"],
+        batch["values"],
+        batch["advantages"],
+        batch["returns"],
+    )
     n = len(actions)
     advantages = optimised_advantages(advantages, config)
 
@@ -335,21 +346,23 @@ def loss_and_gradient(params, batch, config, ppo_clipped_terms):
     # d log pi(a) / d logits = onehot(a) - p;  d H / d logits = -p * (log p + H)
     onehot = np.zeros_like(probs)
     onehot[np.arange(n), actions] = 1.0
-    grad_logits = (-d_objective_d_log_prob[:, None] * (onehot - probs)
-                   + config.entropy_coef * probs * (log_probs_all + entropy[:, None])) / n
+    grad_logits = (
+        -d_objective_d_log_prob[:, None] * (onehot - probs)
+        + config.entropy_coef * probs * (log_probs_all + entropy[:, None])
+    ) / n
 
     # -- critic: squared error, pessimistically clipped around the old values
     values, value_cache = mlp_forward(params, "value", obs)
     values = values[:, 0]
     error = values - returns
     if config.value_clip is None:
-        value_loss = 0.5 * np.mean(error ** 2)
+        value_loss = 0.5 * np.mean(error**2)
         grad_values = error
     else:
         moved = np.clip(values - old_values, -config.value_clip, config.value_clip)
         clipped_error = old_values + moved - returns
-        use_clipped = clipped_error ** 2 > error ** 2
-        value_loss = 0.5 * np.mean(np.where(use_clipped, clipped_error ** 2, error ** 2))
+        use_clipped = clipped_error**2 > error**2
+        value_loss = 0.5 * np.mean(np.where(use_clipped, clipped_error**2, error**2))
         # The clipped branch has zero gradient once the value moved past the clip.
         moved_inside = np.abs(values - old_values) < config.value_clip
         grad_values = np.where(use_clipped, np.where(moved_inside, clipped_error, 0.0), error)
@@ -359,8 +372,11 @@ def loss_and_gradient(params, batch, config, ppo_clipped_terms):
     mlp_backward(params, "policy", policy_cache, grad_logits.astype(logits.dtype, copy=False), grads)
     mlp_backward(params, "value", value_cache, grad_values.astype(logits.dtype, copy=False), grads)
     loss = -np.mean(pessimistic) + config.value_coef * value_loss - config.entropy_coef * np.mean(entropy)
-    stats = {"policy_loss": -float(np.mean(pessimistic)), "value_loss": float(value_loss),
-             "entropy": float(np.mean(entropy))}
+    stats = {
+        "policy_loss": -float(np.mean(pessimistic)),
+        "value_loss": float(value_loss),
+        "entropy": float(np.mean(entropy)),
+    }
     return float(loss), grads, stats
 
 
@@ -378,8 +394,8 @@ class Adam:
         self.t += 1
         self.m = self.beta1 * self.m + (1.0 - self.beta1) * grad
         self.v = self.beta2 * self.v + (1.0 - self.beta2) * grad * grad
-        m_hat = self.m / (1.0 - self.beta1 ** self.t)
-        v_hat = self.v / (1.0 - self.beta2 ** self.t)
+        m_hat = self.m / (1.0 - self.beta1**self.t)
+        v_hat = self.v / (1.0 - self.beta2**self.t)
         flat -= learning_rate * m_hat / (np.sqrt(v_hat) + self.epsilon)
 
 
@@ -445,21 +461,33 @@ def compute_advantages(params, rollout, config, gae_advantages):
     def by_env(a):
         return np.ascontiguousarray(a.T).ravel()  # (T, N) -> env 0's T steps, env 1's, ...
 
-    advantages = gae_advantages(by_env(rollout["rewards"]), by_env(rollout["values"]), by_env(next_values),
-                                by_env(rollout["terminated"]), by_env(trace_cuts),
-                                gamma=config.gamma, gae_lambda=config.gae_lambda)
+    advantages = gae_advantages(
+        by_env(rollout["rewards"]),
+        by_env(rollout["values"]),
+        by_env(next_values),
+        by_env(rollout["terminated"]),
+        by_env(trace_cuts),
+        gamma=config.gamma,
+        gae_lambda=config.gae_lambda,
+    )
     advantages = numbers(advantages, "gae_advantages's result")
     if advantages.shape != (T * N,):
-        raise ValueError(f"gae_advantages returned shape {advantages.shape} for {T * N} transitions; "
-                         f"it must return one advantage per transition, shape ({T * N},)")
+        raise ValueError(
+            f"gae_advantages returned shape {advantages.shape} for {T * N} transitions; "
+            f"it must return one advantage per transition, shape ({T * N},)"
+        )
     if not np.all(np.isfinite(advantages)):
         raise ValueError("gae_advantages returned NaN or infinite advantages for finite inputs")
     advantages = advantages.reshape(N, T).T
     return advantages, advantages + rollout["values"]
 
 
-DIAGNOSTICS = {"approx_kl": "approx_kl_nonnegative", "active_clip_fraction": "active_clip_fraction",
-               "ratio_outside_fraction": "ratio_outside_fraction", "mean_log_ratio": "mean_log_ratio"}
+DIAGNOSTICS = {
+    "approx_kl": "approx_kl_nonnegative",
+    "active_clip_fraction": "active_clip_fraction",
+    "ratio_outside_fraction": "ratio_outside_fraction",
+    "mean_log_ratio": "mean_log_ratio",
+}
 
 
 def update_diagnostics(params, batch, config, ppo_diagnostics):
@@ -471,8 +499,9 @@ def update_diagnostics(params, batch, config, ppo_diagnostics):
     """
     log_probs_all = log_softmax(policy_logits(params, batch["observations"]))
     new_log_probs = log_probs_all[np.arange(len(batch["actions"])), batch["actions"]]
-    d = ppo_diagnostics(new_log_probs, batch["log_probs"], optimised_advantages(batch["advantages"], config),
-                        config.clip_epsilon)
+    d = ppo_diagnostics(
+        new_log_probs, batch["log_probs"], optimised_advantages(batch["advantages"], config), config.clip_epsilon
+    )
     record = {}
     for key, field in DIAGNOSTICS.items():
         if getattr(d, field, None) is None:
@@ -560,10 +589,26 @@ def train_ppo(config, functions=None, may_stop=None, vector_env=None):
     envs = vector_env(config.num_envs)
     observations, _ = envs.reset(seed=config.seed)
 
-    history = {key: [] for key in (
-        "update", "environment_steps", "policy_loss", "value_loss", "entropy", "approx_kl",
-        "active_clip_fraction", "ratio_outside_fraction", "mean_log_ratio", "grad_norm", "learning_rate",
-        "training_return", "evaluation_mean", "evaluation_std", "wall_seconds")}
+    history = {
+        key: []
+        for key in (
+            "update",
+            "environment_steps",
+            "policy_loss",
+            "value_loss",
+            "entropy",
+            "approx_kl",
+            "active_clip_fraction",
+            "ratio_outside_fraction",
+            "mean_log_ratio",
+            "grad_norm",
+            "learning_rate",
+            "training_return",
+            "evaluation_mean",
+            "evaluation_std",
+            "wall_seconds",
+        )
+    }
     solved_in_a_row = 0
     for update in range(1, config.num_updates + 1):
         learning_rate = config.learning_rate
@@ -584,7 +629,7 @@ def train_ppo(config, functions=None, may_stop=None, vector_env=None):
         for _ in range(config.update_epochs):
             order = rng.permutation(config.batch_size)
             for start in range(0, config.batch_size, config.minibatch_size):
-                index = order[start:start + config.minibatch_size]
+                index = order[start : start + config.minibatch_size]
                 minibatch = {key: value[index] for key, value in batch.items()}
                 _, grads, stats = loss_and_gradient(params, minibatch, config, functions.ppo_clipped_terms)
                 grad = flatten(grads, shapes)
@@ -593,11 +638,17 @@ def train_ppo(config, functions=None, may_stop=None, vector_env=None):
                     grad *= config.max_grad_norm / grad_norm
                 optimizer.step(flat, grad, learning_rate)
 
-        record = {"update": update, "environment_steps": update * config.batch_size, **stats,
-                  **update_diagnostics(params, batch, config, functions.ppo_diagnostics), "grad_norm": grad_norm,
-                  "learning_rate": learning_rate,
-                  "training_return": float(np.mean(finished)) if finished else float("nan"),
-                  "evaluation_mean": float("nan"), "evaluation_std": float("nan")}
+        record = {
+            "update": update,
+            "environment_steps": update * config.batch_size,
+            **stats,
+            **update_diagnostics(params, batch, config, functions.ppo_diagnostics),
+            "grad_norm": grad_norm,
+            "learning_rate": learning_rate,
+            "training_return": float(np.mean(finished)) if finished else float("nan"),
+            "evaluation_mean": float("nan"),
+            "evaluation_std": float("nan"),
+        }
         if update % max(config.evaluation_every, 1) == 0 or update == config.num_updates:
             evaluation = evaluate_policy(params, config.evaluation_episodes, config.evaluation_seed, vector_env)
             record["evaluation_mean"] = float(evaluation.mean())

@@ -244,9 +244,7 @@ def masked_token_ppo_objective(
     ### BEGIN SOLUTION
     if reduction not in REDUCTIONS:
         raise ValueError(f"unknown reduction {reduction!r}; expected one of {', '.join(REDUCTIONS)}")
-    _, _, _, pessimistic = masked_token_ppo_terms(
-        new_log_probs, old_log_probs, advantages, mask, clip_epsilon
-    )
+    _, _, _, pessimistic = masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_epsilon)
     active = np.asarray(mask, dtype=float) != 0
     if not np.any(active):
         return 0.0

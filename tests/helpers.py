@@ -24,7 +24,7 @@ CORRECT = ROOT / "tests" / "data" / "correct"
 def mistake_cell(function: str, name: str) -> str:
     """A known mistake of a function exercise (its code without the docstring), as a student's cell."""
     text = (MISTAKES / function / f"{name}.py").read_text(encoding="utf-8")
-    return text[HEADER.match(text).end():].strip() + "\n"
+    return text[HEADER.match(text).end() :].strip() + "\n"
 
 
 def default_sigint() -> None:
@@ -37,11 +37,14 @@ def default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def run_grader(*args: str, cwd: Path = ROOT, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:
+def run_grader(
+    *args: str, cwd: Path = ROOT, timeout: float = 600, env: dict | None = None
+) -> subprocess.CompletedProcess:
     """Run the real `grader` command line in a fresh process."""
     full_env = dict(os.environ, **(env or {}))
-    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env=full_env)
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=full_env
+    )
 
 
 def grade_json(*submissions: Path | str, only: list[str] | None = None, timeout: float = 600) -> list[dict]:
@@ -61,8 +64,14 @@ def grade_plan(plan: dict[str, dict], timeout: float = 1800) -> dict[str, dict]:
 
     ``plan`` maps an id to ``{"path": ..., "only": [functions]}``.
     """
-    proc = subprocess.run([sys.executable, "-m", "grader.engine.batch"], input=json.dumps({"submissions": plan}),
-                          cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, "-m", "grader.engine.batch"],
+        input=json.dumps({"submissions": plan}),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     assert proc.returncode == 0, proc.stderr
     results = {}
     for line in proc.stdout.splitlines():
@@ -101,8 +110,9 @@ def load_mutants(function: str | None = None, roots: tuple[Path, ...] = (ROOT,))
     return mutants
 
 
-def build_submission(dest: Path, replacements: list[Path] = (), course_root: Path = ROOT,
-                     modules_of: dict[str, str] | None = None) -> Path:
+def build_submission(
+    dest: Path, replacements: list[Path] = (), course_root: Path = ROOT, modules_of: dict[str, str] | None = None
+) -> Path:
     """A copy of solutions/ with each replacement file appended to the module of its function.
 
     A later ``def`` replaces the earlier one, so appending a mutant swaps in the wrong
@@ -130,13 +140,17 @@ def build_submission(dest: Path, replacements: list[Path] = (), course_root: Pat
 def recording(functions, seen: list):
     """A copy of ``functions`` (a namespace of functions) that appends ``(name, argument)`` to
     ``seen`` for every argument of every call, then calls the original."""
+
     def spy(function):
         def call(*args, **kwargs):
             seen.extend((function.__name__, value) for value in (*args, *kwargs.values()))
             return function(*args, **kwargs)
+
         return call
 
     return type(functions)(**{name: spy(f) for name, f in vars(functions).items()})
+
+
 def trivial_bodies(course, function: str) -> dict[str, str]:
     """Source of every trivial body (``tests/data/trivial/bodies.py``) as an implementation of ``function``.
 
@@ -167,21 +181,29 @@ def trivial_bodies(course, function: str) -> dict[str, str]:
             f"            return shaped_like(_reference_{function}(**ARGS), fill)\n"
             "        except Exception:\n"
             "            return fill\n\n"
-            f"    {body}\n")
+            f"    {body}\n"
+        )
     if "seed" in signature.parameters:
         # A simulation that does not simulate: the same draw whatever the seed (textbook-close constants).
-        sources["ignores_seed"] = sources["zeros"].replace(
-            "    return shaped(0.0)\n", f"    return _reference_{function}(**dict(ARGS, seed=0))\n").replace(
-            ": zeros.", ": ignores its seed.")
+        sources["ignores_seed"] = (
+            sources["zeros"]
+            .replace("    return shaped(0.0)\n", f"    return _reference_{function}(**dict(ARGS, seed=0))\n")
+            .replace(": zeros.", ": ignores its seed.")
+        )
     examples = _published_examples(course, function)
     if examples:
         # A memorised answer: the right one on every published worked example, zeros elsewhere.
-        sources["memorised"] = sources["zeros"].replace(
-            "    return shaped(0.0)\n",
-            f"    for example in {examples!r}:\n"
-            "        if all(np.array_equal(np.asarray(ARGS.get(k)), np.asarray(v)) for k, v in example.items()):\n"
-            f"            return _reference_{function}(**ARGS)\n"
-            "    return shaped(0.0)\n").replace(": zeros.", ": memorised worked examples.")
+        sources["memorised"] = (
+            sources["zeros"]
+            .replace(
+                "    return shaped(0.0)\n",
+                f"    for example in {examples!r}:\n"
+                "        if all(np.array_equal(np.asarray(ARGS.get(k)), np.asarray(v)) for k, v in example.items()):\n"
+                f"            return _reference_{function}(**ARGS)\n"
+                "    return shaped(0.0)\n",
+            )
+            .replace(": zeros.", ": memorised worked examples.")
+        )
     return sources
 
 

@@ -79,4 +79,3 @@ def lying_size(path: Path) -> Path:
     struct.pack_into("<I", data, header + 24, 1000)  # uncompressed size
     path.write_bytes(bytes(data))
     return path
-

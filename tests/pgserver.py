@@ -45,8 +45,13 @@ def server_bindir() -> Path | None:
             candidates.append(Path(out.stdout.strip()))
         except (OSError, subprocess.SubprocessError):
             pass
-    for pattern in ("/usr/lib/postgresql/*/bin", "/usr/pgsql-*/bin", "/usr/local/pgsql/bin",
-                    "/opt/homebrew/opt/postgresql*/bin", "/usr/local/opt/postgresql*/bin"):
+    for pattern in (
+        "/usr/lib/postgresql/*/bin",
+        "/usr/pgsql-*/bin",
+        "/usr/local/pgsql/bin",
+        "/opt/homebrew/opt/postgresql*/bin",
+        "/usr/local/opt/postgresql*/bin",
+    ):
         candidates += [Path(p) for p in sorted(glob.glob(pattern), key=_version_key, reverse=True)]
     for folder in candidates:
         if all(os.access(folder / tool, os.X_OK) for tool in SERVER_TOOLS):
@@ -84,8 +89,15 @@ class PostgresServer:
 
     def _run(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C"}
-        proc = subprocess.run([str(self.bindir / args[0]), *args[1:]], cwd=self.folder, env=env,
-                              capture_output=True, text=True, timeout=timeout, **self._as_user)
+        proc = subprocess.run(
+            [str(self.bindir / args[0]), *args[1:]],
+            cwd=self.folder,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            **self._as_user,
+        )
         if proc.returncode != 0:
             log = self.folder / "server.log"
             tail = log.read_text(errors="replace")[-2000:] if log.is_file() else ""
@@ -102,16 +114,38 @@ class PostgresServer:
         password_file.chmod(0o600)
         if self._as_user:
             os.chown(password_file, self._as_user["user"], self._as_user["group"])
-        self._run("initdb", "-D", str(self.folder / "data"), "-U", USER, "--auth=scram-sha-256",
-                  f"--pwfile={password_file}", "--encoding=UTF8", "--locale=C")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.folder / "data"),
+            "-U",
+            USER,
+            "--auth=scram-sha-256",
+            f"--pwfile={password_file}",
+            "--encoding=UTF8",
+            "--locale=C",
+        )
         password_file.unlink()
         for attempt in range(3):  # another process may take the free port before the server does
             self.port = _free_port()
-            options = (f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.folder} "
-                       "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
+            options = (
+                f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.folder} "
+                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+            )
             try:
-                self._run("pg_ctl", "-D", str(self.folder / "data"), "-l", str(self.folder / "server.log"),
-                          "-w", "-t", "60", "-o", options, "start")
+                self._run(
+                    "pg_ctl",
+                    "-D",
+                    str(self.folder / "data"),
+                    "-l",
+                    str(self.folder / "server.log"),
+                    "-w",
+                    "-t",
+                    "60",
+                    "-o",
+                    options,
+                    "start",
+                )
                 return self
             except RuntimeError:
                 if attempt == 2:

@@ -9,10 +9,10 @@ import pytest
 
 from grader import testing
 from grader.answers import Choice, Flags, MultiSelect, Numeric, TrueFalse
-from grader.notebooks.cells import helper_source
 from grader.build.notebook import build_notebook
 from grader.check.command import ALL_PASSED
 from grader.core.course import load_course
+from grader.notebooks.cells import helper_source
 from tests.helpers import ROOT, run_grader
 
 COURSE = load_course(ROOT, check_files=False)
@@ -28,9 +28,13 @@ def question(path, name: str):
 
 def structure(q) -> tuple:
     """What decides whether an answer is well formed (not the key, not the explanations)."""
-    shape = {TrueFalse: lambda: len(q.explanations), MultiSelect: lambda: tuple(q.options),
-             Choice: lambda: (q.choices, q.single, len(q.explanations)),
-             Flags: lambda: tuple(q.explanations), Numeric: lambda: (q.shape, tuple(q.explanations))}
+    shape = {
+        TrueFalse: lambda: len(q.explanations),
+        MultiSelect: lambda: tuple(q.options),
+        Choice: lambda: (q.choices, q.single, len(q.explanations)),
+        Flags: lambda: tuple(q.explanations),
+        Numeric: lambda: (q.shape, tuple(q.explanations)),
+    }
     return type(q), shape[type(q)]()
 
 
@@ -62,8 +66,9 @@ def answer_sheet(tmp_path, **answers: str):
 
 @pytest.mark.slow
 def test_grader_check_reports_format_problems_and_counts_unanswered_items(tmp_path):
-    sheet = answer_sheet(tmp_path, direct_dependence_statements='"TFTF"', past_reward_weight='"e"',
-                         same_group_scale="0.875")
+    sheet = answer_sheet(
+        tmp_path, direct_dependence_statements='"TFTF"', past_reward_weight='"e"', same_group_scale="0.875"
+    )
     only = [arg for e in ANSWERS for arg in ("--only", e.function)]
     proc = run_grader("check", str(sheet), *only)
     out = " ".join(proc.stdout.split())

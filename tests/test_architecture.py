@@ -26,9 +26,19 @@ LAYERS = {
     "core": ["grader.core", "grader.testing", "grader.answers"],
     "engine": ["grader.engine"],
     "shared": ["grader.feedback", "grader.notebooks"],
-    "verbs": ["grader.check", "grader.stubs", "grader.build", "grader.autograde", "grader.classgrade",
-              "grader.grade", "grader.report", "grader.export", "grader.gradescope", "grader.studentfeedback",
-              "grader.notebooks.command"],
+    "verbs": [
+        "grader.check",
+        "grader.stubs",
+        "grader.build",
+        "grader.autograde",
+        "grader.classgrade",
+        "grader.grade",
+        "grader.report",
+        "grader.export",
+        "grader.gradescope",
+        "grader.studentfeedback",
+        "grader.notebooks.command",
+    ],
     # The entry points: the dispatcher, and the demo, which runs build, grade-class and report in a row.
     "entry": ["grader.cli", "grader.__main__", "grader.demo"],
 }
@@ -140,6 +150,7 @@ def layering_errors(modules: dict) -> list[str]:
 
 def package_cycles(modules: dict) -> list[list[str]]:
     """Cycles among the parts (packages and top-level modules), every import counted."""
+
     def unit(module: str) -> str:
         parts = module.split(".")
         top = ".".join(parts[:2])
@@ -154,7 +165,7 @@ def package_cycles(modules: dict) -> list[list[str]]:
     def visit(node: str, path: list[str]) -> None:
         for nxt in sorted(graph[node]):
             if nxt in path:
-                cycle = path[path.index(nxt):]
+                cycle = path[path.index(nxt) :]
                 if frozenset(cycle) not in done:
                     done.add(frozenset(cycle))
                     cycles.append(cycle + [nxt])

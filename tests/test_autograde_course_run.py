@@ -15,8 +15,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.notebooks.gradebook import course_gradebook, gradebook_scores
 from grader.autograde.trusted import results_store
+from grader.notebooks.gradebook import course_gradebook, gradebook_scores
 from tests.helpers import run_grader
 from tests.toy_course import a1_notebook, shared_nbgrader_course
 
@@ -28,8 +28,9 @@ def toy_build(tmp_path_factory):
     course, shared = shared_nbgrader_course(tmp_path_factory)
     built = tmp_path_factory.mktemp("toy") / "built"
     shutil.copytree(shared, built)  # the run's build of a1, and a2 built here
-    proc = run_grader("build", "--course", str(course), "--course-dir", str(built), "--assignment", "a2",
-                      cwd=built.parent)
+    proc = run_grader(
+        "build", "--course", str(course), "--course-dir", str(built), "--assignment", "a2", cwd=built.parent
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return course, built
 
@@ -49,8 +50,18 @@ def hand_in(course_dir: Path, student: str, text: str) -> None:
 
 
 def autograde(course: tuple[Path, Path], *args: str) -> subprocess.CompletedProcess:
-    return run_grader("autograde", *args, "--course", str(course[0]), "--course-dir", str(course[1]),
-                      "--no-sandbox", "--jobs", "1", cwd=course[1].parent)
+    return run_grader(
+        "autograde",
+        *args,
+        "--course",
+        str(course[0]),
+        "--course-dir",
+        str(course[1]),
+        "--no-sandbox",
+        "--jobs",
+        "1",
+        cwd=course[1].parent,
+    )
 
 
 def flat(text: str) -> str:
@@ -65,7 +76,7 @@ def test_an_assignment_without_submissions_is_skipped_with_its_reason_and_the_ne
     out = flat(proc.stdout)
     assert "skipped a2: no submissions of a2" in out, out
     assert "a1: 1 submission(s)" in out, out
-    table = out[out.index("every assignment asked for"):]
+    table = out[out.index("every assignment asked for") :]
     assert re.search(r"a2 │ skipped │ no submissions of a2", table) and re.search(r"a1 │ graded │ 1 submission", table)
     assert {r.student: r.total for r in results_store(course[1], "a1").all_records()} == {"alice": 3.0}
     assert gradebook_scores(course_gradebook(course[1]), "a1") == {"alice": {"double": 2.0, "add": 1.0}}
@@ -92,8 +103,11 @@ def test_a_points_change_after_release_says_what_to_run_and_keeps_manual_grades(
         grade.manual_score = 0.5  # a TA's manual grade in formgrader
         gb.db.commit()
     yaml = course[0] / "course.yaml"
-    yaml.write_text(yaml.read_text().replace("{function: double, module: toy, points: 2",
-                                             "{function: double, module: toy, points: 3"))
+    yaml.write_text(
+        yaml.read_text().replace(
+            "{function: double, module: toy, points: 2", "{function: double, module: toy, points: 3"
+        )
+    )
     proc = autograde(course, "a1")
     assert proc.returncode == 2, proc.stdout + proc.stderr
     message = flat(proc.stderr)
@@ -120,22 +134,30 @@ def test_a_canvas_download_is_collected_with_its_times_and_what_is_left_out_is_s
     gradebook (so nbgrader's late penalties can apply), and the fix for a name no LMS writes, printed
     before the grading table."""
     from nbgrader.api import Gradebook
+
     from tests.hostile_archives import archive
 
     notebook = a1_notebook(course[1])
-    download = archive(tmp_path / "submissions.zip", {
-        "millerfrank_1234_567890_a1.ipynb": (notebook, (2026, 12, 1, 22, 30, 0)),
-        "smithjane_LATE_2345_567891_a1-1.ipynb": (notebook, (2026, 12, 3, 9, 15, 0)),
-        "Frank's notebook.ipynb": notebook,
-    })
+    download = archive(
+        tmp_path / "submissions.zip",
+        {
+            "millerfrank_1234_567890_a1.ipynb": (notebook, (2026, 12, 1, 22, 30, 0)),
+            "smithjane_LATE_2345_567891_a1-1.ipynb": (notebook, (2026, 12, 3, 9, 15, 0)),
+            "Frank's notebook.ipynb": notebook,
+        },
+    )
     proc = autograde(course, "a1", "--zip", str(download))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = flat(proc.stdout)
-    assert "collected 2 file(s) of 2 student(s) from submissions.zip into submitted/ (a canvas download " \
-           "(recognised from its names))" in out, out
+    assert (
+        "collected 2 file(s) of 2 student(s) from submissions.zip into submitted/ (a canvas download "
+        "(recognised from its names))" in out
+    ), out
     assert "marked late by the LMS: smithjane" in out
-    left_out = out.index("not collected: submissions.zip: Frank's notebook.ipynb: not collected: its name is not "
-                         "shaped like a canvas download's")
+    left_out = out.index(
+        "not collected: submissions.zip: Frank's notebook.ipynb: not collected: its name is not "
+        "shaped like a canvas download's"
+    )
     assert "1 file(s) gave no student: give the LMS with --lms" in out
     assert left_out < out.index("a1: 2 submission(s)"), "what was not collected comes first"
     with Gradebook(course_gradebook(course[1]).url, "toy") as gb:
@@ -152,22 +174,29 @@ def test_a_module_in_a_download_is_graded_beside_or_instead_of_the_notebook(cour
     from tests.toy_course import solution_source
 
     module = solution_source().split("def scale")[0]  # toy.py's double and add (and other.py's imports)
-    half = a1_notebook(course[1], {"double": "import numpy as np\n\n\ndef double(x):\n    return 2.0 * "
-                                             "np.asarray(x, dtype=float)\n"})  # add left as the stub
-    download = archive(tmp_path / "submissions.zip", {
-        "gregsmith_3456_567892_toy.py": module,
-        "millerfrank_1234_567890_a1.ipynb": half,
-        "millerfrank_1234_567890_toy.py": "def add(a, b):\n    return float(a) + float(b)\n\n"
-                                          "def double(x):\n    return x\n",
-    })
+    half = a1_notebook(
+        course[1], {"double": "import numpy as np\n\n\ndef double(x):\n    return 2.0 * np.asarray(x, dtype=float)\n"}
+    )  # add left as the stub
+    download = archive(
+        tmp_path / "submissions.zip",
+        {
+            "gregsmith_3456_567892_toy.py": module,
+            "millerfrank_1234_567890_a1.ipynb": half,
+            "millerfrank_1234_567890_toy.py": "def add(a, b):\n    return float(a) + float(b)\n\n"
+            "def double(x):\n    return x\n",
+        },
+    )
     proc = autograde(course, "a1", "--zip", str(download), "--details")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = flat(proc.stdout)
-    assert "no notebook, graded from their .py modules (the release notebook stands in for nbgrader): gregsmith" \
-        in out, out
+    assert (
+        "no notebook, graded from their .py modules (the release notebook stands in for nbgrader): gregsmith" in out
+    ), out
     assert "not collected" not in out, out
-    assert gradebook_scores(course_gradebook(course[1]), "a1") == {"gregsmith": {"double": 2.0, "add": 1.0},
-                                                                   "millerfrank": {"double": 2.0, "add": 1.0}}
+    assert gradebook_scores(course_gradebook(course[1]), "a1") == {
+        "gregsmith": {"double": 2.0, "add": 1.0},
+        "millerfrank": {"double": 2.0, "add": 1.0},
+    }
     assert "graded from toy.py, which implements it (the notebook's cell has it unfinished)" in out, out
 
 
@@ -190,16 +219,26 @@ def test_a_normal_cycle_prints_no_warning_and_tampering_still_warns(course):
     assert proc.stderr == "", proc.stderr
 
     def nbgrader(*args: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course[1], capture_output=True,
-                              text=True, env=nbgrader_env(), timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-m", "nbgrader", *args],
+            cwd=course[1],
+            capture_output=True,
+            text=True,
+            env=nbgrader_env(),
+            timeout=600,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
-        return "\n".join(line for line in (done.stdout + done.stderr).splitlines() if "WARNING" in line
-                         and "Removing existing assignment" not in line)  # --force says it replaces
+        return "\n".join(
+            line
+            for line in (done.stdout + done.stderr).splitlines()
+            if "WARNING" in line and "Removing existing assignment" not in line
+        )  # --force says it replaces
 
     assert nbgrader("generate_feedback", "a1") == ""
     assert nbgrader("autograde", "a1", "--student", "alice", "--force") == ""
-    assert "Attribute 'checksum' for cell test_add has changed!" in nbgrader("autograde", "a1", "--student", "bob",
-                                                                            "--force")
+    assert "Attribute 'checksum' for cell test_add has changed!" in nbgrader(
+        "autograde", "a1", "--student", "bob", "--force"
+    )
     assert gradebook_scores(course_gradebook(course[1]), "a1")["alice"] == {"double": 2.0, "add": 1.0}
 
 
@@ -211,27 +250,37 @@ def test_due_dates_and_the_late_policy_reach_nbgrader_and_every_table(course, tm
     import csv
 
     from nbgrader.api import Gradebook
+
     from grader.build.nbgrader_run import nbgrader_env
     from tests.hostile_archives import archive
 
     yaml = course[0] / "course.yaml"
-    yaml.write_text(yaml.read_text().replace("    title: Doubling and adding\n",
-                                             "    title: Doubling and adding\n    due: 2026-12-02 00:00\n")
-                    + "calendar: {time_zone: UTC, late_policy: {per_day: 0.25, zero_after_days: 3}}\n")
-    rebuilt = run_grader("build", "--course", str(course[0]), "--course-dir", str(course[1]), "--assignment", "a1",
-                         cwd=tmp_path)
+    yaml.write_text(
+        yaml.read_text().replace(
+            "    title: Doubling and adding\n", "    title: Doubling and adding\n    due: 2026-12-02 00:00\n"
+        )
+        + "calendar: {time_zone: UTC, late_policy: {per_day: 0.25, zero_after_days: 3}}\n"
+    )
+    rebuilt = run_grader(
+        "build", "--course", str(course[0]), "--course-dir", str(course[1]), "--assignment", "a1", cwd=tmp_path
+    )
     assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
     notebook = a1_notebook(course[1])
-    download = archive(tmp_path / "submissions.zip", {
-        "millerfrank_1234_567890_a1.ipynb": (notebook, (2026, 12, 1, 22, 30, 0)),
-        "smithjane_LATE_2345_567891_a1.ipynb": (notebook, (2026, 12, 3, 9, 15, 0)),
-        "leroy_LATE_3456_567892_a1.ipynb": (notebook, (2026, 12, 9, 9, 0, 0)),
-    })
+    download = archive(
+        tmp_path / "submissions.zip",
+        {
+            "millerfrank_1234_567890_a1.ipynb": (notebook, (2026, 12, 1, 22, 30, 0)),
+            "smithjane_LATE_2345_567891_a1.ipynb": (notebook, (2026, 12, 3, 9, 15, 0)),
+            "leroy_LATE_3456_567892_a1.ipynb": (notebook, (2026, 12, 9, 9, 0, 0)),
+        },
+    )
     proc = autograde(course, "a1", "--zip", str(download))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = flat(proc.stdout)
-    assert "a1: 3 submission(s) (due 2026-12-02 00:00 UTC, 25% of the score per day late (or part of a day), " \
-           "0 after 3 days)" in out, out
+    assert (
+        "a1: 3 submission(s) (due 2026-12-02 00:00 UTC, 25% of the score per day late (or part of a day), "
+        "0 after 3 days)" in out
+    ), out
     assert re.search(r"smithjane │ 3/3 │ 1 d 9 h \(-1\.50\)", out), out
     assert re.search(r"leroy │ 3/3 │ 7 d 9 h \(-3\)", out), out
     assert re.search(r"millerfrank │ 3/3 │ │", out), out
@@ -241,8 +290,14 @@ def test_due_dates_and_the_late_policy_reach_nbgrader_and_every_table(course, tm
         assert gb.find_submission("a1", "millerfrank").late_submission_penalty == 0
     env = nbgrader_env()
     for args in (["generate_feedback", "a1"], ["export"]):
-        done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course[1], capture_output=True,
-                              text=True, env=env, timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-m", "nbgrader", *args],
+            cwd=course[1],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=600,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
     assert "Late submission penalty (Score: -1.5)" in (course[1] / "feedback/smithjane/a1/a1.html").read_text()
     with open(course[1] / "grades.csv", newline="") as handle:
@@ -256,6 +311,7 @@ def test_a_roster_fills_the_gradebook_and_exports_are_what_each_lms_imports(cour
     import csv
 
     from nbgrader.api import Gradebook
+
     from grader.build.nbgrader_run import nbgrader_env
 
     hand_in(course[1], "alice", a1_notebook(course[1]))
@@ -266,20 +322,31 @@ def test_a_roster_fills_the_gradebook_and_exports_are_what_each_lms_imports(cour
         grade.manual_score = 1.5
         gb.db.commit()
     roster = tmp_path / "roster.csv"
-    roster.write_text("id,name,email,lms_id\nalice,Alice Martin,alice@example.org,1001\n"
-                      "bob,=HYPERLINK(1) Stone,bob@example.org,1002\ncarol,Carol Li,carol@example.org,1003\n")
+    roster.write_text(
+        "id,name,email,lms_id\nalice,Alice Martin,alice@example.org,1001\n"
+        "bob,=HYPERLINK(1) Stone,bob@example.org,1002\ncarol,Carol Li,carol@example.org,1003\n"
+    )
     args = ["--course", str(course[0]), "--course-dir", str(course[1])]
     proc = run_grader("roster", str(roster), *args, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 student(s) added and 2 updated" in flat(proc.stdout)
     # nbgrader's own export now has the names and e-mails
-    done = subprocess.run([sys.executable, "-m", "nbgrader", "export"], cwd=course[1], capture_output=True, text=True,
-                          env=nbgrader_env(), timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "export"],
+        cwd=course[1],
+        capture_output=True,
+        text=True,
+        env=nbgrader_env(),
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     with open(course[1] / "grades.csv", newline="") as handle:
         rows = {r["student_id"]: r for r in csv.DictReader(handle) if r["assignment"] == "a1"}
     assert (rows["alice"]["first_name"], rows["alice"]["last_name"], rows["alice"]["email"]) == (
-        "Alice", "Martin", "alice@example.org")
+        "Alice",
+        "Martin",
+        "alice@example.org",
+    )
 
     def export(lms: str) -> list[list[str]]:
         out = tmp_path / f"{lms}.csv"
@@ -289,16 +356,20 @@ def test_a_roster_fills_the_gradebook_and_exports_are_what_each_lms_imports(cour
             return list(csv.reader(handle))
 
     # Canvas, Grades > Import: Student, ID, SIS User ID, SIS Login ID, Section, then assignments; Points Possible.
-    assert export("canvas") == [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "a1"],
-                                ["Points Possible", "", "", "", "", "3"],
-                                ["Martin, Alice", "1001", "", "alice", "", "3"],
-                                ["Stone, =HYPERLINK(1)", "1002", "", "bob", "", "1.50"],  # manual 1.5, add 0
-                                ["Li, Carol", "1003", "", "carol", "", ""]]
+    assert export("canvas") == [
+        ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "a1"],
+        ["Points Possible", "", "", "", "", "3"],
+        ["Martin, Alice", "1001", "", "alice", "", "3"],
+        ["Stone, =HYPERLINK(1)", "1002", "", "bob", "", "1.50"],  # manual 1.5, add 0
+        ["Li, Carol", "1003", "", "carol", "", ""],
+    ]
     # Moodle, Import grades from CSV: users matched on ID number or Email address.
-    assert export("moodle") == [["First name", "Last name", "ID number", "Email address", "a1"],
-                                ["Alice", "Martin", "1001", "alice@example.org", "3"],
-                                ["'=HYPERLINK(1)", "Stone", "1002", "bob@example.org", "1.50"],  # not a formula
-                                ["Carol", "Li", "1003", "carol@example.org", ""]]
+    assert export("moodle") == [
+        ["First name", "Last name", "ID number", "Email address", "a1"],
+        ["Alice", "Martin", "1001", "alice@example.org", "3"],
+        ["'=HYPERLINK(1)", "Stone", "1002", "bob@example.org", "1.50"],  # not a formula
+        ["Carol", "Li", "1003", "carol@example.org", ""],
+    ]
     assert export("csv")[0] == ["student_id", "first_name", "last_name", "email", "lms_id", "a1", "total"]
     bad = tmp_path / "bad.csv"
     bad.write_text("id,email\nalice,alice@example.org\n../etc,x@example.org\n")
@@ -313,8 +384,10 @@ def postgres():
 
     bindir = server_bindir()
     if bindir is None:
-        pytest.skip("no PostgreSQL server programs (initdb, pg_ctl, postgres) on this machine: install the "
-                    "postgresql package (.ci/run does)")
+        pytest.skip(
+            "no PostgreSQL server programs (initdb, pg_ctl, postgres) on this machine: install the "
+            "postgresql package (.ci/run does)"
+        )
     server = PostgresServer(bindir).start()
     yield server
     server.stop()
@@ -332,8 +405,18 @@ def test_gradebook_copy_moves_grades_and_manual_grades_to_postgres(course, postg
         gb.find_comment("double", "a1", "a1", "bob").manual_comment = "see me"
         gb.db.commit()
     url = postgres.create_database("moved")
-    switch = ["build", "--course", str(course[0]), "--course-dir", str(course[1]), "--assignment", "a1",
-              "--no-leak-check", "--db", url]
+    switch = [
+        "build",
+        "--course",
+        str(course[0]),
+        "--course-dir",
+        str(course[1]),
+        "--assignment",
+        "a1",
+        "--no-leak-check",
+        "--db",
+        url,
+    ]
     proc = run_grader(*switch, cwd=tmp_path)  # switching the URL alone would leave the grades behind
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "the course's grades are in sqlite:" in flat(proc.stderr) and "grader gradebook copy" in proc.stderr

@@ -15,12 +15,19 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.notebooks.extract import GENERAL, MAX_JSON_CONTAINERS, MAX_NOTES, extract_submission, notebooks_of, read_notebook
-from grader.notebooks.segments import assignment_modules
 from grader.classgrade.run import discover_submissions
 from grader.core.course import load_course
-from grader.untrusted import MAX_SUBMISSION_BYTES
 from grader.engine.parcel import Parcel
+from grader.notebooks.extract import (
+    GENERAL,
+    MAX_JSON_CONTAINERS,
+    MAX_NOTES,
+    extract_submission,
+    notebooks_of,
+    read_notebook,
+)
+from grader.notebooks.segments import assignment_modules
+from grader.untrusted import MAX_SUBMISSION_BYTES
 from tests.toy_course import make_toy_course, solution_source
 
 HOSTILE = Path(__file__).parent / "data" / "hostile" / "notebooks"
@@ -105,8 +112,11 @@ def test_a_lone_surrogate_in_the_metadata_is_text_where_the_notebook_is_written(
     from grader.autograde.sanitize import sanitize_notebook
 
     nb = nbformat.from_dict(json.loads((HOSTILE / "string_cell.ipynb").read_text()))
-    nb.metadata = {"kernelspec": {"name": "py\udce9", "display_name": "Python"},
-                   "language_info": {"name": "python\udce9"}, "other": {"x": 1}}
+    nb.metadata = {
+        "kernelspec": {"name": "py\udce9", "display_name": "Python"},
+        "language_info": {"name": "python\udce9"},
+        "other": {"x": 1},
+    }
     clean = sanitize_notebook(nb)
     assert set(clean.metadata) == {"kernelspec", "language_info"}
     assert clean.metadata.kernelspec.name.startswith("py\ufffd") and "\udce9" not in json.dumps(clean.metadata)
@@ -193,8 +203,8 @@ def test_metadata_of_the_wrong_type_is_not_used(toy, tmp_path):
 
 
 def test_check_notebook_keeps_a_clean_notebook_as_it_is(toy):
-    from grader.notebooks.extract import check_notebook
     from grader.build.notebook import build_notebook
+    from grader.notebooks.extract import check_notebook
 
     course, assignment, _ = toy
 
@@ -304,8 +314,8 @@ def test_a_student_id_too_long_for_a_file_name_is_reported_not_fatal(tmp_path):
 
 
 def test_a_single_file_submission_is_bounded_like_a_folder(toy, tmp_path):
-    from grader.errors import GraderError
     from grader.core.staging import stage_submission
+    from grader.errors import GraderError
 
     big = tmp_path / "mallory.py"
     big.write_text("x = 1\n" + "#" * (21 * 2**20))

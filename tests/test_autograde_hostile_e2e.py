@@ -25,9 +25,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.notebooks.gradebook import course_gradebook, gradebook_scores
 from grader.autograde.trusted import RESULTS_DIR, results_store
 from grader.build.nbgrader_run import nbgrader_env
+from grader.notebooks.gradebook import course_gradebook, gradebook_scores
 from grader.report.screenshot import find_chromium
 from tests import hostile_archives as H
 from tests.helpers import run_grader
@@ -37,8 +37,16 @@ pytestmark = pytest.mark.slow
 
 HOSTILE = Path(__file__).parent / "data" / "hostile" / "notebooks"
 FULL = 3.0
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +69,9 @@ def hand_in(course_dir: Path, student: str, text: str | None = None) -> Path:
 
 
 def autograde(toy_build, course_dir: Path, *extra: str) -> subprocess.CompletedProcess:
-    return run_grader("autograde", "a1", "--course", str(toy_build[0]), "--course-dir", str(course_dir), *extra,
-                      cwd=course_dir.parent)
+    return run_grader(
+        "autograde", "a1", "--course", str(toy_build[0]), "--course-dir", str(course_dir), *extra, cwd=course_dir.parent
+    )
 
 
 def totals(course_dir: Path) -> dict[str, float]:
@@ -97,9 +106,18 @@ def test_a_class_of_hostile_notebooks_and_files_is_graded_and_recorded_whole(toy
     proc = autograde(toy_build, course_dir)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "alice (rescued)" not in proc.stdout and "bob (rescued)" not in proc.stdout, proc.stdout
-    assert totals(course_dir) == {"alice": FULL, "bob": FULL, "mallory": FULL, "trudy": FULL, "string_cell": FULL,
-                                  "integer_source": 2.0, "odd_metadata": FULL, "huge_cell": 2.0, "linked": 0.0,
-                                  "pipe": 0.0}
+    assert totals(course_dir) == {
+        "alice": FULL,
+        "bob": FULL,
+        "mallory": FULL,
+        "trudy": FULL,
+        "string_cell": FULL,
+        "integer_source": 2.0,
+        "odd_metadata": FULL,
+        "huge_cell": 2.0,
+        "linked": 0.0,
+        "pipe": 0.0,
+    }
     assert_gradebook_holds_the_trusted_grades(course_dir, list(totals(course_dir)))
     # alice's autograded notebook is the one nbgrader made from her submission, not a placeholder.
     graded = nbformat.read(course_dir / "autograded/alice/a1/a1.ipynb", as_version=4)
@@ -113,23 +131,35 @@ def test_a_class_of_hostile_notebooks_and_files_is_graded_and_recorded_whole(toy
     assert "symbolic link" in linked
     # Plain nbgrader (formgrader's button) follows the link; the grade it records must not.
     (course_dir / "grader-results/a1/results/linked.json").unlink()
-    plain = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", "a1", "--student", "linked", "--force"],
-                           cwd=course_dir, capture_output=True, text=True, env=nbgrader_env(), timeout=600)
+    plain = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "autograde", "a1", "--student", "linked", "--force"],
+        cwd=course_dir,
+        capture_output=True,
+        text=True,
+        env=nbgrader_env(),
+        timeout=600,
+    )
     assert plain.returncode == 0, plain.stdout + plain.stderr
     assert set(gradebook_scores(course_gradebook(course_dir), "a1")["linked"].values()) == {0.0}
     # ... and nothing it read through a link reaches autograded/, nor the feedback handed out.
     assert not (course_dir / "autograded/linked/a1/answers.txt").exists()
     linked = (course_dir / "autograded/linked/a1/a1.ipynb").read_text()
     assert "BEGIN SOLUTION" not in linked and "BEGIN HIDDEN TESTS" not in linked and "symbolic link" in linked
-    feedback = subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", "a1", "--student", "linked",
-                               "--force"], cwd=course_dir, capture_output=True, text=True, env=nbgrader_env(),
-                              timeout=600)
+    feedback = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "generate_feedback", "a1", "--student", "linked", "--force"],
+        cwd=course_dir,
+        capture_output=True,
+        text=True,
+        env=nbgrader_env(),
+        timeout=600,
+    )
     assert feedback.returncode == 0, feedback.stdout + feedback.stderr
     page = html.unescape(re.sub("<[^>]+>", "", (course_dir / "feedback/linked/a1/a1.html").read_text()))
     assert "symbolic link" in page and "BEGIN SOLUTION" not in page
     assert "return 2.0 * np.asarray(x, dtype=float)" not in page
-    check = run_grader("leak-check", "--course", str(toy_build[0]), "--course-dir", str(course_dir),
-                       cwd=course_dir.parent)
+    check = run_grader(
+        "leak-check", "--course", str(toy_build[0]), "--course-dir", str(course_dir), cwd=course_dir.parent
+    )
     assert check.returncode == 0, check.stdout + check.stderr
 
 
@@ -158,16 +188,19 @@ print("mismatches:", len(state.mismatches))
 """
 
 
-def test_a_notebook_that_changes_while_the_class_is_graded_is_graded_again_before_it_is_recorded(
-        toy_build, course_dir):
+def test_a_notebook_that_changes_while_the_class_is_graded_is_graded_again_before_it_is_recorded(toy_build, course_dir):
     """What is recorded is what the notebook in submitted/ holds when it is recorded: a notebook whose
     solution cells changed since they were graded is graded again (or else a notebook handed in again
     during a run would show one answer in formgrader and the grade of another)."""
     for student in ("alice", "bob"):
         hand_in(course_dir, student, a1_notebook(course_dir))
     again = a1_notebook(course_dir, dict(NOTEBOOK_CELLS, double="def double(x):\n    return x\n"))
-    proc = subprocess.run([sys.executable, "-c", REHAND_IN, str(toy_build[0]), str(course_dir), again],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-c", REHAND_IN, str(toy_build[0]), str(course_dir), again],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 notebook(s) changed while the class was graded, graded again: bob" in proc.stdout, proc.stdout
     assert "mismatches: 0" in proc.stdout
@@ -189,8 +222,17 @@ def test_grade_class_skips_a_linked_entry_and_grades_a_non_utf8_file_name(toy_bu
     for module in ("toy", "other"):
         (odd / f"{module}.py").write_text(solution_source())
     (odd / os.fsdecode(b"caf\xe9.py")).write_text("x = 1\n")
-    proc = run_grader("grade-class", str(submissions), "--out", str(tmp_path / "out"), "--course", str(course),
-                      "-j", "1", cwd=tmp_path)
+    proc = run_grader(
+        "grade-class",
+        str(submissions),
+        "--out",
+        str(tmp_path / "out"),
+        "--course",
+        str(course),
+        "-j",
+        "1",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr  # mallory could not be graded: said, not fatal
     assert "could not grade mallory: a symbolic link" in proc.stderr
     graded = {p.stem: json.loads(p.read_text())["result"]["total"] for p in (tmp_path / "out/results").glob("*.json")}
@@ -201,8 +243,19 @@ def test_grade_class_skips_a_linked_entry_and_grades_a_non_utf8_file_name(toy_bu
 def chromium_dom(html: Path) -> str:
     chromium = find_chromium()
     with tempfile.TemporaryDirectory(prefix="grader-chromium-") as profile:
-        proc = subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--virtual-time-budget=3000",
-                               "--dump-dom", html.resolve().as_uri()], capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(
+            [
+                chromium,
+                *CHROMIUM_FLAGS,
+                f"--user-data-dir={profile}",
+                "--virtual-time-budget=3000",
+                "--dump-dom",
+                html.resolve().as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert proc.returncode == 0 and "<html" in proc.stdout, proc.stderr[-2000:]
     return proc.stdout
 
@@ -210,7 +263,7 @@ def chromium_dom(html: Path) -> str:
 def assert_no_student_script(dom: str, where: str) -> None:
     """Every payload of script_in_markdown.ipynb marks the page when it runs (an attribute on <html>,
     the title); the sanitised page also carries no handler attribute and no javascript: URL."""
-    head = dom[:dom.find(">", dom.find("<html")) + 1]
+    head = dom[: dom.find(">", dom.find("<html")) + 1]
     assert "data-pwned" not in head, f"{where}: a student's script ran ({head})"
     title = re.search(r"<title>(.*?)</title>", dom, re.S)
     assert title is None or "PWNED" not in title.group(1), f"{where}: a student's script changed the title"
@@ -241,8 +294,14 @@ def test_feedback_and_the_autograded_notebook_run_no_student_script(toy_build, c
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "mallory (rescued)" not in proc.stdout  # nbgrader processed it: the sanitising is nbgrader's step
     assert "trudy (rescued)" in proc.stdout, proc.stdout
-    feedback = subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", "a1", "--force"], cwd=course_dir,
-                              capture_output=True, text=True, env=nbgrader_env(), timeout=600)
+    feedback = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "generate_feedback", "a1", "--force"],
+        cwd=course_dir,
+        capture_output=True,
+        text=True,
+        env=nbgrader_env(),
+        timeout=600,
+    )
     assert feedback.returncode == 0, feedback.stdout + feedback.stderr
     # What formgrader shows: the autograded notebook as nbconvert renders it (both HTML templates).
     from nbconvert import HTMLExporter
@@ -255,8 +314,9 @@ def test_feedback_and_the_autograded_notebook_run_no_student_script(toy_build, c
         for template in ("classic", "lab"):
             body, _ = HTMLExporter(template_name=template).from_notebook_node(graded)
             (tmp_path / f"{template}.html").write_text(body)
-            assert_no_student_script(chromium_dom(tmp_path / f"{template}.html"),
-                                     f"{student}'s autograded notebook ({template})")
+            assert_no_student_script(
+                chromium_dom(tmp_path / f"{template}.html"), f"{student}'s autograded notebook ({template})"
+            )
 
 
 def test_the_payloads_do_run_when_nothing_sanitises_them(chromium, tmp_path):
@@ -298,32 +358,47 @@ def test_several_assignments_in_one_command_share_their_grading_processes(toy_bu
     processes outliving grading, and each assignment's grades as a run of it alone gives."""
     course, course_dir = toy_build[0], tmp_path / "nb"
     shutil.copytree(toy_build[1], course_dir)
-    built = run_grader("build", "--course", str(course), "--course-dir", str(course_dir), "--assignment", "a2",
-                       cwd=tmp_path)
+    built = run_grader(
+        "build", "--course", str(course), "--course-dir", str(course_dir), "--assignment", "a2", cwd=tmp_path
+    )
     assert built.returncode == 0, built.stdout + built.stderr
     marker = tmp_path / "acted_later"
     child = f"import time; time.sleep(3); open({str(marker)!r}, 'w').write('late')"
-    lingering = ("import subprocess, sys\n"
-                 f"subprocess.Popen([sys.executable, '-c', {child!r}], start_new_session=True)\n" + NOTEBOOK_CELLS["add"])
+    lingering = (
+        "import subprocess, sys\n"
+        f"subprocess.Popen([sys.executable, '-c', {child!r}], start_new_session=True)\n" + NOTEBOOK_CELLS["add"]
+    )
     hand_in(course_dir, "alice", a1_notebook(course_dir))
     hand_in(course_dir, "linger", a1_notebook(course_dir, dict(NOTEBOOK_CELLS, add=lingering)))
     a2 = nbformat.read(course_dir / "release/a2/a2.ipynb", as_version=4)
     for cell in a2.cells:
         if cell.metadata.get("nbgrader", {}).get("grade_id") == "scale" and cell.metadata["nbgrader"].get("solution"):
-            cell.source = "import numpy as np\n\n\ndef scale(x, factor):\n    return np.asarray(x, dtype=float) * factor\n"
+            cell.source = (
+                "import numpy as np\n\n\ndef scale(x, factor):\n    return np.asarray(x, dtype=float) * factor\n"
+            )
     for student in ("alice", "linger"):
         (course_dir / "submitted" / student / "a2").mkdir(parents=True)
         nbformat.write(a2, course_dir / "submitted" / student / "a2" / "a2.ipynb")
     started = time.monotonic()
-    proc = run_grader("autograde", "a1", "a2", "--course", str(course), "--course-dir", str(course_dir),
-                      "--no-sandbox", "--jobs", "1", cwd=tmp_path)
+    proc = run_grader(
+        "autograde",
+        "a1",
+        "a2",
+        "--course",
+        str(course),
+        "--course-dir",
+        str(course_dir),
+        "--no-sandbox",
+        "--jobs",
+        "1",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "a1: 2 submission(s)" in proc.stdout and "a2: 2 submission(s)" in proc.stdout, proc.stdout
     logs = sorted(p.name for p in (course_dir / RESULTS_DIR / "logs").glob("worker-*.log"))
     assert logs == ["worker-0.log"], f"one grading process for both assignments, not {logs}"
     assert totals(course_dir) == {"alice": FULL, "linger": FULL}
-    assert {r.student: r.total for r in results_store(course_dir, "a2").all_records()} == {"alice": 1.0,
-                                                                                           "linger": 1.0}
+    assert {r.student: r.total for r in results_store(course_dir, "a2").all_records()} == {"alice": 1.0, "linger": 1.0}
     assert_gradebook_holds_the_trusted_grades(course_dir, ["alice", "linger"])
     time.sleep(max(0.0, 4.5 - (time.monotonic() - started)))
     assert not marker.exists(), "a student's detached process outlived grading"

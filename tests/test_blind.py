@@ -29,8 +29,11 @@ COURSE = load_course(ROOT, check_tests=False)
 # fourth is held out (docs/feedback.md). Here all four check the same rules.
 CORPORA = [ROOT / "tests" / "data" / name for name in ("blind", "blind2", "blind3", "blind4")]
 ENTRIES = sorted(p for corpus in CORPORA for p in corpus.glob("*/*.py"))
-LABELS = {(corpus.name, entry): labels for corpus in CORPORA
-          for entry, labels in (yaml.safe_load((corpus / "labels.yaml").read_text(encoding="utf-8")) or {}).items()}
+LABELS = {
+    (corpus.name, entry): labels
+    for corpus in CORPORA
+    for entry, labels in (yaml.safe_load((corpus / "labels.yaml").read_text(encoding="utf-8")) or {}).items()
+}
 OBSERVED = "what your answers show:"
 # Wrong entries the grader does not catch yet, each left for its own fix (a measure, not a target to tune).
 # (blind2/ppo_clipped_terms/default_epsilon_0_1 was one until the hidden tests called without clip_epsilon.)
@@ -45,8 +48,9 @@ def entry_id(path: Path) -> str:
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("blind")
-    plan = {entry_id(p): {"path": str(build_submission(root / entry_id(p), [p])), "only": [p.parent.name]}
-            for p in ENTRIES}
+    plan = {
+        entry_id(p): {"path": str(build_submission(root / entry_id(p), [p])), "only": [p.parent.name]} for p in ENTRIES
+    }
     return grade_plan(plan)
 
 
@@ -64,11 +68,12 @@ def test_blind_entry(path, graded):
     first = (messages_of(f) or [f["error"] or ""])[0]
     causes = f["causes"]
     assert set(causes) <= set(labels or []), (
-        f"{entry} is told a cause it does not have ({causes}; accepted: {labels}): {first}")
+        f"{entry} is told a cause it does not have ({causes}; accepted: {labels}): {first}"
+    )
     if causes:
         assert first == f["diagnosis"]
     else:
         contract = [t["message"] for t in f["tests"] if not t["passed"] and t["kind"] == "contract"]
         assert (f["diagnosis"] and OBSERVED in first) or first == f["error"] or first in contract, (
-            f"{entry}: a first message without a cause id must be an observation, the error or an input check: "
-            f"{first}")
+            f"{entry}: a first message without a cause id must be an observation, the error or an input check: {first}"
+        )

@@ -52,8 +52,9 @@ def test_labels_cover_the_wrong_entries_and_name_catalogue_mistakes(corpus):
     assert set(labels) == wrong_entries(corpus)
     for entry, mistakes in labels.items():
         for mistake in mistakes:
-            assert (ROOT / "autograder-tests" / "mistakes" / entry.split("/")[0] / f"{mistake}.py").is_file(), \
+            assert (ROOT / "autograder-tests" / "mistakes" / entry.split("/")[0] / f"{mistake}.py").is_file(), (
                 f"{entry}: {mistake} is no known mistake of its function"
+            )
 
 
 @pytest.mark.parametrize("corpus", CORPORA, ids=lambda c: c.name)
@@ -67,6 +68,9 @@ def test_verdicts_judge_every_wrong_entry(corpus):
         assert {v["verdict"] for v in verdicts.values()} <= {"right", "generic", "wrong"}, path.name
         assert all(isinstance(v["first_message"], str) for v in verdicts.values()), path.name
         # A cause id outside the entry's labels is a cause it does not have: only a "wrong" verdict may record one.
-        foreign = {e: v["causes"] for e, v in verdicts.items()
-                   if v["verdict"] != "wrong" and not set(v.get("causes") or []) <= set(labels[e])}
+        foreign = {
+            e: v["causes"]
+            for e, v in verdicts.items()
+            if v["verdict"] != "wrong" and not set(v.get("causes") or []) <= set(labels[e])
+        }
         assert not foreign, f"{path.name}: cause ids outside the labels: {foreign}"

@@ -13,9 +13,9 @@ import pytest
 
 from grader.build.notebook import build_notebook
 from grader.core.course import load_course
+from grader.core.results import SubmissionResult
 from grader.engine.record import GradeRecord
 from grader.feedback import function_report
-from grader.core.results import SubmissionResult
 from grader.notebooks.extract import extract_submission
 from tests.helpers import ROOT, grade_json
 
@@ -46,7 +46,9 @@ def scores(record: GradeRecord) -> dict[str, float]:
 
 @pytest.mark.slow
 def test_a_failing_print_at_the_end_of_a_cell_costs_that_exercise_only(tmp_path):
-    record = graded(tmp_path, "ps4b", {"ppo_clipped_terms": lambda s: s + "\nprint(ppo_clipped_terms(my_ratio, my_adv))\n"})
+    record = graded(
+        tmp_path, "ps4b", {"ppo_clipped_terms": lambda s: s + "\nprint(ppo_clipped_terms(my_ratio, my_adv))\n"}
+    )
     assert scores(record) == {"gae_advantages": 5, "ppo_clipped_terms": 0, "ppo_diagnostics": 4}
     report = function_report(record, "ppo_clipped_terms")
     assert "NameError" in report and "my_ratio" in report
@@ -59,9 +61,14 @@ def test_a_failing_print_at_the_end_of_a_cell_costs_that_exercise_only(tmp_path)
 
 @pytest.mark.slow
 def test_a_concept_answer_that_does_not_run_costs_that_question_only(tmp_path):
-    record = graded(tmp_path, "ps4d", {
-        "past_reward_weight": lambda s: s.replace('past_reward_weight = "a"', "past_reward_weight = a"),
-        "same_group_scale": lambda s: s.replace("same_group_scale = ", "same_group_scale = (", 1)})
+    record = graded(
+        tmp_path,
+        "ps4d",
+        {
+            "past_reward_weight": lambda s: s.replace('past_reward_weight = "a"', "past_reward_weight = a"),
+            "same_group_scale": lambda s: s.replace("same_group_scale = ", "same_group_scale = (", 1),
+        },
+    )
     lost = {f: s for f, s in scores(record).items() if s < COURSE.exercise(f).points}
     assert lost == {"past_reward_weight": 0, "same_group_scale": 0}
     full = sum(e.points for e in COURSE.assignment("ps4d").exercises)

@@ -18,8 +18,8 @@ import pytest
 from grader import testing
 from grader.answers import MultiSelect, Numeric
 from grader.core.course import answer_names, load_course
-from grader.errors import CourseError
 from grader.core.stubs import ANSWER_FALLBACK, stub_source
+from grader.errors import CourseError
 from grader.testing import Misconception
 from tests.helpers import ROOT, grade_json
 
@@ -67,10 +67,20 @@ rloo_grpo_features = ["BOTH", "neither", "rloo", "grpo", "grpo", "grpo", "both"]
 score_vector_action_2 = __import__("numpy").array([-0.6652, -0.2447, 0.91])        # full
 optimal_baseline_scores = ((0.2, -0.2), (-0.8, 0.8), (0.2828, 1.1314))  # norms not squared: 2 of 3
 """
-EXPECTED = dict(POINTS, score_identity_correct=0.0, policy_loss_tokens=1.0, direct_dependence_statements=1.5,
-                baseline_validity=1.8, literal_discount_weights=round(2 / 3, 6), same_group_scale=0.0,
-                truncation_reset_flags=1.0, ppo_worked_example=2.25, response_mask_rows=1.0,
-                implementation_notes=0.0, optimal_baseline_scores=round(4 / 3, 6))
+EXPECTED = dict(
+    POINTS,
+    score_identity_correct=0.0,
+    policy_loss_tokens=1.0,
+    direct_dependence_statements=1.5,
+    baseline_validity=1.8,
+    literal_discount_weights=round(2 / 3, 6),
+    same_group_scale=0.0,
+    truncation_reset_flags=1.0,
+    ppo_worked_example=2.25,
+    response_mask_rows=1.0,
+    implementation_notes=0.0,
+    optimal_baseline_scores=round(4 / 3, 6),
+)
 
 # Answers the grader cannot use: each must earn nothing and say what format it expects.
 MALFORMED = """\
@@ -91,8 +101,9 @@ ppo_clip_interval = {"low": 0.8, "high": 1.2}     # a dict, not a tuple
 response_mask_rows = (0, 0, 1, 1, 1, 0)           # one row where two are asked
 del score_vector_action_2                         # not defined at all
 """
-MALFORMED_ITEMS = [line.split()[0] if not line.startswith("del ") else line.split()[1]
-                   for line in MALFORMED.splitlines()]
+MALFORMED_ITEMS = [
+    line.split()[0] if not line.startswith("del ") else line.split()[1] for line in MALFORMED.splitlines()
+]
 
 
 @pytest.fixture(scope="module")
@@ -102,8 +113,13 @@ def grades(tmp_path_factory):
     broken.mkdir()
     (broken / f"{SHEET}.py").write_text("score_identity_correct = {2, 4\n", encoding="utf-8")
     key, stub, mistakes, malformed, not_importable = grade_json(
-        COURSE.solutions_dir, COURSE.exercises_dir, sheet(tmp, "mistakes", MISTAKES),
-        sheet(tmp, "malformed", MALFORMED), broken, only=ITEMS)
+        COURSE.solutions_dir,
+        COURSE.exercises_dir,
+        sheet(tmp, "mistakes", MISTAKES),
+        sheet(tmp, "malformed", MALFORMED),
+        broken,
+        only=ITEMS,
+    )
     return {"key": key, "stub": stub, "mistakes": mistakes, "malformed": malformed, "broken": not_importable}
 
 
@@ -140,17 +156,22 @@ def test_each_miss_is_explained_by_its_own_explanation(grades):
     result = grades["mistakes"]
     statements = question("direct_dependence_statements")
     assert failures(result, "direct_dependence_statements") == [
-        f"statement 2: {statements.explanations['statement_2']}"]
+        f"statement 2: {statements.explanations['statement_2']}"
+    ]
     # Multiple select: both credit parts fail, each naming the wrong pick and the missed option.
     identity = question("score_identity_correct")
     expected = "; ".join(f"option {o}: {identity.explanations[o]}" for o in (3, 4))
     assert failures(result, "score_identity_correct") == [expected, expected]
     weights = question("literal_discount_weights")
     assert failures(result, "literal_discount_weights") == [
-        f"t1: {weights.explanations['t1']}", f"t2: {weights.explanations['t2']}"]
+        f"t1: {weights.explanations['t1']}",
+        f"t2: {weights.explanations['t2']}",
+    ]
     flags = question("truncation_reset_flags")
     assert failures(result, "truncation_reset_flags") == [
-        f"bootstrap: {flags.explanations['bootstrap']}", f"terminated: {flags.explanations['terminated']}"]
+        f"bootstrap: {flags.explanations['bootstrap']}",
+        f"terminated: {flags.explanations['terminated']}",
+    ]
     # Passing parts carry no message; a fully right item none at all.
     assert failures(result, "rloo_advantages") == [] and failures(result, "past_reward_weight") == []
 
@@ -212,10 +233,20 @@ def earned(q, answer) -> float:
     return passed / len(q.parts())
 
 
-@pytest.mark.parametrize("answer, share", [
-    ({2, 4}, 1.0), ({4}, 0.5), ({2, 4, 1}, 0.5), ({1, 2, 3, 4, 5}, 0.0), (set(), 0.0), ({1, 3, 5}, 0.0),
-    (frozenset({2, 4}), 1.0), ([4, 2, 2], 1.0), ((2,), 0.5),
-])
+@pytest.mark.parametrize(
+    "answer, share",
+    [
+        ({2, 4}, 1.0),
+        ({4}, 0.5),
+        ({2, 4, 1}, 0.5),
+        ({1, 2, 3, 4, 5}, 0.0),
+        (set(), 0.0),
+        ({1, 3, 5}, 0.0),
+        (frozenset({2, 4}), 1.0),
+        ([4, 2, 2], 1.0),
+        ((2,), 0.5),
+    ],
+)
 def test_multiple_select_credit_is_net_right_picks_over_key_size(answer, share):
     q = question("score_identity_correct")
     assert isinstance(q, MultiSelect) and earned(q, answer) == share
@@ -277,12 +308,14 @@ def test_module_level_region_becomes_an_unanswered_template():
         ''')
     stub = stub_source(source, "solutions/sheet.py")
     body = stub.split('"""Sheet."""\n', 1)[1]
-    assert body == ("# Question: which?\n"
-                    "alpha = None  # your answer: a set of option numbers\n"
-                    f"beta = None  # your answer: {ANSWER_FALLBACK}\n"
-                    f"gamma = None  # your answer: {ANSWER_FALLBACK}\n"
-                    f"delta = None  # your answer: {ANSWER_FALLBACK}\n"
-                    "after = 3\n")
+    assert body == (
+        "# Question: which?\n"
+        "alpha = None  # your answer: a set of option numbers\n"
+        f"beta = None  # your answer: {ANSWER_FALLBACK}\n"
+        f"gamma = None  # your answer: {ANSWER_FALLBACK}\n"
+        f"delta = None  # your answer: {ANSWER_FALLBACK}\n"
+        "after = 3\n"
+    )
     assert stub.startswith("# Your answers: replace every `= None`")
     namespace: dict = {}
     exec(compile(stub, "sheet.py", "exec"), namespace)
@@ -296,14 +329,17 @@ def test_a_file_with_functions_and_answers_keeps_both_headers():
     assert 'raise NotImplementedError("f is not implemented yet' in stub and "x = None  # your answer:" in stub
 
 
-@pytest.mark.parametrize("region, problem", [
-    ("def f():\n    return 1\n", "may hold only `NAME = value` answers"),
-    ("import os\n", "may hold only `NAME = value` answers"),
-    ("x.y = 1\n", "may hold only `NAME = value` answers"),
-    ("a, b = 1, 2\n", "may hold only `NAME = value` answers"),
-    ("x: int\n", "may hold only `NAME = value` answers"),
-    ("# only a comment\n", "holds no `NAME = value` answer"),
-])
+@pytest.mark.parametrize(
+    "region, problem",
+    [
+        ("def f():\n    return 1\n", "may hold only `NAME = value` answers"),
+        ("import os\n", "may hold only `NAME = value` answers"),
+        ("x.y = 1\n", "may hold only `NAME = value` answers"),
+        ("a, b = 1, 2\n", "may hold only `NAME = value` answers"),
+        ("x: int\n", "may hold only `NAME = value` answers"),
+        ("# only a comment\n", "holds no `NAME = value` answer"),
+    ],
+)
 def test_answer_regions_hold_only_assignments(region, problem):
     source = f"### BEGIN SOLUTION\n{region}### END SOLUTION\n"
     with pytest.raises(CourseError, match=re.escape(problem)) as info:
@@ -349,12 +385,15 @@ answered = 3
 """
 
 
-@pytest.mark.parametrize("name, problem", [
-    ("answered", None),
-    ("outside", "must be assigned at module level inside a ### BEGIN SOLUTION region"),
-    ("helper", "must be assigned at module level inside a ### BEGIN SOLUTION region"),
-    ("inside_function", "does not exist in solutions/sheet.py"),
-])
+@pytest.mark.parametrize(
+    "name, problem",
+    [
+        ("answered", None),
+        ("outside", "must be assigned at module level inside a ### BEGIN SOLUTION region"),
+        ("helper", "must be assigned at module level inside a ### BEGIN SOLUTION region"),
+        ("inside_function", "does not exist in solutions/sheet.py"),
+    ],
+)
 def test_answer_exercises_name_a_constant_of_an_answer_region(tmp_path, name, problem):
     (tmp_path / "solutions").mkdir()
     (tmp_path / "solutions" / "sheet.py").write_text(SHEET_SOURCE, encoding="utf-8")

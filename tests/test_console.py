@@ -16,10 +16,10 @@ from rich.console import Console
 
 from grader import display
 from grader.core.course import load_course
-from grader.engine.record import GradeRecord
-from grader.feedback import grade_table
 from grader.core.results import FunctionResult, SubmissionResult
 from grader.core.results import TestOutcome as Outcome
+from grader.engine.record import GradeRecord
+from grader.feedback import grade_table
 from tests.helpers import ROOT, run_grader
 from tests.toy_course import make_toy_course, solution_source
 
@@ -60,11 +60,11 @@ def test_grade_class(tmp_path):
     name = "[red]x[link=e.x]y"
     (submissions / name).mkdir()
     (submissions / name / "toy.py").write_text(solution_source())
-    proc = run_grader("grade-class", str(submissions), "--course", str(course), "--out", str(tmp_path / "out"),
-                      "-j", "1", env=WIDE)
+    proc = run_grader(
+        "grade-class", str(submissions), "--course", str(course), "--out", str(tmp_path / "out"), "-j", "1", env=WIDE
+    )
     assert proc.returncode == 1, proc.stderr
     assert "graded alice" in proc.stderr and f"could not grade {name}" in proc.stderr, proc.stderr
-
 
 
 def test_session_events_print_what_a_worker_says_literally():
@@ -98,7 +98,8 @@ def test_check(tmp_path):
     submission.mkdir()
     module = (ROOT / "exercises" / "score_functions.py").read_text()
     (submission / "score_functions.py").write_text(
-        module + f"\n\ndef stable_softmax(logits):\n    raise ValueError({MARKUP + ESCAPES!r})\n")
+        module + f"\n\ndef stable_softmax(logits):\n    raise ValueError({MARKUP + ESCAPES!r})\n"
+    )
     proc = run_grader("check", str(submission), "--only", "stable_softmax", env=WIDE)
     assert proc.returncode == 1, proc.stderr
     assert f"raised ValueError: {MARKUP} \\x1b[2J\\x1b]0;owned\\x07" in proc.stdout, proc.stdout
@@ -106,10 +107,14 @@ def test_check(tmp_path):
 
 
 def hostile_result(course) -> SubmissionResult:
-    tests = [Outcome("test_small", False, 1.0, f"double raised ValueError: {MARKUP}"),
-             Outcome("test_zero", True, 1.0, "")]
-    functions = {"double": FunctionResult("double", "a1", 1.0, 2.0, tests, None),
-                 "add": FunctionResult("add", "a1", 0.0, 1.0, [], f"could not import toy.py: {MARKUP}")}
+    tests = [
+        Outcome("test_small", False, 1.0, f"double raised ValueError: {MARKUP}"),
+        Outcome("test_zero", True, 1.0, ""),
+    ]
+    functions = {
+        "double": FunctionResult("double", "a1", 1.0, 2.0, tests, None),
+        "add": FunctionResult("add", "a1", 0.0, 1.0, [], f"could not import toy.py: {MARKUP}"),
+    }
     return SubmissionResult(submission=f"submissions/{MARKUP}", functions=functions)
 
 
@@ -124,22 +129,53 @@ def test_autograde_details(tmp_path, monkeypatch, capsys):
     from grader.autograde import command, pipeline
 
     course = load_course(make_toy_course(tmp_path / "course"))
-    record = GradeRecord(student="[red]eve", submission="[red]eve", result=hostile_result(course),
-                         assignment="a1", notes={"": [f"a note quoting a cell: {MARKUP}"]})
-    state = SimpleNamespace(warnings=[f"warning {MARKUP}"], restored=[f"[red]eve: {MARKUP}"], students=["[red]eve"],
-                            records={"[red]eve": record}, rescued=["[red]eve"], mismatches=[f"[red]eve {MARKUP}"],
-                            seconds={"grade": 1.0}, late={}, final={"[red]eve": (1.0, [f"double {MARKUP}"])},
-                            inputs=SimpleNamespace(course=course,
-                                                   gradebook=SimpleNamespace(shown=f"sqlite:///{MARKUP}.db")))
+    record = GradeRecord(
+        student="[red]eve",
+        submission="[red]eve",
+        result=hostile_result(course),
+        assignment="a1",
+        notes={"": [f"a note quoting a cell: {MARKUP}"]},
+    )
+    state = SimpleNamespace(
+        warnings=[f"warning {MARKUP}"],
+        restored=[f"[red]eve: {MARKUP}"],
+        students=["[red]eve"],
+        records={"[red]eve": record},
+        rescued=["[red]eve"],
+        mismatches=[f"[red]eve {MARKUP}"],
+        seconds={"grade": 1.0},
+        late={},
+        final={"[red]eve": (1.0, [f"double {MARKUP}"])},
+        inputs=SimpleNamespace(course=course, gradebook=SimpleNamespace(shown=f"sqlite:///{MARKUP}.db")),
+    )
     monkeypatch.setattr(pipeline.AutogradeInputs, "of", classmethod(lambda cls, *args, **kwargs: None))
     monkeypatch.setattr(pipeline, "autograde", lambda *args, **kwargs: state)
     monkeypatch.setenv("COLUMNS", "300")
-    args = argparse.Namespace(course=str(course.root), course_dir=str(tmp_path / "nbgrader"), assignment=["a1"],
-                              student=None, jobs=1, zip=None, name_regexp=None, lms="auto", details=True,
-                              require_sandbox=False, no_sandbox=False, db=None, scheduler=None, out=None)
+    args = argparse.Namespace(
+        course=str(course.root),
+        course_dir=str(tmp_path / "nbgrader"),
+        assignment=["a1"],
+        student=None,
+        jobs=1,
+        zip=None,
+        name_regexp=None,
+        lms="auto",
+        details=True,
+        require_sandbox=False,
+        no_sandbox=False,
+        db=None,
+        scheduler=None,
+        out=None,
+    )
     assert command.run(args) == 1  # the mismatch
     printed = capsys.readouterr().out
     assert "[red]eve (rescued)" in printed
-    for line in (f"warning {MARKUP}", f"double raised ValueError: {MARKUP}", f"a note quoting a cell: {MARKUP}",
-                 f"mismatch [red]eve {MARKUP}", f"tampering undone: [red]eve: {MARKUP}", f"(manual: double {MARKUP};"):
+    for line in (
+        f"warning {MARKUP}",
+        f"double raised ValueError: {MARKUP}",
+        f"a note quoting a cell: {MARKUP}",
+        f"mismatch [red]eve {MARKUP}",
+        f"tampering undone: [red]eve: {MARKUP}",
+        f"(manual: double {MARKUP};",
+    ):
         assert line in printed, (line, printed)

@@ -35,5 +35,8 @@ def test_correct_alternatives_earn_full_marks(function, graded):
     mine = {sid: result["functions"][function] for sid, result in graded.items() if sid.startswith(f"{function}/")}
     assert len(mine) >= 2, f"tests/data/correct/{function}/ needs at least two independent implementations"
     for sid, f in mine.items():
-        assert f["score"] == f["max"], (sid, f["error"], [(t["name"], t["message"]) for t in f["tests"]
-                                                          if not t["passed"]])
+        assert f["score"] == f["max"], (
+            sid,
+            f["error"],
+            [(t["name"], t["message"]) for t in f["tests"] if not t["passed"]],
+        )

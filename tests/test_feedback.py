@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from grader.core.course import load_course
-from grader.engine.driver import grade_here
-from grader.engine.parcel import Parcel
-from grader.engine.record import GradeRecord
 from grader.core.diagnosis import Call, Raised, diagnose, known_mistakes, mistake_files, read_header, run
 from grader.core.results import CONTRACT_SHARE, FunctionResult, SubmissionResult, messages_of, score_function
 from grader.core.results import TestOutcome as Outcome
 from grader.core.submission import Record
+from grader.engine.driver import grade_here
+from grader.engine.parcel import Parcel
+from grader.engine.record import GradeRecord
 from tests.helpers import MISTAKES, ROOT, build_submission, grade_json
 
 COURSE = load_course(ROOT, check_tests=False)
@@ -30,8 +30,12 @@ def outcome(name, passed, kind="probe", weight=1.0, message="wrong"):
 
 # -- scoring: the contract earns only with behaviour, and at most its share -----------------
 def test_contract_earns_nothing_unless_every_worked_example_passes():
-    tests = [outcome("example", False, "example", 3), outcome("probe", True, "probe", 2),
-             outcome("raises", True, "contract"), outcome("lists", True, "contract")]
+    tests = [
+        outcome("example", False, "example", 3),
+        outcome("probe", True, "probe", 2),
+        outcome("raises", True, "contract"),
+        outcome("lists", True, "contract"),
+    ]
     failing = score_function(COURSE, "gae_advantages", tests, None)
     # The probe's weight alone is earned; the contract still counts in the total, at its capped share.
     assert failing.score == pytest.approx(5 * 2 / 5 * (1 - CONTRACT_SHARE))
@@ -43,23 +47,30 @@ def test_contract_weighs_at_most_its_share():
     tests = [outcome("example", True, "example", 1)] + [outcome(f"raises{i}", True, "contract") for i in range(5)]
     tests[1] = outcome("raises0", False, "contract")
     tests.append(outcome("probe", True, "probe", 1))
-    share_lost = (1 - score_function(COURSE, "gae_advantages", tests, None).score / 5)
+    share_lost = 1 - score_function(COURSE, "gae_advantages", tests, None).score / 5
     # One of five contract tests failed: a fifth of the contract's (capped) share is lost.
     assert share_lost == pytest.approx(CONTRACT_SHARE / 5)
 
 
 def test_a_memorised_worked_example_earns_only_with_hidden_cases():
     # The published answers, zeros elsewhere: every example passes, no hidden probe or property does.
-    tests = [outcome("example", True, "example", 3), outcome("probe", False, "probe", 2),
-             outcome("random", False, "property", 2), outcome("lists", True, "contract")]
+    tests = [
+        outcome("example", True, "example", 3),
+        outcome("probe", False, "probe", 2),
+        outcome("random", False, "property", 2),
+        outcome("lists", True, "contract"),
+    ]
     assert score_function(COURSE, "gae_advantages", tests, None).score == 0
     tests[1] = outcome("probe", True, "probe", 2)  # computing one hidden case right: the examples count again
     assert score_function(COURSE, "gae_advantages", tests, None).score > 5 * 5 / 7 * 0.9 - 1e-9
 
 
 def test_a_failed_gate_makes_the_exercise_earn_nothing():
-    tests = [outcome("example", True, "example", 3), outcome("probe", True, "probe", 2),
-             Outcome("seed", True, 1.0, "", "probe", True)]
+    tests = [
+        outcome("example", True, "example", 3),
+        outcome("probe", True, "probe", 2),
+        Outcome("seed", True, 1.0, "", "probe", True),
+    ]
     assert score_function(COURSE, "gae_advantages", tests, None).score == 5
     tests[2] = Outcome("seed", False, 1.0, "the results do not vary with the seed", "probe", True)
     assert score_function(COURSE, "gae_advantages", tests, None).score == 0
@@ -72,14 +83,21 @@ def test_a_body_that_only_raises_earns_nothing():
 
 
 def test_tests_are_kept_in_diagnostic_order_and_the_diagnosis_comes_first():
-    tests = [outcome("raises", False, "contract", message="must raise ValueError"),
-             outcome("property", False, "property", message="differs on random inputs"),
-             outcome("example", False, "example", message="does not reproduce"),
-             outcome("probe", False, "probe", message="the recursion ignores gae_lambda")]
+    tests = [
+        outcome("raises", False, "contract", message="must raise ValueError"),
+        outcome("property", False, "property", message="differs on random inputs"),
+        outcome("example", False, "example", message="does not reproduce"),
+        outcome("probe", False, "probe", message="the recursion ignores gae_lambda"),
+    ]
     result = score_function(COURSE, "gae_advantages", tests, None, diagnosis=(None, "in common"))
     assert [t.kind for t in result.tests] == ["probe", "example", "property", "contract"]
-    assert result.messages == ["in common", "the recursion ignores gae_lambda", "does not reproduce",
-                               "differs on random inputs", "must raise ValueError"]
+    assert result.messages == [
+        "in common",
+        "the recursion ignores gae_lambda",
+        "does not reproduce",
+        "differs on random inputs",
+        "must raise ValueError",
+    ]
     # A known mistake that explains every wrong result is all there is to read of them; a failed
     # input check is no part of any mistake and follows it.
     result = score_function(COURSE, "gae_advantages", tests, None, diagnosis=("ignores_lambda", "named"))
@@ -88,15 +106,29 @@ def test_tests_are_kept_in_diagnostic_order_and_the_diagnosis_comes_first():
 
 def test_results_json_round_trips_and_old_json_still_reads():
     tests = [outcome("probe", False, message="m"), outcome("raises", True, "contract")]
-    result = SubmissionResult("s", {"gae_advantages": score_function(COURSE, "gae_advantages", tests, None,
-                                                                      diagnosis=("ignores_lambda", "named"))})
+    result = SubmissionResult(
+        "s",
+        {
+            "gae_advantages": score_function(
+                COURSE, "gae_advantages", tests, None, diagnosis=("ignores_lambda", "named")
+            )
+        },
+    )
     data = result.to_json()
     assignment_of = lambda name: COURSE.exercise(name).assignment  # noqa: E731
     again = SubmissionResult.from_json(data, assignment_of)
     assert again.to_json() == data
-    old = {"submission": "s", "functions": {"gae_advantages": {
-        "score": 1.0, "max": 5, "error": None,
-        "tests": [{"name": "t", "passed": False, "weight": 1.0, "message": "m"}]}}}
+    old = {
+        "submission": "s",
+        "functions": {
+            "gae_advantages": {
+                "score": 1.0,
+                "max": 5,
+                "error": None,
+                "tests": [{"name": "t", "passed": False, "weight": 1.0, "message": "m"}],
+            }
+        },
+    }
     f = SubmissionResult.from_json(old, assignment_of).functions["gae_advantages"]
     assert isinstance(f, FunctionResult) and f.tests[0].kind == "probe" and f.diagnosis is None
     assert messages_of(old["functions"]["gae_advantages"]) == ["m"]
@@ -104,8 +136,14 @@ def test_results_json_round_trips_and_old_json_still_reads():
 
 # -- the structure of the hidden tests of function exercises -------------------------------
 CONTRACT_CALLS = {"expect_raises", "expect_inputs_unchanged"}
-CONTRACT_NAMES = ("test_accepts_", "test_rejects_", "test_does_not_modify_", "test_empty", "test_returns_a_",
-                  "test_returns_all_")
+CONTRACT_NAMES = (
+    "test_accepts_",
+    "test_rejects_",
+    "test_does_not_modify_",
+    "test_empty",
+    "test_returns_a_",
+    "test_returns_all_",
+)
 
 
 def marks(node: ast.FunctionDef) -> set[str]:
@@ -122,15 +160,19 @@ def marks(node: ast.FunctionDef) -> set[str]:
 def test_every_hidden_test_declares_what_it_checks(function):
     tree = ast.parse(COURSE.hidden_test_file(function).read_text(encoding="utf-8"))
     tests = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")]
-    examples = [t for t in tests if any(f'example_cases({function!r})' in ast.unparse(d).replace('"', "'")
-                                        for d in t.decorator_list)]
+    examples = [
+        t
+        for t in tests
+        if any(f"example_cases({function!r})" in ast.unparse(d).replace('"', "'") for d in t.decorator_list)
+    ]
     assert len(examples) == 1, "one test runs the worked examples, parametrized with example_cases(function)"
     for test in tests:
         called = {n.func.id for n in ast.walk(test) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
         if called & CONTRACT_CALLS or test.name.startswith(CONTRACT_NAMES):
             assert "contract" in marks(test), f"{test.name} checks the contract: mark it @pytest.mark.contract"
         assert not {"example", "property"} & marks(test), (
-            f"{test.name}: example_cases and grader.testing.given mark examples and properties themselves")
+            f"{test.name}: example_cases and grader.testing.given mark examples and properties themselves"
+        )
 
 
 @pytest.mark.parametrize("function", FUNCTIONS)
@@ -141,7 +183,8 @@ def test_every_known_mistake_names_itself(function):
         summary, fields = read_header(path.read_text(encoding="utf-8"))
         assert summary and "expect" in fields and "diagnosis" in fields, path
         assert fields["expect"].lower() in fields["diagnosis"].lower(), (
-            f"{path}: the diagnosis is the first message, so it must contain the expect phrase")
+            f"{path}: the diagnosis is the first message, so it must contain the expect phrase"
+        )
     assert [m.name for m in known_mistakes(COURSE, function)] == [p.stem for p in files]
 
 
@@ -152,9 +195,15 @@ def test_mistake_folders_name_function_exercises():
 
 # -- the diagnosis ---------------------------------------------------------------------------
 def gae_call(gamma, gae_lambda, model=None):
-    args = dict(rewards=np.array([1.0, 0.5, 2.0, -1.0]), values=np.array([0.2, 0.4, 0.1, 0.3]),
-                next_values=np.array([0.4, 0.1, 0.3, 0.7]), terminated=np.zeros(4, bool),
-                trace_cuts=np.array([False, False, False, True]), gamma=gamma, gae_lambda=gae_lambda)
+    args = dict(
+        rewards=np.array([1.0, 0.5, 2.0, -1.0]),
+        values=np.array([0.2, 0.4, 0.1, 0.3]),
+        next_values=np.array([0.4, 0.1, 0.3, 0.7]),
+        terminated=np.zeros(4, bool),
+        trace_cuts=np.array([False, False, False, True]),
+        gamma=gamma,
+        gae_lambda=gae_lambda,
+    )
     call = Call((), args, None)
     function = model or COURSE.reference("gae_advantages")
     return Call((), args, run(function, call))
@@ -200,14 +249,22 @@ def test_the_report_counts_the_diagnosed_mistake_not_the_first_failing_test():
     from grader.report.build import ClassData, misconceptions
 
     def record(student, diagnosis):
-        tests = [outcome("probe", False, message="the recursion ignores gae_lambda"),
-                 outcome("example", False, "example", message="does not reproduce the worked example")]
-        f = score_function(COURSE, "gae_advantages", tests, None,
-                           diagnosis=(diagnosis, f"named {diagnosis}") if diagnosis else None)
+        tests = [
+            outcome("probe", False, message="the recursion ignores gae_lambda"),
+            outcome("example", False, "example", message="does not reproduce the worked example"),
+        ]
+        f = score_function(
+            COURSE, "gae_advantages", tests, None, diagnosis=(diagnosis, f"named {diagnosis}") if diagnosis else None
+        )
         return GradeRecord(student, student, SubmissionResult(student, {"gae_advantages": f}))
 
-    data = ClassData("t", "s", {}, [record("ada", "ignores_lambda"), record("bo", "ignores_lambda"),
-                                    record("cy", None)], [{"id": "ps4b", "functions": ["gae_advantages"]}])
+    data = ClassData(
+        "t",
+        "s",
+        {},
+        [record("ada", "ignores_lambda"), record("bo", "ignores_lambda"), record("cy", None)],
+        [{"id": "ps4b", "functions": ["gae_advantages"]}],
+    )
     rows = {row["message"]: row["count"] for row in misconceptions(data)}
     assert rows == {"named ignores_lambda": 2, "the recursion ignores gae_lambda": 1}
 
@@ -216,14 +273,19 @@ def test_what_unexplained_failures_have_in_common():
     from grader.core.diagnosis import observe
 
     reference = COURSE.reference("masked_token_ppo_terms")
-    args = dict(new_log_probs=np.array([[-0.5, -1.0, -9.0]]), old_log_probs=np.array([[-0.7, -0.8, -1.0]]),
-                advantages=np.array([1.0]), mask=np.array([[1.0, 1.0, 0.0]]))
+    args = dict(
+        new_log_probs=np.array([[-0.5, -1.0, -9.0]]),
+        old_log_probs=np.array([[-0.7, -0.8, -1.0]]),
+        advantages=np.array([1.0]),
+        mask=np.array([[1.0, 1.0, 0.0]]),
+    )
     ratio, unclipped, clipped, pessimistic = reference(**args)
     ratio = ratio.copy()
     ratio[0, 2] = 5.0  # wrong only where the mask is 0
     said = observe(COURSE, "masked_token_ppo_terms", [Call((), args, (ratio, unclipped, clipped, pessimistic))])
-    assert said.endswith("only ratio is ever wrong; the wrong values always sit at masked positions only (prompt, "
-                         "padding)"), said
+    assert said.endswith(
+        "only ratio is ever wrong; the wrong values always sit at masked positions only (prompt, padding)"
+    ), said
     diagnostics = COURSE.reference("ppo_diagnostics")
     calls = []
     for new in ([-0.5, -1.0], [0.3, -0.2]):
@@ -233,12 +295,14 @@ def test_what_unexplained_failures_have_in_common():
     assert observe(COURSE, "ppo_diagnostics", calls).endswith("only approx_kl_nonnegative is ever wrong")
     calls[1].outcome.fields["mean_log_ratio"] = 9.0
     assert observe(COURSE, "ppo_diagnostics", calls).endswith(
-        "only approx_kl_nonnegative and mean_log_ratio are ever wrong")
+        "only approx_kl_nonnegative and mean_log_ratio are ever wrong"
+    )
     assert observe(COURSE, "gae_advantages", [gae_call(0.9, 0.5)]) is None
 
 
-@pytest.mark.parametrize("function, mistake", [("reward_to_go", "discounts_current_reward"),
-                                               ("gae_advantages", "ignores_lambda")])
+@pytest.mark.parametrize(
+    "function, mistake", [("reward_to_go", "discounts_current_reward"), ("gae_advantages", "ignores_lambda")]
+)
 def test_a_known_mistake_without_input_checks_is_still_named_first(function, mistake, tmp_path):
     # Students often write no validation at all: the contract tests fail too, and must not hide
     # the misconception (every known mistake keeps the reference's checks).
@@ -267,8 +331,10 @@ def rtg_call(rewards, gamma, answer=None):
 def test_observations_localise_the_error_without_a_catalogue():
     from grader.core.diagnosis import observe
 
-    reversed_ = [rtg_call([1.0, 2.0, 4.0], 0.9, lambda a: a[::-1]), rtg_call([3.0, -1.0, 0.5, 2.0], 0.5,
-                                                                            lambda a: a[::-1])]
+    reversed_ = [
+        rtg_call([1.0, 2.0, 4.0], 0.9, lambda a: a[::-1]),
+        rtg_call([3.0, -1.0, 0.5, 2.0], 0.5, lambda a: a[::-1]),
+    ]
     said = observe(COURSE, "reward_to_go", reversed_)
     assert "the right answer reversed" in said and "no known mistake" in said
     flipped = [rtg_call([1.0, 2.0, 4.0], 0.9, lambda a: -a), rtg_call([3.0, -1.0, 0.5], 0.5, lambda a: -a)]
@@ -299,10 +365,18 @@ def test_a_probe_names_its_cause_only_when_the_answers_show_it():
 
 def mask_call(include_eos, mistake=None):
     """A response_token_mask call (EOS 2, padding 0, text after the EOS) answered by a known mistake."""
-    args = dict(input_ids=np.array([[5, 6, 7, 2, 8, 9, 0], [5, 6, 8, 9, 2, 0, 0]]), prompt_lengths=np.array([2, 2]),
-                pad_token_id=0, eos_token_id=2, include_eos=include_eos)
-    function = COURSE.reference("response_token_mask") if mistake is None else next(
-        m.run for m in known_mistakes(COURSE, "response_token_mask") if m.name == mistake)
+    args = dict(
+        input_ids=np.array([[5, 6, 7, 2, 8, 9, 0], [5, 6, 8, 9, 2, 0, 0]]),
+        prompt_lengths=np.array([2, 2]),
+        pad_token_id=0,
+        eos_token_id=2,
+        include_eos=include_eos,
+    )
+    function = (
+        COURSE.reference("response_token_mask")
+        if mistake is None
+        else next(m.run for m in known_mistakes(COURSE, "response_token_mask") if m.name == mistake)
+    )
     return Call((), args, run(function, Call((), args, None)))
 
 
@@ -318,8 +392,17 @@ def test_a_narrower_mistake_that_shares_the_probes_symptom_is_no_evidence():
     assert evidenced(COURSE, "response_token_mask", [probe], [], named, failed=[probe, elsewhere]) == []
     # The student who makes that narrower mistake is right with include_eos=True: it stays named.
     narrow = mask_call(False, "excluded_eos_does_not_stop")
-    assert evidenced(COURSE, "response_token_mask", [narrow], [mask_call(True, "excluded_eos_does_not_stop")],
-                     named, failed=[narrow]) == named
+    assert (
+        evidenced(
+            COURSE,
+            "response_token_mask",
+            [narrow],
+            [mask_call(True, "excluded_eos_does_not_stop")],
+            named,
+            failed=[narrow],
+        )
+        == named
+    )
 
 
 def test_catalogue_phrases_name_causes_not_shared_symptoms():
@@ -328,11 +411,25 @@ def test_catalogue_phrases_name_causes_not_shared_symptoms():
     # "different seeds give identical results" is true of a fixed seed and of the theoretical values alike,
     # and a masked logit gives NaN when shifting by the mean or by the minimum: such texts are what the
     # answers show, and no catalogue phrase (no cause id) is found in them.
-    assert causes_named(COURSE, "simulate_group_baseline_bias", "the results do not vary with the seed: different "
-                        "seeds give identical results; the seed argument must seed the generator") == []
-    assert causes_named(COURSE, "stable_softmax", "a masked action (logit -inf) produced NaN or inf: it must simply "
-                        "get probability 0 (shifting by the maximum handles it; shifting by the mean or the "
-                        "minimum does not)") == []
+    assert (
+        causes_named(
+            COURSE,
+            "simulate_group_baseline_bias",
+            "the results do not vary with the seed: different "
+            "seeds give identical results; the seed argument must seed the generator",
+        )
+        == []
+    )
+    assert (
+        causes_named(
+            COURSE,
+            "stable_softmax",
+            "a masked action (logit -inf) produced NaN or inf: it must simply "
+            "get probability 0 (shifting by the maximum handles it; shifting by the mean or the "
+            "minimum does not)",
+        )
+        == []
+    )
 
 
 def test_a_relation_that_names_no_cause_is_said_as_observed():
@@ -340,8 +437,9 @@ def test_a_relation_that_names_no_cause_is_said_as_observed():
 
     relation = "the results do not vary with the seed: different seeds give identical results"
     said = observe(COURSE, "reward_to_go", [rtg_call([1.0, 2.0], 0.9, lambda a: -a)], [], [relation, relation])
-    assert said.startswith("reward_to_go: no known mistake explains every wrong result; what your answers show: "
-                           + relation + "; 1 of 1")
+    assert said.startswith(
+        "reward_to_go: no known mistake explains every wrong result; what your answers show: " + relation + "; 1 of 1"
+    )
     assert said.count(relation) == 1
     assert observe(COURSE, "reward_to_go", [rtg_call([1.0, 2.0], 0.9)], [], [relation]).endswith(relation)
 
@@ -355,8 +453,7 @@ def test_observations_say_which_values_of_a_number_and_which_rows():
     assert "wrong only with the smaller values of gamma (every answer with a larger gamma is right)" in said
     assert not any(value in said for value in ("0.5", "0.6", "0.9", "0.95"))
     # The right answer plus a constant; wrong in a one-element input only.
-    said = observe(COURSE, "reward_to_go", [rtg_call([1.0], 0.9, lambda a: a + 2.0)],
-                   [rtg_call([1.0, 2.0, 4.0], 0.9)])
+    said = observe(COURSE, "reward_to_go", [rtg_call([1.0], 0.9, lambda a: a + 2.0)], [rtg_call([1.0, 2.0, 4.0], 0.9)])
     assert "wrong only with rewards of one element" in said
     said = observe(COURSE, "reward_to_go", [rtg_call([1.0, 2.0, 4.0], 0.9, lambda a: a + 2.0)])
     assert "the right answer plus a constant" in said
@@ -367,8 +464,9 @@ def test_observations_say_which_values_of_a_number_and_which_rows():
     last_row, last_column = right.copy(), right.copy()
     last_row[-1] = 1 - last_row[-1]
     last_column[:, -1] = 1 - last_column[:, -1]
-    assert "the wrong values always sit in the last row only" in observe(COURSE, "response_token_mask",
-                                                                         [Call((), args, last_row)])
+    assert "the wrong values always sit in the last row only" in observe(
+        COURSE, "response_token_mask", [Call((), args, last_row)]
+    )
     assert "in each row's last element only" in observe(COURSE, "response_token_mask", [Call((), args, last_column)])
 
 
@@ -400,9 +498,11 @@ def test_observations_say_an_answer_is_the_log_exp_or_reciprocal_of_the_right_on
 
     logits = ([1.0, 2.0, 0.5], [0.3, -1.0, 2.0, 0.0])
     # Log-probabilities for probabilities, probabilities exponentiated, each inverted: said without a value.
-    for answer, words in ((np.log, "each wrong answer is the log of the right answer"),
-                          (np.exp, "each wrong answer is the exp of the right answer"),
-                          (np.reciprocal, "each wrong answer is the reciprocal of the right answer")):
+    for answer, words in (
+        (np.log, "each wrong answer is the log of the right answer"),
+        (np.exp, "each wrong answer is the exp of the right answer"),
+        (np.reciprocal, "each wrong answer is the reciprocal of the right answer"),
+    ):
         said = observe(COURSE, "stable_softmax", [softmax_call(x, answer) for x in logits])
         assert words in said and "no known mistake" in said, said
         assert sum(w in said for w in ("the log of", "the exp of", "the reciprocal of")) == 1, said

@@ -15,42 +15,63 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor, Preprocessor
 
 from grader.autograde.preprocessors import HideHiddenTests, SanitizeStudentHTML, WrapFeedback, fill_outputs
-from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor, Preprocessor
 from grader.build.notebook import build_notebook
-from grader.engine.record import GradeRecord
 from grader.core.results import SubmissionResult, TestOutcome, score_function
+from grader.engine.record import GradeRecord
 from grader.report.screenshot import CHROMIUM_FLAGS, find_chromium
 from tests.test_cell_isolation import COURSE
 
 PS4B = COURSE.assignment("ps4b")
-DIAGNOSIS = ("gae_advantages: the recursion continues across a trace cut: at a record where trace_cuts is true the "
-             "advantage of the next record must not flow back (the bootstrap is still used when terminated is "
-             "false); 3 of the 7 failed checks have trace cuts inside the array, the others at the last record "
-             "(at the cell of gae_advantages (cell 8), line 31, in gae_advantages)")
+DIAGNOSIS = (
+    "gae_advantages: the recursion continues across a trace cut: at a record where trace_cuts is true the "
+    "advantage of the next record must not flow back (the bootstrap is still used when terminated is "
+    "false); 3 of the 7 failed checks have trace cuts inside the array, the others at the last record "
+    "(at the cell of gae_advantages (cell 8), line 31, in gae_advantages)"
+)
 
 
 def feedback_html(tmp_path: Path) -> Path:
     """The feedback page of a submission whose gae_advantages is wrong, as generate_feedback writes it."""
-    from nbconvert.exporters import HTMLExporter
     import nbgrader
+    from nbconvert.exporters import HTMLExporter
 
-    tests = {"gae_advantages": [TestOutcome("a", True, 1, ""), TestOutcome("b", False, 1, DIAGNOSIS)],
-             "ppo_clipped_terms": [TestOutcome("a", True, 1, "")], "ppo_diagnostics": [TestOutcome("a", True, 1, "")]}
+    tests = {
+        "gae_advantages": [TestOutcome("a", True, 1, ""), TestOutcome("b", False, 1, DIAGNOSIS)],
+        "ppo_clipped_terms": [TestOutcome("a", True, 1, "")],
+        "ppo_diagnostics": [TestOutcome("a", True, 1, "")],
+    }
     result = SubmissionResult("s", {f: score_function(COURSE, f, t, None) for f, t in tests.items()})
     nb = fill_outputs(build_notebook(COURSE, PS4B), GradeRecord("s", "s/ps4b", result))
-    resources = {"nbgrader": {"notebook": "ps4b", "score": result.total, "max_score": result.max, "late_penalty": 0},
-                 "config_dir": str(tmp_path)}
+    resources = {
+        "nbgrader": {"notebook": "ps4b", "score": result.total, "max_score": result.max, "late_penalty": 0},
+        "config_dir": str(tmp_path),
+    }
     templates = Path(nbgrader.__file__).parent / "server_extensions" / "formgrader" / "templates"
-    css = Path(nbgrader.__file__).parent / "server_extensions" / "formgrader" / "static" / "node_modules" / \
-        "bootstrap" / "dist" / "css"
-    exporter = HTMLExporter(template_name="feedback", extra_template_basedirs=[str(templates)],
-                            extra_template_paths=[str(css)])
+    css = (
+        Path(nbgrader.__file__).parent
+        / "server_extensions"
+        / "formgrader"
+        / "static"
+        / "node_modules"
+        / "bootstrap"
+        / "dist"
+        / "css"
+    )
+    exporter = HTMLExporter(
+        template_name="feedback", extra_template_basedirs=[str(templates)], extra_template_paths=[str(css)]
+    )
     # As GenerateFeedback runs them: the exporter's own preprocessors, then FEEDBACK_PREPROCESSORS
     # (GetGrades stands in as the scores it reads from the gradebook).
-    for pre in (SanitizeStudentHTML(), GradebookScores(), HideHiddenTests(), CSSHTMLHeaderPreprocessor(),
-                WrapFeedback()):
+    for pre in (
+        SanitizeStudentHTML(),
+        GradebookScores(),
+        HideHiddenTests(),
+        CSSHTMLHeaderPreprocessor(),
+        WrapFeedback(),
+    ):
         exporter.register_preprocessor(pre, enabled=True)
     body, _ = exporter.from_notebook_node(nb, resources=resources)
     out = tmp_path / "ps4b.html"
@@ -91,10 +112,20 @@ def overflow_at(html: Path, width: int) -> dict:
     page = html.with_name("measured.html")
     page.write_text(html.read_text(encoding="utf-8").replace("</body>", MEASURE + "</body>"), encoding="utf-8")
     with tempfile.TemporaryDirectory(prefix="grader-chromium-") as profile:
-        proc = subprocess.run([find_chromium(), *[f for f in CHROMIUM_FLAGS if f != "--hide-scrollbars"],
-                               f"--user-data-dir={profile}", f"--window-size={width},2000", "--dump-dom",
-                               "--virtual-time-budget=5000", page.resolve().as_uri()],
-                              capture_output=True, text=True, timeout=180)
+        proc = subprocess.run(
+            [
+                find_chromium(),
+                *[f for f in CHROMIUM_FLAGS if f != "--hide-scrollbars"],
+                f"--user-data-dir={profile}",
+                f"--window-size={width},2000",
+                "--dump-dom",
+                "--virtual-time-budget=5000",
+                page.resolve().as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
     found = re.search(r'data-overflow="([^"]*)"', proc.stdout)
     assert found, proc.stderr[-2000:]
     return json.loads(found.group(1).replace("&quot;", '"'))

@@ -69,8 +69,9 @@ def test_partial_submissions_and_broken_modules(tmp_path):
     write(broken / "ppo_objective.py", "def ppo_clipped_terms(:\n    pass\n")
     single = write(tmp_path / "mywork.py", CORRECT_GAE)
     dashed = write(tmp_path / "my-work.v2.py", CORRECT_GAE)  # no module name: staged under another
-    r_only, r_broken, r_single, r_dashed = grade_json(only_gae.parent, broken, single, dashed,
-                                                      only=["gae_advantages", "ppo_clipped_terms", "ppo_diagnostics"])
+    r_only, r_broken, r_single, r_dashed = grade_json(
+        only_gae.parent, broken, single, dashed, only=["gae_advantages", "ppo_clipped_terms", "ppo_diagnostics"]
+    )
 
     assert r_only["functions"]["gae_advantages"]["score"] == COURSE.exercise("gae_advantages").points
     assert r_only["functions"]["ppo_clipped_terms"]["error"] == "not defined"
@@ -107,7 +108,9 @@ def test_cheats_earn_nothing(tmp_path):
     write(honest / "gae.py", HONEST_ZEROS)
     patched = tmp_path / "patched"
     shutil.copytree(COURSE.exercises_dir, patched)
-    write(patched / "gae.py", """
+    write(
+        patched / "gae.py",
+        """
         import numpy as np
         import numpy.testing
         np.allclose = lambda *a, **k: True
@@ -116,10 +119,13 @@ def test_cheats_earn_nothing(tmp_path):
 
         def gae_advantages(rewards, values, next_values, terminated, trace_cuts, gamma, gae_lambda):
             return np.zeros(len(rewards))
-        """)
+        """,
+    )
     frame = tmp_path / "frame"
     shutil.copytree(COURSE.exercises_dir, frame)
-    write(frame / "gae.py", """
+    write(
+        frame / "gae.py",
+        """
         import sys
         import numpy as np
 
@@ -132,7 +138,8 @@ def test_cheats_earn_nothing(tmp_path):
                         return f.f_locals[name]
                 f = f.f_back
             return np.zeros(len(rewards))
-        """)
+        """,
+    )
     r_honest, r_patched, r_frame = grade_json(honest, patched, frame, only=["gae_advantages"])
     baseline = r_honest["functions"]["gae_advantages"]
     assert baseline["score"] < 0.2 * baseline["max"]
@@ -168,8 +175,20 @@ def test_endless_loop_and_crash_cost_one_function_each(tmp_path):
     with open(crashing / "ppo_objective.py", "a") as out:
         out.write("\n\ndef ppo_clipped_terms(*args, **kwargs):\n    import os\n    os._exit(0)\n")
     started = time.monotonic()
-    proc = run_grader("grade", "--course", str(course), "--json", str(looping), str(crashing),
-                      "--only", "gae_advantages", "--only", "ppo_clipped_terms", "--only", "ppo_diagnostics")
+    proc = run_grader(
+        "grade",
+        "--course",
+        str(course),
+        "--json",
+        str(looping),
+        str(crashing),
+        "--only",
+        "gae_advantages",
+        "--only",
+        "ppo_clipped_terms",
+        "--only",
+        "ppo_diagnostics",
+    )
     elapsed = time.monotonic() - started
     assert proc.returncode == 0, proc.stderr
     loop_result, crash_result = [json.loads(line) for line in proc.stdout.splitlines()]
@@ -238,8 +257,10 @@ def test_demo_grades_the_sample_class(tmp_path):
     """The README's first command: alice full marks, bob zero, carol in between, and a report."""
     proc = run_grader("demo", "--skip-build", "--out", str(tmp_path / "demo"), timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    results = {s: json.loads((tmp_path / "demo" / "results" / "results" / f"{s}.json").read_text())["result"]
-               for s in ("alice", "bob", "carol")}
+    results = {
+        s: json.loads((tmp_path / "demo" / "results" / "results" / f"{s}.json").read_text())["result"]
+        for s in ("alice", "bob", "carol")
+    }
     assert results["alice"]["total"] == results["alice"]["max"] > 0
     assert results["bob"]["total"] == 0
     assert 0 < results["carol"]["total"] < results["carol"]["max"]
@@ -261,8 +282,8 @@ def test_broken_hidden_tests_stop_the_grader_not_the_student(tmp_path):
 
 def test_staging_never_follows_symbolic_links(tmp_path):
     """A link to a file the student may not read (the solutions) is not copied to the worker."""
-    from grader.errors import GraderError
     from grader.core.staging import stage_submission
+    from grader.errors import GraderError
 
     submission = tmp_path / "sneaky"
     shutil.copytree(COURSE.exercises_dir, submission)
@@ -304,8 +325,9 @@ def test_a_worker_that_cannot_start_is_never_a_grade_of_zero():
     import subprocess
     import sys
 
-    proc = subprocess.run([sys.executable, "-c", WORKER_WONT_START, str(ROOT)], capture_output=True, text=True,
-                          timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", WORKER_WONT_START, str(ROOT)], capture_output=True, text=True, timeout=300
+    )
     assert "GRADED" not in proc.stdout, proc.stdout
     assert "REFUSED could not start a worker: the zygote is gone" in proc.stdout, proc.stdout + proc.stderr
 

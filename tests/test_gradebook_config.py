@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from grader.notebooks.gradebook import GradebookTarget, course_gradebook, masked_url
-from grader.notebooks.coursedir import CONFIG, OWN_SETTINGS, config_text, own_settings
 from grader.core.course import load_course
 from grader.errors import GraderError
+from grader.notebooks.coursedir import CONFIG, OWN_SETTINGS, config_text, own_settings
+from grader.notebooks.gradebook import GradebookTarget, course_gradebook, masked_url
 from tests.helpers import ROOT
 
 COURSE = load_course(ROOT, check_files=False)
@@ -44,8 +44,9 @@ def test_a_rebuild_keeps_the_instructors_settings(tmp_path):
     assert "c.Exchange.root = '/srv/exchange'" in kept
     replaced = own_settings(tmp_path, "postgresql://grader@db/two")
     assert "db/one" not in replaced
-    assert [line for line in replaced.splitlines() if line.startswith("c.CourseDirectory.db_url")] == \
-        ["c.CourseDirectory.db_url = 'postgresql://grader@db/two'"]
+    assert [line for line in replaced.splitlines() if line.startswith("c.CourseDirectory.db_url")] == [
+        "c.CourseDirectory.db_url = 'postgresql://grader@db/two'"
+    ]
     assert "c.Exchange.root" in replaced
 
 
@@ -84,7 +85,10 @@ def test_a_gradebook_the_assignment_was_not_built_in_is_named(tmp_path):
     from grader.notebooks.gradebook import built_notebook
 
     target = GradebookTarget(f"sqlite:///{tmp_path / 'empty.db'}", COURSE.id)
-    with target.open() as gb, pytest.raises(GraderError, match="has no notebook ps4b of assignment ps4b: .*build again"):
+    with (
+        target.open() as gb,
+        pytest.raises(GraderError, match="has no notebook ps4b of assignment ps4b: .*build again"),
+    ):
         built_notebook(gb, target, "ps4b", "ps4b")
     with Gradebook(target.url, COURSE.id) as gb:
         gb.update_or_create_assignment("ps4b")
@@ -99,7 +103,8 @@ def test_a_configuration_that_drops_the_feedback_sanitiser_is_noticed(tmp_path):
     write_config(tmp_path)
     assert feedback_is_sanitised(tmp_path)
     # A setting of the instructor's, below the kept line: the generated comment still names the step.
-    write_config(tmp_path, own_settings(tmp_path) + "c.GenerateFeedback.preprocessors = "
-                                                    "['nbgrader.preprocessors.GetGrades']\n")
+    write_config(
+        tmp_path, own_settings(tmp_path) + "c.GenerateFeedback.preprocessors = ['nbgrader.preprocessors.GetGrades']\n"
+    )
     assert "SanitizeStudentHTML" in (tmp_path / CONFIG).read_text()
     assert not feedback_is_sanitised(tmp_path)

@@ -21,8 +21,8 @@ import nbformat
 import pytest
 
 from grader.build.nbgrader_run import nbgrader_env
-from grader.notebooks.segments import course_modules
 from grader.core.course import load_course
+from grader.notebooks.segments import course_modules
 from tests.helpers import ROOT, grade_json, mistake_cell, run_grader
 from tests.pgserver import PostgresServer, server_bindir
 
@@ -30,7 +30,9 @@ pytestmark = pytest.mark.slow
 
 COURSE = load_course(ROOT, check_files=False)
 ASSIGNMENTS = ("ps4b", "ps4c")
-SOLUTION = {f: t for parts in course_modules(COURSE, set(COURSE.functions)).values() for f, t in parts.exercises.items()}
+SOLUTION = {
+    f: t for parts in course_modules(COURSE, set(COURSE.functions)).values() for f, t in parts.exercises.items()
+}
 
 
 def cells(assignment: str, **changed: str) -> dict[str, str]:
@@ -42,10 +44,16 @@ def cells(assignment: str, **changed: str) -> dict[str, str]:
 
 # Two students hand in both assignments: both runs must find them in the gradebook.
 CLASS = {
-    "ps4b": {"ana": cells("ps4b"), "ben": cells("ps4b", gae_advantages=mistake_cell("gae_advantages", "ignores_lambda")),
-             "cy": {}},
-    "ps4c": {"ana": cells("ps4c"), "ben": {},
-             "dee": cells("ps4c", response_token_mask=mistake_cell("response_token_mask", "ignores_eos"))},
+    "ps4b": {
+        "ana": cells("ps4b"),
+        "ben": cells("ps4b", gae_advantages=mistake_cell("gae_advantages", "ignores_lambda")),
+        "cy": {},
+    },
+    "ps4c": {
+        "ana": cells("ps4c"),
+        "ben": {},
+        "dee": cells("ps4c", response_token_mask=mistake_cell("response_token_mask", "ignores_eos")),
+    },
 }
 
 
@@ -70,8 +78,14 @@ def same_code(assignment: str, solved: dict[str, str], dest: Path) -> Path:
 
 
 def nbgrader(course_dir: Path, *args: str) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course_dir, capture_output=True, text=True,
-                          timeout=600, env=nbgrader_env())
+    proc = subprocess.run(
+        [sys.executable, "-m", "nbgrader", *args],
+        cwd=course_dir,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=nbgrader_env(),
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc
 
@@ -86,8 +100,10 @@ def exported(course_dir: Path, name: str) -> dict[tuple[str, str], float]:
 def postgres():
     bindir = server_bindir()
     if bindir is None:
-        pytest.skip("no PostgreSQL server programs (initdb, pg_ctl, postgres) on this machine: install the "
-                    "postgresql package (.ci/run does)")
+        pytest.skip(
+            "no PostgreSQL server programs (initdb, pg_ctl, postgres) on this machine: install the "
+            "postgresql package (.ci/run does)"
+        )
     server = PostgresServer(bindir).start()
     yield server
     server.stop()
@@ -108,18 +124,30 @@ def course(postgres, tmp_path_factory):
             folder.mkdir(parents=True)
             (folder / f"{assignment}.ipynb").write_text(notebook(release, solved))
     started = time.monotonic()
-    runs = {assignment: subprocess.Popen([sys.executable, "-m", "grader", "autograde", assignment, "--course-dir",
-                                          str(course_dir), "--jobs", "1"], cwd=ROOT, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, text=True)
-            for assignment in ASSIGNMENTS}
+    runs = {
+        assignment: subprocess.Popen(
+            [sys.executable, "-m", "grader", "autograde", assignment, "--course-dir", str(course_dir), "--jobs", "1"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for assignment in ASSIGNMENTS
+    }
     logs = {assignment: proc.communicate(timeout=600) for assignment, proc in runs.items()}
     seconds = time.monotonic() - started
     for assignment, proc in runs.items():
         assert proc.returncode == 0, logs[assignment]
     for assignment in ASSIGNMENTS:
         nbgrader(course_dir, "generate_feedback", assignment, "--force")
-    return {"dir": course_dir, "url": url, "build": build.stdout + build.stderr, "logs": logs, "seconds": seconds,
-            "csv": exported(course_dir, "grades.csv")}
+    return {
+        "dir": course_dir,
+        "url": url,
+        "build": build.stdout + build.stderr,
+        "logs": logs,
+        "seconds": seconds,
+        "csv": exported(course_dir, "grades.csv"),
+    }
 
 
 def test_the_configuration_names_postgres_and_no_sqlite_file_appears(course, postgres):
@@ -140,8 +168,11 @@ def test_both_assignments_are_exported_with_the_grades_of_grader_grade(course, t
         dirs = [same_code(assignment, solved, tmp_path / assignment / s) for s, solved in students.items()]
         results = grade_json(*dirs, only=[e.function for e in COURSE.assignment(assignment).exercises])
         for student, result in zip(students, results):
-            assert course["csv"][(assignment, student)] == pytest.approx(result["total"], abs=1e-6), \
-                (assignment, student, result)
+            assert course["csv"][(assignment, student)] == pytest.approx(result["total"], abs=1e-6), (
+                assignment,
+                student,
+                result,
+            )
     full = {a: sum(e.points for e in COURSE.assignment(a).exercises) for a in ASSIGNMENTS}
     assert course["csv"][("ps4b", "ana")] == full["ps4b"] and course["csv"][("ps4c", "ana")] == full["ps4c"]
     assert 0 < course["csv"][("ps4b", "ben")] < full["ps4b"] and course["csv"][("ps4b", "cy")] == 0
@@ -165,8 +196,19 @@ def test_manual_grades_and_comments_survive_a_reautograde(course):
         comment.manual_comment = "Good start: the recursion needs the lambda."
         gb.db.commit()
     # Both of ben's assignments again, in one command.
-    rerun = run_grader("autograde", "ps4b", "ps4c", "--course-dir", str(course_dir), "--db", course["url"],
-                       "--student", "ben", "--jobs", "1")
+    rerun = run_grader(
+        "autograde",
+        "ps4b",
+        "ps4c",
+        "--course-dir",
+        str(course_dir),
+        "--db",
+        course["url"],
+        "--student",
+        "ben",
+        "--jobs",
+        "1",
+    )
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
     assert "tampering undone" not in rerun.stdout
     assert "ps4b: 1 submission(s)" in rerun.stdout and "ps4c: 1 submission(s)" in rerun.stdout, rerun.stdout
@@ -176,5 +218,6 @@ def test_manual_grades_and_comments_survive_a_reautograde(course):
     after = exported(course_dir, "after.csv")
     assert auto_gae != 4.0
     assert after[("ps4b", "ben")] == pytest.approx(course["csv"][("ps4b", "ben")] - auto_gae + 4.0)
-    assert {k: v for k, v in after.items() if k != ("ps4b", "ben")} == \
-        {k: v for k, v in course["csv"].items() if k != ("ps4b", "ben")}
+    assert {k: v for k, v in after.items() if k != ("ps4b", "ben")} == {
+        k: v for k, v in course["csv"].items() if k != ("ps4b", "ben")
+    }

@@ -28,8 +28,8 @@ import pytest
 import yaml
 
 from grader.build.notebook import build_notebook
-from grader.notebooks.segments import course_modules, student_segments
 from grader.core.course import load_course
+from grader.notebooks.segments import course_modules, student_segments
 from tests.helpers import ROOT, grade_json, mistake_cell, run_grader
 from tests.test_course import GOOD, error_of
 
@@ -45,7 +45,9 @@ def modules_with(dest: Path, **cells: str) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     for module in PS4B.modules:
         text = (COURSE.exercises_dir / f"{module}.py").read_text()
-        text += "".join(f"\n\n{cells[e.function]}" for e in PS4B.exercises if e.module == module and e.function in cells)
+        text += "".join(
+            f"\n\n{cells[e.function]}" for e in PS4B.exercises if e.module == module and e.function in cells
+        )
         (dest / f"{module}.py").write_text(text)
     return dest
 
@@ -89,8 +91,11 @@ def wheelhouse(requirements: list[str], dest: Path) -> Path:
     for pin in requirements:
         dist = metadata.distribution(pin.split("==")[0])
         wheel = next(f for f in dist.files if f.name == "WHEEL" and f.parent.name.endswith(".dist-info"))
-        tags = [line.split(":", 1)[1].strip().split("-") for line in wheel.read_text().splitlines()
-                if line.startswith("Tag:")]
+        tags = [
+            line.split(":", 1)[1].strip().split("-")
+            for line in wheel.read_text().splitlines()
+            if line.startswith("Tag:")
+        ]
         tag = "-".join(".".join(dict.fromkeys(t[i] for t in tags)) for i in range(3))  # py2.py3-none-any
         name = wheel.parent.name[: -len(".dist-info")]  # name_version, as the wheel's file name needs
         with zipfile.ZipFile(dest / f"{name}-{tag}.whl", "w", zipfile.ZIP_STORED) as archive:
@@ -102,8 +107,13 @@ def wheelhouse(requirements: list[str], dest: Path) -> Path:
 
 def environment(root: Path, wheels: Path | None = None) -> dict:
     # The Python on PATH is this one; setup.sh's pip takes the wheelhouse and never asks an index.
-    env = dict(os.environ, GRADESCOPE_ROOT=str(root), PIP_NO_INDEX="1", PIP_NO_COMPILE="1",
-               PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
+    env = dict(
+        os.environ,
+        GRADESCOPE_ROOT=str(root),
+        PIP_NO_INDEX="1",
+        PIP_NO_COMPILE="1",
+        PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+    )
     env.pop("PYTHONPATH", None)
     if wheels is not None:
         env["PIP_FIND_LINKS"] = str(wheels)
@@ -119,8 +129,14 @@ def autograde(root: Path, fill, refused_ok: bool = False, **env: str) -> tuple[d
         shutil.rmtree(root / folder, ignore_errors=True)
         (root / folder).mkdir()
     fill(root / "submission")
-    proc = subprocess.run(["bash", str(root / "source/run_autograder")], capture_output=True, text=True,
-                          timeout=600, env=dict(environment(root), **env), cwd=root)
+    proc = subprocess.run(
+        ["bash", str(root / "source/run_autograder")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(environment(root), **env),
+        cwd=root,
+    )
     if refused_ok and proc.returncode != 0 and "refusing to grade" in proc.stdout + proc.stderr:
         assert not (root / "results/results.json").exists()
         return None, proc.stdout + proc.stderr
@@ -134,19 +150,31 @@ def autograde(root: Path, fill, refused_ok: bool = False, **env: str) -> tuple[d
 def graded(root, tmp_path_factory):
     """Four submissions; the first before setup.sh, the others in the environment it made."""
     work = tmp_path_factory.mktemp("submissions")
-    out = {"before_setup": autograde(root, lambda s: [shutil.copy(COURSE.solutions_dir / f"{m}.py", s)
-                                                      for m in PS4B.modules])}
+    out = {
+        "before_setup": autograde(
+            root, lambda s: [shutil.copy(COURSE.solutions_dir / f"{m}.py", s) for m in PS4B.modules]
+        )
+    }
     wheels = wheelhouse((root / "source/requirements.txt").read_text().split(), work / "wheels")
-    setup = subprocess.run(["bash", str(root / "source/setup.sh"), "--python-only"], capture_output=True, text=True,
-                           timeout=600, env=environment(root, wheels), cwd=root / "source")
+    setup = subprocess.run(
+        ["bash", str(root / "source/setup.sh"), "--python-only"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=environment(root, wheels),
+        cwd=root / "source",
+    )
     assert setup.returncode == 0, setup.stdout + setup.stderr
     assert (root / "venv/bin/python").exists()
     out["correct"] = autograde(root, lambda s: modules_with(s, **SOLUTION))
     wrong = dict(SOLUTION, gae_advantages=mistake_cell("gae_advantages", "ignores_lambda"))
     out["wrong"] = autograde(root, lambda s: modules_with(s / "my work" / "exercises", **wrong))
 
-    notebook_cells = dict(SOLUTION, ppo_clipped_terms=student_segments(COURSE)["ppo_clipped_terms"],
-                          ppo_diagnostics=mistake_cell("ppo_diagnostics", "k1_kl"))
+    notebook_cells = dict(
+        SOLUTION,
+        ppo_clipped_terms=student_segments(COURSE)["ppo_clipped_terms"],
+        ppo_diagnostics=mistake_cell("ppo_diagnostics", "k1_kl"),
+    )
 
     def notebook(folder: Path) -> None:
         nb = build_notebook(COURSE, PS4B)
@@ -167,13 +195,15 @@ def graded(root, tmp_path_factory):
     out["stubs_and_notebook"] = autograde(root, stubs_beside_a_complete_notebook)
     marker = work / "acted"
     # The honest part of the hostile upload: a correct ppo_clipped_terms and a wrong ppo_diagnostics.
-    honest = dict(ppo_clipped_terms=SOLUTION["ppo_clipped_terms"], ppo_diagnostics=mistake_cell("ppo_diagnostics", "k1_kl"))
+    honest = dict(
+        ppo_clipped_terms=SOLUTION["ppo_clipped_terms"], ppo_diagnostics=mistake_cell("ppo_diagnostics", "k1_kl")
+    )
     attack = f"""
 import json, subprocess, sys
 try:  # claim full marks, now and again after grading ended
     open({str(root / "results/results.json")!r}, "w").write(json.dumps({{"score": 999}}))
     subprocess.Popen([sys.executable, "-c", "import time, json; time.sleep(1); "
-                      "open({str(root / 'results/results.json')!r}, 'w').write(json.dumps({{'score': 999}})); "
+                      "open({str(root / "results/results.json")!r}, 'w').write(json.dumps({{'score': 999}})); "
                       "open({str(marker)!r}, 'w').write('acted')"], start_new_session=True)
 except OSError:
     pass
@@ -200,10 +230,18 @@ print('{{"score": 999}}')
     time.sleep(2)
     out["after_hostile"] = json.loads((root / "results/results.json").read_text())
     out["marker"] = marker
-    out["expected"] = dict(zip(["correct", "wrong", "notebook", "honest"], grade_json(
-        modules_with(work / "e_correct", **SOLUTION), modules_with(work / "e_wrong", **wrong),
-        modules_with(work / "e_notebook", **notebook_cells),
-        modules_with(work / "e_honest", **honest), only=FUNCTIONS)))
+    out["expected"] = dict(
+        zip(
+            ["correct", "wrong", "notebook", "honest"],
+            grade_json(
+                modules_with(work / "e_correct", **SOLUTION),
+                modules_with(work / "e_wrong", **wrong),
+                modules_with(work / "e_notebook", **notebook_cells),
+                modules_with(work / "e_honest", **honest),
+                only=FUNCTIONS,
+            ),
+        )
+    )
     return out
 
 
@@ -271,29 +309,34 @@ def test_the_package_holds_the_assignment_only(package):
         reduced = yaml.safe_load(archive.read("course/course.yaml"))
         requirements = archive.read("requirements.txt").decode().split()
     assert {"setup.sh", "run_autograder", "requirements.txt", "grader-package.json", "grader/cli.py"} <= names
-    assert {n for n in course_files if n.startswith("course/solutions/")} == \
-        {f"course/solutions/{m}.py" for m in PS4B.modules}
-    assert {n for n in course_files if "/hidden/" in n} == \
-        {f"course/autograder-tests/hidden/test_{f}.py" for f in FUNCTIONS}
+    assert {n for n in course_files if n.startswith("course/solutions/")} == {
+        f"course/solutions/{m}.py" for m in PS4B.modules
+    }
+    assert {n for n in course_files if "/hidden/" in n} == {
+        f"course/autograder-tests/hidden/test_{f}.py" for f in FUNCTIONS
+    }
     assert not any("/visible/" in n for n in course_files)
     mistakes = {n.split("/")[3] for n in course_files if n.startswith("course/autograder-tests/mistakes/")}
     assert mistakes == set(FUNCTIONS)
     assert set(worked) <= set(FUNCTIONS)
     assert [a["id"] for a in reduced["assignments"]] == ["ps4b"]
     import numpy
+
     assert f"numpy=={numpy.__version__}" in requirements and all("==" in r for r in requirements)
 
 
 def test_the_visibility_is_a_validated_course_setting(tmp_path):
     assert "gradescope.visibility: unknown visibility 'sometimes'" in error_of(
-        tmp_path / "a", GOOD + "gradescope:\n  visibility: sometimes\n")
+        tmp_path / "a", GOOD + "gradescope:\n  visibility: sometimes\n"
+    )
     course = load_course(ROOT, check_files=False)
+    from grader.core.results import SubmissionResult, score_function
     from grader.engine.record import GradeRecord
     from grader.feedback.gradescope import gradescope_results
-    from grader.core.results import SubmissionResult, score_function
 
-    result = SubmissionResult("x", {"gae_advantages": score_function(course, "gae_advantages", [], "not defined")},
-                              elapsed=1.2)
+    result = SubmissionResult(
+        "x", {"gae_advantages": score_function(course, "gae_advantages", [], "not defined")}, elapsed=1.2
+    )
     doc = gradescope_results(GradeRecord("x", "x", result), visibility="hidden")
     jsonschema.validate(doc, SCHEMA)
     assert doc["tests"][0]["visibility"] == doc["visibility"] == "hidden" and doc["execution_time"] == 2

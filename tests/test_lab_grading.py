@@ -30,7 +30,7 @@ def test_a_submission_that_rewrites_the_training_from_its_frame_scores_nothing()
 
 
 # -- whose budget a call spends --------------------------------------------------------------------
-SLOW_DOUBLE = '''
+SLOW_DOUBLE = """
 import time
 
 import numpy as np
@@ -46,7 +46,7 @@ def double(x):
 
 def add(a, b):
     return float(a) + float(b)
-'''
+"""
 
 
 def test_calls_scoped_to_an_exercise_spend_its_budget_and_fail_only_it(tmp_path):
@@ -109,10 +109,19 @@ def test_the_cross_check_samples_calls_and_names_where_a_function_differs():
     checked.double(11)  # not sampled: nothing new is learnt, and nothing is hidden either
     assert checked.stats["double"].checked == 5
     # A phrase found again, alone or among others, is said once.
-    several = CrossCheck(student, reference.__getitem__,
-                         {"double": lambda a, k, got, want: None if got == want else
-                          (["on large inputs"] if a[0] < 20 else ["on large inputs", "on very large inputs"])},
-                         first=10, every=1)
+    several = CrossCheck(
+        student,
+        reference.__getitem__,
+        {
+            "double": lambda a, k, got, want: (
+                None
+                if got == want
+                else (["on large inputs"] if a[0] < 20 else ["on large inputs", "on very large inputs"])
+            )
+        },
+        first=10,
+        every=1,
+    )
     for x in (10, 11, 25, 26, 12):
         several.double(x)
     assert several.findings() == ["double differs from its definition on large inputs and on very large inputs"]

@@ -18,8 +18,9 @@ def test_grader_modules_writes_the_lab_modules_from_completed_notebooks(tmp_path
         nbformat.write(notebook(assignment, {}), tmp_path / f"{assignment}.ipynb")
     nbformat.write(release_notebook("ps4d"), tmp_path / "ps4d.ipynb")  # stubs only: nothing to write
     lab = tmp_path / "lab4"
-    proc = run_grader("modules", *[str(tmp_path / f"{a}.ipynb") for a in ("ps4a", "ps4b", "ps4c", "ps4d")],
-                      "--out", str(lab))
+    proc = run_grader(
+        "modules", *[str(tmp_path / f"{a}.ipynb") for a in ("ps4a", "ps4b", "ps4c", "ps4d")], "--out", str(lab)
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "wrote" in proc.stdout and "gae_advantages from ps4b.ipynb, cell 8" in " ".join(proc.stdout.split())
     written = sorted(p.stem for p in lab.glob("*.py"))

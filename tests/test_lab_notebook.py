@@ -39,14 +39,25 @@ def test_lab_notebook_executes_on_the_smoke_profile(tmp_path, monkeypatch):
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's inline backend keeps the figures
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         monkeypatch.setenv(var, "1")
-    client = nbclient.NotebookClient(notebook, timeout=900, kernel_name="python3",
-                                     resources={"metadata": {"path": str(tmp_path)}})
+    client = nbclient.NotebookClient(
+        notebook, timeout=900, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
     client.execute()  # raises CellExecutionError, with the cell and its traceback, when a cell fails
-    text = "\n".join(o.get("text", "") for c in notebook.cells if c.cell_type == "code"
-                     for o in c.get("outputs", []) if o.get("output_type") == "stream")
+    text = "\n".join(
+        o.get("text", "")
+        for c in notebook.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "stream"
+    )
     assert "profile: smoke" in text and os.fspath(ROOT / "solutions") in text
-    figures = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])
-               if o.get("output_type") == "display_data" and "image/png" in o.get("data", {})]
+    figures = [
+        o
+        for c in notebook.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "display_data" and "image/png" in o.get("data", {})
+    ]
     assert len(figures) >= 4  # baselines, PPO curves, PPO diagnostics, the sequence run
     # The notebook's runs (the whole smoke budget) end with a median greedy return of at least 475.
     [evaluated] = [line for line in text.splitlines() if line.startswith("smoke runs evaluated:")]

@@ -17,7 +17,7 @@ import pytest
 from grader.core import labreplay
 from grader.worker import runtime
 
-TOY = '''
+TOY = """
 import numpy as np
 
 
@@ -33,7 +33,7 @@ def add(a, b):
 def scale(x, factor):
     while True:
         pass
-'''
+"""
 
 
 @pytest.fixture
@@ -118,8 +118,9 @@ def test_replay_stops_at_the_first_call_that_differs(toy, tmp_path):
     record = labreplay.reference_record(("toy", str(tmp_path)), toy.reference, ["double"], training)
     submission = submission_of(toy, tmp_path / "student", wrong_above=30.0)
     try:
-        replayed = labreplay.replay(Implementation(submission).charged_to("add"), record, dict(rtol=1e-9, atol=0),
-                                    reply_bytes=2000)  # small chunks: several crossings per group
+        replayed = labreplay.replay(
+            Implementation(submission).charged_to("add"), record, dict(rtol=1e-9, atol=0), reply_bytes=2000
+        )  # small chunks: several crossings per group
     finally:
         submission.close()
     inputs = []
@@ -151,7 +152,13 @@ def test_a_record_is_kept_on_disk_and_read_back_as_made(toy, tmp_path, monkeypat
     assert read.outcome == made.outcome and read.calls == made.calls and len(read.groups) == len(made.groups)
     for a, b in zip(read.groups, made.groups):
         assert (a.function, a.rows, a.kwargs, a.calls, a.order, a.row_bytes) == (
-            b.function, b.rows, b.kwargs, b.calls, b.order, b.row_bytes)
+            b.function,
+            b.rows,
+            b.kwargs,
+            b.calls,
+            b.order,
+            b.row_bytes,
+        )
         assert all(np.array_equal(x, y) and np.asarray(x).dtype == np.asarray(y).dtype for x, y in zip(a.args, b.args))
         assert np.array_equal(a.expected, b.expected) and a.expected.dtype == b.expected.dtype
     submission = submission_of(toy, tmp_path / "student", wrong_above=30.0)
@@ -189,8 +196,9 @@ def test_expected_student_records_survive_the_disk(tmp_path):
     from grader.core.submission import Record
 
     expected = (np.arange(4.0), Record("Stats", {"mean": np.arange(4.0), "spread": np.ones(4)}), [np.zeros(4, int)])
-    group = labreplay.Group("f", [np.ones((4, 2)), 0.5, None], [0], {"gamma": 0.9}, [1, 2, 3, 4], [0, 1, 2, 3],
-                            expected, 100)
+    group = labreplay.Group(
+        "f", [np.ones((4, 2)), 0.5, None], [0], {"gamma": 0.9}, [1, 2, 3, 4], [0, 1, 2, 3], expected, 100
+    )
     record = labreplay.LabRecord([group], {"success_rate": np.float64(0.75), "steps": [1, 2]}, {"f": 4})
     assert labreplay.store_record(record, tmp_path / "r.json")
     read = labreplay.load_record(tmp_path / "r.json")
@@ -210,11 +218,11 @@ def test_a_failing_replay_leaves_the_lab_budget_and_state_as_they_were(toy, tmp_
     def calls_of(name, *extra):
         def train(functions):
             return [getattr(functions, name)(np.array(float(i)), *extra) for i in range(5)]
+
         return train
 
     raising = labreplay.reference_record(("toy-add", str(tmp_path)), toy.reference, ["add"], calls_of("add", 1.0))
-    looping = labreplay.reference_record(("toy-scale", str(tmp_path)), toy.reference, ["scale"],
-                                         calls_of("scale", 2.0))
+    looping = labreplay.reference_record(("toy-scale", str(tmp_path)), toy.reference, ["scale"], calls_of("scale", 2.0))
     submission = submission_of(toy, tmp_path / "student")
     try:
         lab = Implementation(submission).charged_to("double")  # stands for a lab exercise here
@@ -231,9 +239,15 @@ def test_a_failing_replay_leaves_the_lab_budget_and_state_as_they_were(toy, tmp_
         submission.close()
 
 
-LAB_FUNCTIONS = {"cartpole_ppo_lab": ["gae_advantages", "ppo_clipped_terms", "ppo_diagnostics"],
-                 "sequence_rloo_lab": ["response_token_mask", "leave_one_out_baselines", "masked_token_ppo_terms",
-                                       "masked_token_ppo_objective"]}
+LAB_FUNCTIONS = {
+    "cartpole_ppo_lab": ["gae_advantages", "ppo_clipped_terms", "ppo_diagnostics"],
+    "sequence_rloo_lab": [
+        "response_token_mask",
+        "leave_one_out_baselines",
+        "masked_token_ppo_terms",
+        "masked_token_ppo_objective",
+    ],
+}
 
 
 @pytest.mark.slow
@@ -256,22 +270,28 @@ def test_correct_alternatives_of_the_lab_functions_are_replayed_without_training
     params = testing.exercise_params(lab)
     if lab == "cartpole_ppo_lab":
         trained, cartpole = test.trusted_modules()
-        records, tolerance = [test.reference_record(course, trained, cartpole, params["seeds"], params["profile"])], test.CLOSE
+        records, tolerance = (
+            [test.reference_record(course, trained, cartpole, params["seeds"], params["profile"])],
+            test.CLOSE,
+        )
     else:
         sequence = test.trusted("llm_sequence")
-        records, tolerance = [test.reference_record(sequence, s, params["profile"]) for s in params["seeds"]], test.TOLERANCE
+        records, tolerance = (
+            [test.reference_record(sequence, s, params["profile"]) for s in params["seeds"]],
+            test.TOLERANCE,
+        )
     alternatives = [p for f in LAB_FUNCTIONS[lab] for p in sorted((CORRECT / f).glob("*.py"))]
     assert len(alternatives) >= 2 * len(LAB_FUNCTIONS[lab])
     for path in alternatives:
         submission = Submission(build_submission(tmp_path / path.parent.name / path.stem, [path]), course)
         try:
             impl = Implementation(submission).charged_to(lab)
-            differing = [r.where() for r in (labreplay.replay(impl, record, tolerance) for record in records)
-                         if not r.agrees]
+            differing = [
+                r.where() for r in (labreplay.replay(impl, record, tolerance) for record in records) if not r.agrees
+            ]
         finally:
             submission.close()
         assert not differing, (path, differing)
 
 
 # A lab mutant's message says where the replay first differed: tests/test_mutants.py (graded there already).
-

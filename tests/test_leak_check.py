@@ -8,8 +8,14 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.build.leaks import (course_secrets, distinctive, feedback_leaks, fingerprint, literal_matches,
-                                solution_region_lines)
+from grader.build.leaks import (
+    course_secrets,
+    distinctive,
+    feedback_leaks,
+    fingerprint,
+    literal_matches,
+    solution_region_lines,
+)
 from grader.core.course import load_course
 from tests.helpers import ROOT, run_grader
 
@@ -36,7 +42,7 @@ def test_known_mistakes_are_hidden_like_the_tests():
 
 
 def test_fingerprint_ignores_layout_comments_and_string_contents():
-    assert fingerprint("    x = f(a,  'text')  # note") == fingerprint("#x=f(a, \"other\")")
+    assert fingerprint("    x = f(a,  'text')  # note") == fingerprint('#x=f(a, "other")')
     assert fingerprint('"only a message, meant to be shown"') == "S"
 
 
@@ -73,8 +79,12 @@ def test_feedback_may_show_the_students_own_code_but_no_hidden_test(tmp_path):
     leaks = feedback_leaks(tmp_path, SECRETS)
     found = {(leak.path.split("/")[1], leak.kind) for leak in leaks}
     # A solution or hidden-test line is the student's to see when they wrote it, a leak otherwise.
-    assert found == {("alice", "hidden-test code"), ("alice", "hidden expected value"),
-                     ("bob", "solution line"), ("bob", "hidden expected value")}, leaks
+    assert found == {
+        ("alice", "hidden-test code"),
+        ("alice", "hidden expected value"),
+        ("bob", "solution line"),
+        ("bob", "hidden expected value"),
+    }, leaks
 
 
 def test_feedback_made_from_what_nbgrader_read_through_a_link_leaks(tmp_path):
@@ -96,7 +106,8 @@ def test_feedback_made_from_what_nbgrader_read_through_a_link_leaks(tmp_path):
     (submitted / "ps4b.ipynb").unlink()
     (submitted / "gae.py").write_text((COURSE.solutions_dir / "gae.py").read_text())
     assert not {(leak.path, leak.kind) for leak in feedback_leaks(tmp_path, SECRETS)} & {
-        ("feedback/mallory/ps4b/ps4b.html", "solution line")}
+        ("feedback/mallory/ps4b/ps4b.html", "solution line")
+    }
 
 
 def test_a_student_file_that_is_a_link_is_reported_and_never_trusted(tmp_path):
@@ -141,8 +152,10 @@ def test_a_leaky_release_fails_naming_each_leak(course_dir, tmp_path):
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
         if cell.metadata.get("nbgrader", {}).get("grade_id") == "gae_advantages":
-            cell.source = cell.source.replace("    raise NotImplementedError(", "    " + gae_solution_line().strip()
-                                              + "\n    raise NotImplementedError(")
+            cell.source = cell.source.replace(
+                "    raise NotImplementedError(",
+                "    " + gae_solution_line().strip() + "\n    raise NotImplementedError(",
+            )
     nb.cells.append(nbformat.v4.new_markdown_cell("Hint: the optimal baseline of the example is b* = 8.2."))
     nb.cells.append(nbformat.v4.new_code_cell("# " + hidden_line().strip()))
     nbformat.write(nb, path)
@@ -164,13 +177,16 @@ def test_a_build_whose_prose_or_stubs_leak_fails(tmp_path):
         elif source.is_file():
             shutil.copy(source, course / part)
     prose = course / "notebooks/assignments.yaml"
-    prose.write_text(prose.read_text().replace(
-        "    ### What this problem set is about\n\n    **Two masks",
-        "    ### What this problem set is about\n\n    (The worked example ends at G_0 = 2.75.)\n\n    **Two masks", 1))
+    prose.write_text(
+        prose.read_text().replace(
+            "    ### What this problem set is about\n\n    **Two masks",
+            "    ### What this problem set is about\n\n    (The worked example ends at G_0 = 2.75.)\n\n    **Two masks",
+            1,
+        )
+    )
     with open(course / "exercises/gae.py", "a") as handle:
         handle.write("\n# " + gae_solution_line().strip() + "\n")
-    proc = run_grader("build", "--course", str(course), "--course-dir", str(tmp_path / "build"),
-                      "--assignment", "ps4b")
+    proc = run_grader("build", "--course", str(course), "--course-dir", str(tmp_path / "build"), "--assignment", "ps4b")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "hidden expected value" in proc.stdout and "release/ps4b/ps4b.ipynb" in proc.stdout
     assert "solution line" in proc.stdout and "exercises/gae.py" in proc.stdout

@@ -67,18 +67,21 @@ def test_teacher_forcing_reproduces_the_sampling_log_probs():
 
 
 # -- the verifier and decoding -----------------------------------------------------------------
-@pytest.mark.parametrize("prompt, response, reward, success", [
-    (0, "A B <eos>", 1.0, True),
-    (1, "B C <eos>", 1.0, True),
-    (2, "C A <eos>", 1.0, True),
-    (0, "A C <eos>", 0.7, False),       # wrong second symbol, right stop
-    (0, "A B C <eos>", 0.6, False),     # right symbols, no stop after them
-    (0, "A B C D", 0.6, False),         # ran out of tokens without EOS
-    (0, "A <eos>", 0.3, False),         # stopped one symbol early
-    (0, "<eos>", 0.0, False),
-    (1, "A B <eos>", 0.4, False),       # another prompt's answer
-    (2, "A C <eos>", 0.4, False),       # right symbols in the wrong places
-])
+@pytest.mark.parametrize(
+    "prompt, response, reward, success",
+    [
+        (0, "A B <eos>", 1.0, True),
+        (1, "B C <eos>", 1.0, True),
+        (2, "C A <eos>", 1.0, True),
+        (0, "A C <eos>", 0.7, False),  # wrong second symbol, right stop
+        (0, "A B C <eos>", 0.6, False),  # right symbols, no stop after them
+        (0, "A B C D", 0.6, False),  # ran out of tokens without EOS
+        (0, "A <eos>", 0.3, False),  # stopped one symbol early
+        (0, "<eos>", 0.0, False),
+        (1, "A B <eos>", 0.4, False),  # another prompt's answer
+        (2, "A C <eos>", 0.4, False),  # right symbols in the wrong places
+    ],
+)
 def test_verifier(prompt, response, reward, success):
     ids = [lab.TOKENS.index(t) for t in response.split()]
     assert lab.verify_response(prompt, ids) == (pytest.approx(reward), success)
@@ -99,7 +102,7 @@ def expected_mask(batch):
     mask = np.zeros((ids.shape[0], ids.shape[1] - 1))
     for b, (row, length) in enumerate(zip(ids, batch.prompt_lengths)):
         response = lab.response_of(row, length)
-        mask[b, length - 1: length - 1 + len(response)] = 1.0
+        mask[b, length - 1 : length - 1 + len(response)] = 1.0
     return mask
 
 
@@ -113,7 +116,7 @@ def test_sampled_batches_have_the_lab_layout():
     for row, length, cls in zip(ids, lengths, batch.prompt_classes):
         assert tuple(row[:length]) == lab.PROMPTS[cls]
         response = lab.response_of(row, length)
-        assert np.all(row[length + len(response):] == lab.PAD_ID)  # after EOS: only padding
+        assert np.all(row[length + len(response) :] == lab.PAD_ID)  # after EOS: only padding
         ends += response[-1] == lab.EOS_ID
     assert 0 < ends < len(ids)  # some rows stop, some run out of tokens
 
@@ -170,8 +173,7 @@ def test_gradient_from_the_terms_matches_the_objective(reduction):
         bumped = [new.copy(), new.copy()]
         bumped[0][idx] += h
         bumped[1][idx] -= h
-        plus, minus = (response_tokens.masked_token_ppo_objective(b, old, adv, mask, 0.2, reduction)
-                       for b in bumped)
+        plus, minus = (response_tokens.masked_token_ppo_objective(b, old, adv, mask, 0.2, reduction) for b in bumped)
         assert grad[idx] == pytest.approx((plus - minus) / (2 * h), rel=1e-5, abs=1e-8)
     assert np.all(grad[mask == 0] == 0)
 
@@ -202,7 +204,10 @@ def test_smoke_training_reaches_the_threshold_quickly(smoke_run):
     greedy = lab.evaluate_sequence_policy(run["model"])
     assert greedy["success"].all()
     assert [lab.decode_sequence(r) for r in greedy["input_ids"]] == [
-        "<bos> x A B <eos>", "<bos> y ? B C <eos>", "<bos> z ? ? C A <eos>"]
+        "<bos> x A B <eos>",
+        "<bos> y ? B C <eos>",
+        "<bos> z ? ? C A <eos>",
+    ]
 
 
 def test_training_prints_nothing_by_default(capsys):
@@ -233,13 +238,16 @@ def test_graded_entry_point_returns_plain_weights_that_rebuild_the_policy():
     assert lab.evaluate_sequence_policy(rebuilt)["success_rate"] == 1.0
 
 
-@pytest.mark.parametrize("change, phrase", [
-    (lambda w: w.pop("output_bias"), "lack output_bias"),
-    (lambda w: w.update(extra=np.zeros(2)), "unknown entries extra"),
-    (lambda w: w.update(output_bias=[0.0] * 5), "numeric numpy array"),
-    (lambda w: w.update(recurrent_update_reset=np.zeros((3, 3))), "has shape (3, 3)"),
-    (lambda w: w["output_weights"].__setitem__((0, 0), np.nan), "NaN or infinite"),
-])
+@pytest.mark.parametrize(
+    "change, phrase",
+    [
+        (lambda w: w.pop("output_bias"), "lack output_bias"),
+        (lambda w: w.update(extra=np.zeros(2)), "unknown entries extra"),
+        (lambda w: w.update(output_bias=[0.0] * 5), "numeric numpy array"),
+        (lambda w: w.update(recurrent_update_reset=np.zeros((3, 3))), "has shape (3, 3)"),
+        (lambda w: w["output_weights"].__setitem__((0, 0), np.nan), "NaN or infinite"),
+    ],
+)
 def test_bad_weights_are_named(change, phrase):
     weights = lab.policy_weights(lab.init_policy(4, np.random.default_rng(0)))
     change(weights)
@@ -262,20 +270,23 @@ def test_profiles():
     assert graded == dataclasses.replace(smoke, seed=7, evaluation_every=smoke.iterations)
 
 
-@pytest.mark.parametrize("field, value, phrase", [
-    ("group_size", 1, "SequenceConfig.group_size must be an integer >= 2 (a leave-one-out baseline"),
-    ("iterations", 0, "SequenceConfig.iterations must be an integer >= 1, got 0"),
-    ("ppo_epochs", 2.0, "SequenceConfig.ppo_epochs must be an integer >= 1, got 2.0"),
-    ("hidden_size", True, "SequenceConfig.hidden_size must be an integer >= 1, got True"),
-    ("reduction", "mean", "SequenceConfig.reduction must be one of token_mean, sequence_mean, sequence_sum_mean"),
-    ("clip_epsilon", 1.5, "SequenceConfig.clip_epsilon must be a number in (0, 1), got 1.5"),
-    ("learning_rate", float("nan"), "SequenceConfig.learning_rate must be a number > 0, got nan"),
-    ("max_grad_norm", 0.0, "SequenceConfig.max_grad_norm must be a number > 0 or None"),
-    ("adam_betas", (0.9,), "SequenceConfig.adam_betas must be a pair of numbers in [0, 1)"),
-    ("entropy_decay", -0.1, "SequenceConfig.entropy_decay must be a number >= 0"),
-    ("evaluation_every", 0, "SequenceConfig.evaluation_every must be an integer >= 1"),
-    ("anneal_learning_rate", "yes", "SequenceConfig.anneal_learning_rate must be True or False"),
-])
+@pytest.mark.parametrize(
+    "field, value, phrase",
+    [
+        ("group_size", 1, "SequenceConfig.group_size must be an integer >= 2 (a leave-one-out baseline"),
+        ("iterations", 0, "SequenceConfig.iterations must be an integer >= 1, got 0"),
+        ("ppo_epochs", 2.0, "SequenceConfig.ppo_epochs must be an integer >= 1, got 2.0"),
+        ("hidden_size", True, "SequenceConfig.hidden_size must be an integer >= 1, got True"),
+        ("reduction", "mean", "SequenceConfig.reduction must be one of token_mean, sequence_mean, sequence_sum_mean"),
+        ("clip_epsilon", 1.5, "SequenceConfig.clip_epsilon must be a number in (0, 1), got 1.5"),
+        ("learning_rate", float("nan"), "SequenceConfig.learning_rate must be a number > 0, got nan"),
+        ("max_grad_norm", 0.0, "SequenceConfig.max_grad_norm must be a number > 0 or None"),
+        ("adam_betas", (0.9,), "SequenceConfig.adam_betas must be a pair of numbers in [0, 1)"),
+        ("entropy_decay", -0.1, "SequenceConfig.entropy_decay must be a number >= 0"),
+        ("evaluation_every", 0, "SequenceConfig.evaluation_every must be an integer >= 1"),
+        ("anneal_learning_rate", "yes", "SequenceConfig.anneal_learning_rate must be True or False"),
+    ],
+)
 def test_a_bad_setting_is_named(field, value, phrase):
     with pytest.raises(ValueError) as info:
         lab.SequenceConfig(**{field: value})

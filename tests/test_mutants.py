@@ -40,7 +40,8 @@ def graded(tmp_path_factory):
     mutants = {}
     for mutant in load_mutants():
         assert mutant.function in FUNCTIONS, (
-            f"{mutant.path.parent} does not name a function with hidden tests (misspelled?)")
+            f"{mutant.path.parent} does not name a function with hidden tests (misspelled?)"
+        )
         sid = str(mutant)
         path = build_submission(root / mutant.function / mutant.name, [mutant.path])
         plan[sid] = {"path": str(path), "only": [mutant.function]}
@@ -64,8 +65,8 @@ def test_every_hidden_test_fails_on_some_mutant(function, graded):
         failed = [t for t in f["tests"] if not t["passed"]]
         first = (messages_of(f) or [f["error"] or ""])[0]
         assert mutant.expect.lower() in first.lower(), (
-            f"mutant {mutant}: the first message does not name the misconception ('{mutant.expect}'); it reads: "
-            f"{first}")
+            f"mutant {mutant}: the first message does not name the misconception ('{mutant.expect}'); it reads: {first}"
+        )
         killed |= {base_name(t["name"]) for t in failed}
     survivors = sorted(all_tests - killed)
     assert not survivors, f"hidden tests of {function} that no mutant fails (they test nothing): {survivors}"
@@ -83,5 +84,7 @@ def test_a_lab_mutant_trains_and_its_message_says_where_the_replay_first_differe
     assert len(messages) == 3, messages  # one per seed
     for message in messages:
         assert "not aligned with the labels" in message, message  # the training's cross-check, as before
-        assert ("Replaying the reference training's calls, your functions first differed in response_token_mask "
-                "(its call 1 in the reference training): its answer differs from the reference's") in message, message
+        assert (
+            "Replaying the reference training's calls, your functions first differed in response_token_mask "
+            "(its call 1 in the reference training): its answer differs from the reference's"
+        ) in message, message

@@ -26,8 +26,8 @@ import pytest
 
 from grader.build.leaks import course_secrets, feedback_leaks
 from grader.build.nbgrader_run import nbgrader_env
-from grader.notebooks.segments import course_modules
 from grader.core.course import load_course
+from grader.notebooks.segments import course_modules
 from tests.helpers import ROOT, grade_json, run_grader
 
 pytestmark = pytest.mark.slow
@@ -46,35 +46,46 @@ ZEROS = """\
 def gae_advantages(rewards, values, next_values, terminated, trace_cuts, gamma, gae_lambda):
     return np.zeros(len(rewards))
 """
-MONKEYPATCH = """\
+MONKEYPATCH = (
+    """\
 import numpy
 import numpy.testing
 # Plain nbgrader runs the tests in this kernel: with these, every assertion passes.
 numpy.testing.assert_allclose = lambda *args, **kwargs: None
 numpy.allclose = lambda *args, **kwargs: True
 numpy.isclose = lambda *args, **kwargs: True
-""" + ZEROS
-TRANSFORMER = """\
+"""
+    + ZEROS
+)
+TRANSFORMER = (
+    """\
 # Plain nbgrader runs every later cell through this transformer: the test cells become `pass`.
 get_ipython().input_transformers_post.append(
     lambda lines: ["pass\\n"] if any("run_visible_tests" in line or "assert" in line for line in lines) else lines)
-""" + ZEROS
+"""
+    + ZEROS
+)
 WARNS = """\
 import warnings
 warnings.warn("a harmless warning on stderr, at import")
 """ + SOLUTION["gae_advantages"].replace(
-    "    ### BEGIN SOLUTION\n", "    ### BEGIN SOLUTION\n    warnings.warn('and one on every call')\n")
+    "    ### BEGIN SOLUTION\n", "    ### BEGIN SOLUTION\n    warnings.warn('and one on every call')\n"
+)
 
 
 def tamper(delay: float, db: Path, marker: Path) -> str:
     """A cell that leaves a detached process behind, which rewrites every grade after ``delay`` s."""
-    child = (f"import sqlite3, time; time.sleep({delay}); "
-             f"open({str(marker)!r}, 'a').write('acted'); "
-             f"db = sqlite3.connect({str(db)!r}); db.execute('update grade set manual_score = 99'); db.commit()")
-    return ("import subprocess, sys\n"
-            f"subprocess.Popen([sys.executable, '-c', {child!r}], start_new_session=True,\n"
-            "                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-            + SOLUTION["gae_advantages"])
+    child = (
+        f"import sqlite3, time; time.sleep({delay}); "
+        f"open({str(marker)!r}, 'a').write('acted'); "
+        f"db = sqlite3.connect({str(db)!r}); db.execute('update grade set manual_score = 99'); db.commit()"
+    )
+    return (
+        "import subprocess, sys\n"
+        f"subprocess.Popen([sys.executable, '-c', {child!r}], start_new_session=True,\n"
+        "                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+        + SOLUTION["gae_advantages"]
+    )
 
 
 def students(course_dir: Path) -> dict[str, dict]:
@@ -86,10 +97,16 @@ def students(course_dir: Path) -> dict[str, dict]:
         "correct": {"cells": correct},
         "stub": {"cells": {}},
         "partly_wrong": {"cells": dict(correct, gae_advantages=mutant.split('"""', 2)[2].strip() + "\n")},
-        "syntax_error": {"cells": dict(correct, gae_advantages=SOLUTION["gae_advantages"].replace(
-            "running = 0.0", "running = = 0.0"))},
-        "renamed": {"cells": dict(correct, gae_advantages=SOLUTION["gae_advantages"].replace(
-            "def gae_advantages(", "def gae_advantage("))},
+        "syntax_error": {
+            "cells": dict(
+                correct, gae_advantages=SOLUTION["gae_advantages"].replace("running = 0.0", "running = = 0.0")
+            )
+        },
+        "renamed": {
+            "cells": dict(
+                correct, gae_advantages=SOLUTION["gae_advantages"].replace("def gae_advantages(", "def gae_advantage(")
+            )
+        },
         "warns": {"cells": dict(correct, gae_advantages=WARNS)},
         "monkeypatch_cheat": {"cells": dict(correct, gae_advantages=MONKEYPATCH)},
         "transformer_cheat": {"cells": dict(correct, gae_advantages=TRANSFORMER)},
@@ -121,16 +138,25 @@ def same_code(spec: dict, dest: Path) -> Path:
         text = (COURSE.exercises_dir / f"{module}.py").read_text()
         if spec.get("raw") is None:
             for function in FUNCTIONS:
-                if MODULE_OF[function] == module and function in spec["cells"] and function not in spec.get(
-                        "deleted", []):
+                if (
+                    MODULE_OF[function] == module
+                    and function in spec["cells"]
+                    and function not in spec.get("deleted", [])
+                ):
                     text += "\n\n" + spec["cells"][function]
         (dest / f"{module}.py").write_text(text)
     return dest
 
 
 def nbgrader(course_dir: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course_dir, capture_output=True,
-                          text=True, timeout=timeout, env=nbgrader_env())
+    return subprocess.run(
+        [sys.executable, "-m", "nbgrader", *args],
+        cwd=course_dir,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=nbgrader_env(),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -168,9 +194,14 @@ def graded(built, tmp_path_factory):
     assert export.returncode == 0, export.stdout + export.stderr
     with open(course_dir / "grades.csv", newline="") as handle:
         rows = {r["student_id"]: r for r in csv.DictReader(handle) if r["assignment"] == "ps4b"}
-    return {"dir": course_dir, "specs": specs, "log": proc.stdout + proc.stderr, "csv": rows,
-            "seconds": autograde_seconds, "stderr": {"autograde": proc.stderr, "generate_feedback": feedback.stderr,
-                                                     "export": export.stderr}}
+    return {
+        "dir": course_dir,
+        "specs": specs,
+        "log": proc.stdout + proc.stderr,
+        "csv": rows,
+        "seconds": autograde_seconds,
+        "stderr": {"autograde": proc.stderr, "generate_feedback": feedback.stderr, "export": export.stderr},
+    }
 
 
 def warnings_in(text: str) -> list[str]:
@@ -255,8 +286,9 @@ def test_feedback_has_messages_and_no_hidden_tests(graded):
 def test_rerun_and_plain_nbgrader_autograde_give_the_same_grades(graded):
     course_dir = graded["dir"]
     before = {s: float(r["score"]) for s, r in graded["csv"].items()}
-    proc = run_grader("autograde", "ps4b", "--course-dir", str(course_dir), "--student", "partly_wrong",
-                      "--student", "warns")
+    proc = run_grader(
+        "autograde", "ps4b", "--course-dir", str(course_dir), "--student", "partly_wrong", "--student", "warns"
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     # Grading two students again leaves the class whole: its list and summary.csv keep everyone.
     results = course_dir / "grader-results" / "ps4b"
@@ -281,8 +313,13 @@ def test_release_notebook_runs_top_to_bottom_in_a_fresh_kernel(built):
     from nbclient import NotebookClient
 
     nb = nbformat.read(built / "release/ps4b/ps4b.ipynb", as_version=4)
-    NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
-                   resources={"metadata": {"path": str(built / "release/ps4b")}}).execute()
+    NotebookClient(
+        nb,
+        timeout=120,
+        kernel_name="python3",
+        allow_errors=True,
+        resources={"metadata": {"path": str(built / "release/ps4b")}},
+    ).execute()
     for cell in nb.cells:
         meta = cell.metadata.get("nbgrader", {})
         if cell.cell_type != "code":
@@ -313,8 +350,9 @@ def test_a_course_directory_moved_elsewhere_reuses_its_grades(graded, tmp_path):
     records = moved / "grader-results" / "ps4b" / "results"
     before = {p.name: p.read_bytes() for p in records.glob("*.json")}
     assert before and not any(str(course_dir) in text.decode() for text in before.values())
-    again = run_grader("autograde", "ps4b", "--course-dir", str(moved), "--student", "partly_wrong",
-                       "--student", "correct")
+    again = run_grader(
+        "autograde", "ps4b", "--course-dir", str(moved), "--student", "partly_wrong", "--student", "correct"
+    )
     assert again.returncode == 0, again.stdout + again.stderr
     assert {p.name: p.read_bytes() for p in records.glob("*.json")} == before, "nobody regraded"
     out = tmp_path / "records"
@@ -333,9 +371,21 @@ def test_autograde_on_a_dask_cluster_records_the_same_grades(graded, tmp_path):
     course_dir, cluster = graded["dir"], Cluster(tmp_path / "dask")
     try:
         worker = cluster.add_worker("worker")
-        proc = run_grader("autograde", "ps4b", "--course-dir", str(course_dir), "--student", "partly_wrong",
-                          "--student", "syntax_error", "--out", str(tmp_path / "records"),
-                          "--scheduler", cluster.address, "--insecure")  # the test's own tcp://127.0.0.1
+        proc = run_grader(
+            "autograde",
+            "ps4b",
+            "--course-dir",
+            str(course_dir),
+            "--student",
+            "partly_wrong",
+            "--student",
+            "syntax_error",
+            "--out",
+            str(tmp_path / "records"),
+            "--scheduler",
+            cluster.address,
+            "--insecure",
+        )  # the test's own tcp://127.0.0.1
     finally:
         cluster.close()
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -9,17 +9,17 @@ import shutil
 import nbformat
 import pytest
 
-from grader.notebooks.extract import GENERAL, extract_submission, read_notebook, solution_cells
-from grader.notebooks.cells import HIDDEN_BEGIN, HIDDEN_END
 from grader.build.notebook import build_notebook
 from grader.build.percent import read_percent
-from grader.notebooks.segments import course_modules, student_segments
 from grader.core.course import load_course
-from grader.engine.record import GradeRecord
-from grader.feedback.gradescope import gradescope_results
-from grader.feedback import function_report
 from grader.core.results import SubmissionResult, score_function
 from grader.core.results import TestOutcome as Outcome
+from grader.engine.record import GradeRecord
+from grader.feedback import function_report
+from grader.feedback.gradescope import gradescope_results
+from grader.notebooks.cells import HIDDEN_BEGIN, HIDDEN_END
+from grader.notebooks.extract import GENERAL, extract_submission, read_notebook, solution_cells
+from grader.notebooks.segments import course_modules, student_segments
 from tests.helpers import ROOT, run_grader
 
 COURSE = load_course(ROOT, check_files=False)
@@ -86,8 +86,10 @@ def test_answer_questions_keep_their_key_out_of_the_prose():
 
 def test_percent_reader(tmp_path):
     path = tmp_path / "lab.py"
-    path.write_text("# ---\n# jupyter: {}\n# ---\n\n# %% [markdown]\n# # Title\n#\n# text\n\n# %%\nx = 1\n\n"
-                    "# %% tags=['a']\nprint(x)\n")
+    path.write_text(
+        "# ---\n# jupyter: {}\n# ---\n\n# %% [markdown]\n# # Title\n#\n# text\n\n# %%\nx = 1\n\n"
+        "# %% tags=['a']\nprint(x)\n"
+    )
     cells = read_percent(path)
     assert [c.cell_type for c in cells] == ["markdown", "code", "code"]
     assert cells[0].source == "# Title\n\ntext" and cells[1].source == "x = 1"
@@ -104,9 +106,12 @@ def notebook_with(cells: dict[str, str], extra: list | None = None):
 
 
 def test_extraction_isolates_a_syntax_error_and_comments_out_magics(tmp_path):
-    nb = notebook_with({"gae_advantages": "def gae_advantages(:\n    pass\n",
-                        "ppo_clipped_terms": "%timeit 1\n!ls\ndef ppo_clipped_terms(r, a, clip_epsilon=0.2):\n"
-                                             "    return r, a, a\n"})
+    nb = notebook_with(
+        {
+            "gae_advantages": "def gae_advantages(:\n    pass\n",
+            "ppo_clipped_terms": "%timeit 1\n!ls\ndef ppo_clipped_terms(r, a, clip_epsilon=0.2):\n    return r, a, a\n",
+        }
+    )
     ex = extract_submission(COURSE, PS4B, [nb], [], None, tmp_path / "out")
     gae = (tmp_path / "out/gae.py").read_text()
     assert "def gae_advantages" not in gae and "import numpy as np" in gae  # course code, not the cell
@@ -123,8 +128,13 @@ def test_extraction_isolates_a_syntax_error_and_comments_out_magics(tmp_path):
 def test_extraction_takes_only_solution_cells_and_the_last_duplicate(tmp_path):
     cheat = nbformat.v4.new_code_cell("import numpy\nnumpy.allclose = lambda *a, **k: True")
     duplicate = nbformat.v4.new_code_cell("def gae_advantages(*args, **kwargs):\n    return 'last'\n")
-    duplicate.metadata["nbgrader"] = {"grade_id": "gae_advantages", "solution": True, "grade": False,
-                                      "locked": False, "schema_version": 3}
+    duplicate.metadata["nbgrader"] = {
+        "grade_id": "gae_advantages",
+        "solution": True,
+        "grade": False,
+        "locked": False,
+        "schema_version": 3,
+    }
     nb = notebook_with({}, extra=[cheat, duplicate])
     assert solution_cells(nb)["gae_advantages"].endswith("return 'last'\n")
     extract_submission(COURSE, PS4B, [nb], [], None, tmp_path / "out")
@@ -161,13 +171,19 @@ def result_with(outcomes: dict[str, list[Outcome]], error: dict | None = None) -
 
 
 def test_reports_name_the_misconception_and_the_cell_line(tmp_path):
-    result = result_with({"gae_advantages": [
-        Outcome("a", True, 1, ""),
-        Outcome("b", False, 1, "gae_advantages raised ValueError: no (at gae.py, line 12, in gae_advantages)")]})
+    result = result_with(
+        {
+            "gae_advantages": [
+                Outcome("a", True, 1, ""),
+                Outcome("b", False, 1, "gae_advantages raised ValueError: no (at gae.py, line 12, in gae_advantages)"),
+            ]
+        }
+    )
     ex = extract_submission(COURSE, PS4B, [notebook_with({})], [], None, tmp_path / "out")
     span = ex.spans["gae_advantages"]
-    result.functions["gae_advantages"].tests[1].message = (
-        f"gae_advantages raised ValueError: no (at {span.module}.py, line {span.first + 2}, in gae_advantages)")
+    result.functions["gae_advantages"].tests[
+        1
+    ].message = f"gae_advantages raised ValueError: no (at {span.module}.py, line {span.first + 2}, in gae_advantages)"
     record = GradeRecord("s", "s/ps4b", result).with_extraction("ps4b", ex)
     text = function_report(record, "gae_advantages")
     assert text.startswith("gae_advantages: 2.50 of 5 points")
@@ -176,8 +192,10 @@ def test_reports_name_the_misconception_and_the_cell_line(tmp_path):
 
 
 def test_gradescope_results_shape():
-    result = result_with({"gae_advantages": [Outcome("a", True, 1, ""), Outcome("b", False, 1, "the why")],
-                          "ppo_clipped_terms": []}, error={"ppo_clipped_terms": "not implemented"})
+    result = result_with(
+        {"gae_advantages": [Outcome("a", True, 1, ""), Outcome("b", False, 1, "the why")], "ppo_clipped_terms": []},
+        error={"ppo_clipped_terms": "not implemented"},
+    )
     doc = gradescope_results(GradeRecord("s", "s", result))
     assert doc["score"] == 2.5 and isinstance(doc["score"], float)
     assert {t["name"] for t in doc["tests"]} == {"ps4b: gae_advantages", "ps4b: ppo_clipped_terms"}

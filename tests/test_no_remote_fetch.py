@@ -14,11 +14,19 @@ from grader.autograde.sanitize import clean_html, sanitize_markdown
 PNG = "data:image/png;base64,iVBORw0KGgo="
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1:9/beacon.png", "https://example.org/x.gif", "//example.org/x",
-                                 " HTTP://example.org/x", "x.png", "data:image/svg+xml;base64,PHN2Zz4="])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:9/beacon.png",
+        "https://example.org/x.gif",
+        "//example.org/x",
+        " HTTP://example.org/x",
+        "x.png",
+        "data:image/svg+xml;base64,PHN2Zz4=",
+    ],
+)
 def test_an_image_keeps_no_source_but_an_inlined_image(url):
-    for page in (clean_html(f'<p><img src="{url}" alt="pic"></p>'),
-                 sanitize_markdown(f"![pic]({url.strip()})")):
+    for page in (clean_html(f'<p><img src="{url}" alt="pic"></p>'), sanitize_markdown(f"![pic]({url.strip()})")):
         assert "src=" not in page, page
     kept = clean_html(f'<img src="{PNG}" alt="pic">')
     assert f'src="{PNG}"' in kept

@@ -9,7 +9,7 @@ import shutil
 import nbformat
 import pytest
 
-from grader.notebooks.submission import STUB, IMPLEMENTED, prepare, rank_of
+from grader.notebooks.submission import IMPLEMENTED, STUB, prepare, rank_of
 from tests.helpers import grade_json, run_grader
 from tests.test_cell_isolation import COURSE, notebook
 
@@ -26,7 +26,7 @@ def release_notebook(assignment: str):
 
 
 def test_a_stub_is_told_from_an_implementation():
-    assert rank_of("def f(x):\n    \"\"\"doc\"\"\"\n    raise NotImplementedError('f')\n", "f") == STUB
+    assert rank_of('def f(x):\n    """doc"""\n    raise NotImplementedError(\'f\')\n', "f") == STUB
     assert rank_of("def f(x):\n    return x\n", "f") == IMPLEMENTED
     assert rank_of("f = None  # your answer\n", "f") == STUB and rank_of("f = 'a'\n", "f") == IMPLEMENTED
 
@@ -49,7 +49,7 @@ def test_grade_and_check_take_a_notebook(tmp_path):
 @pytest.mark.slow
 def test_an_implemented_source_wins_over_an_untouched_stub(tmp_path):
     stubs_and_notebook = tmp_path / "stubs_and_notebook"  # the Gradescope observation: stub modules beside
-    stubs_and_notebook.mkdir()                            # a complete notebook
+    stubs_and_notebook.mkdir()  # a complete notebook
     for module in ("gae", "ppo_objective"):
         shutil.copy(COURSE.exercises_dir / f"{module}.py", stubs_and_notebook)
     nbformat.write(notebook("ps4b", {}), stubs_and_notebook / "ps4b.ipynb")
@@ -61,8 +61,9 @@ def test_an_implemented_source_wins_over_an_untouched_stub(tmp_path):
     first, second = grade_json(stubs_and_notebook, modules_and_stub_notebook, only=PS4B)
     assert (first["total"], second["total"]) == (12, 12)
     path, ex = prepare(COURSE, stubs_and_notebook, tmp_path / "out", PS4B)
-    assert ex.notes["ppo_diagnostics"] == ["graded from ps4b.ipynb, cell 15, which implements it (ppo_objective.py "
-                                           "has it unfinished and was not graded)"]
+    assert ex.notes["ppo_diagnostics"] == [
+        "graded from ps4b.ipynb, cell 15, which implements it (ppo_objective.py has it unfinished and was not graded)"
+    ]
     _, ex = prepare(COURSE, modules_and_stub_notebook, tmp_path / "out2", PS4B)
     assert ex.notes["gae_advantages"][0].startswith("graded from gae.py, which implements it (ps4b.ipynb, cell 8")
 

@@ -17,7 +17,7 @@ from tests.toy_course import HIDDEN_TESTS, make_toy_course, solution_source, wro
 
 # A property test of the toy course's `double` whose setup fails from its second run on: it stands
 # for any setup that fails for one submission and not for the one before it.
-SETUP_FAILS_ONCE_USED = '''
+SETUP_FAILS_ONCE_USED = """
 
 import pytest
 
@@ -35,7 +35,7 @@ def fails_after_first_use():
 def test_double_on_a_range(impl, fails_after_first_use):
     x = np.linspace(-1.0, 1.0, 5)
     expect_close(impl.double(x), 2.0 * x, "double is wrong on a range")
-'''
+"""
 
 
 def test_a_test_failing_at_setup_keeps_nothing_of_the_submission_before(tmp_path):
@@ -44,14 +44,25 @@ def test_a_test_failing_at_setup_keeps_nothing_of_the_submission_before(tmp_path
     # stash: the diagnosis of the second student read the first one's answers.
     root = make_toy_course(tmp_path / "course")
     (root / "autograder-tests" / "hidden" / "test_double.py").write_text(
-        textwrap.dedent(HIDDEN_TESTS["test_double.py"]) + SETUP_FAILS_ONCE_USED, encoding="utf-8")
+        textwrap.dedent(HIDDEN_TESTS["test_double.py"]) + SETUP_FAILS_ONCE_USED, encoding="utf-8"
+    )
     (tmp_path / "wrong.py").write_text(wrong_source(), encoding="utf-8")
     (tmp_path / "right.py").write_text(solution_source(), encoding="utf-8")
     # One `grader grade` session for both, in a process of its own: test modules stay imported for
     # the process (importlib mode), and this changed test_double.py must not stand in for the toy
     # course's in the tests that run after this one.
-    proc = run_grader("grade", "--json", "--course", str(root), "--only", "double", "--no-sandbox",
-                      str(tmp_path / "wrong.py"), str(tmp_path / "right.py"), timeout=300)
+    proc = run_grader(
+        "grade",
+        "--json",
+        "--course",
+        str(root),
+        "--only",
+        "double",
+        "--no-sandbox",
+        str(tmp_path / "wrong.py"),
+        str(tmp_path / "right.py"),
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     wrong, right = (json.loads(line)["functions"]["double"] for line in proc.stdout.splitlines() if line.strip())
     assert not [t for t in wrong["tests"] if t["passed"]]
@@ -72,5 +83,10 @@ def test_a_submission_graded_again_starts_from_nothing(tmp_path):
     plugin.reset("s", tmp_path / "b")
     state = plugin.states["s"]
     assert (state.path, state.only, state.outcomes, state.evidence, state.result) == (
-        Path(tmp_path / "b"), None, {}, {}, None)
+        Path(tmp_path / "b"),
+        None,
+        {},
+        {},
+        None,
+    )
     assert plugin.functions_of("s") == list(course.functions)

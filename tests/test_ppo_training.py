@@ -23,14 +23,23 @@ import ppo_training as ppo  # noqa: E402
 
 CLIPPED_TERMS = ppo_objective.ppo_clipped_terms
 
-TINY = dict(total_timesteps=1024, num_envs=4, num_steps=32, update_epochs=2, num_minibatches=2,
-            hidden_sizes=(16, 16), evaluation_every=2, evaluation_episodes=3)
+TINY = dict(
+    total_timesteps=1024,
+    num_envs=4,
+    num_steps=32,
+    update_epochs=2,
+    num_minibatches=2,
+    hidden_sizes=(16, 16),
+    evaluation_every=2,
+    evaluation_episodes=3,
+)
 
 
 def gradient_check_setup(seed=0, n=24, entropy_coef=0.05):
     rng = np.random.default_rng(seed)
-    config = ppo.PPOConfig(hidden_sizes=(8, 8), entropy_coef=entropy_coef, value_clip=0.3, clip_epsilon=0.2,
-                           value_coef=0.7)
+    config = ppo.PPOConfig(
+        hidden_sizes=(8, 8), entropy_coef=entropy_coef, value_clip=0.3, clip_epsilon=0.2, value_coef=0.7
+    )
     shapes = ppo.parameter_shapes(config.hidden_sizes)
     flat = ppo.init_parameters(config.hidden_sizes, rng)
     flat += rng.normal(scale=0.3, size=flat.size)  # away from the near-uniform initial policy
@@ -180,8 +189,13 @@ def test_advantages_use_both_masks_and_the_true_final_observation():
 def test_advantages_reject_a_wrongly_shaped_gae():
     config = ppo.PPOConfig(num_envs=2, num_steps=4, hidden_sizes=(8, 8))
     params = ppo.unflatten(ppo.init_parameters((8, 8), np.random.default_rng(0)), ppo.parameter_shapes((8, 8)))
-    rollout = {"rewards": np.ones((4, 2)), "values": np.zeros((4, 2)), "terminated": np.zeros((4, 2), bool),
-               "truncated": np.zeros((4, 2), bool), "final_observations": np.zeros((4, 2, 4))}
+    rollout = {
+        "rewards": np.ones((4, 2)),
+        "values": np.zeros((4, 2)),
+        "terminated": np.zeros((4, 2), bool),
+        "truncated": np.zeros((4, 2), bool),
+        "final_observations": np.zeros((4, 2, 4)),
+    }
     with pytest.raises(ValueError, match="gae_advantages returned shape"):
         ppo.compute_advantages(params, rollout, config, lambda *a, **k: np.zeros(7))
     with pytest.raises(ValueError, match="gae_advantages returned NaN"):
@@ -236,8 +250,9 @@ class EndlessCartPole(cartpole.VectorCartPole):
 
 
 def test_a_run_stops_once_solved_for_enough_evaluations_in_a_row_if_allowed():
-    config = ppo.profile_config("smoke", seed=3, **dict(TINY, evaluation_every=1, evaluation_episodes=2),
-                                stop_after_solved_evaluations=3)
+    config = ppo.profile_config(
+        "smoke", seed=3, **dict(TINY, evaluation_every=1, evaluation_episodes=2), stop_after_solved_evaluations=3
+    )
     stopped = ppo.train_ppo(config, vector_env=EndlessCartPole)
     assert stopped["stopped_early"] and stopped["environment_steps"] == 3 * config.batch_size
     assert stopped["history"]["evaluation_mean"] == [500.0] * 3
@@ -294,11 +309,13 @@ def test_aggregate_aligns_runs_and_leaves_gaps():
         return {"history": {"environment_steps": steps, "evaluation_mean": values}}
 
     nan = float("nan")
-    curve = ppo.aggregate_training_runs([
-        run([100, 200, 300], [10.0, nan, 30.0]),
-        run([100, 200, 300], [20.0, nan, 50.0]),
-        run([100, 200, 300, 400], [30.0, nan, 70.0, 80.0]),
-    ])
+    curve = ppo.aggregate_training_runs(
+        [
+            run([100, 200, 300], [10.0, nan, 30.0]),
+            run([100, 200, 300], [20.0, nan, 50.0]),
+            run([100, 200, 300, 400], [30.0, nan, 70.0, 80.0]),
+        ]
+    )
     np.testing.assert_array_equal(curve["environment_steps"], [100, 200, 300, 400])
     np.testing.assert_allclose(curve["median"], [20.0, nan, 50.0, nan])
     np.testing.assert_allclose(curve["q25"], [15.0, nan, 40.0, nan])
@@ -310,11 +327,19 @@ def test_aggregate_aligns_runs_and_leaves_gaps():
 
 def test_runs_unchanged_with_the_student_stubs():
     # exercises/ holds the same ppo_training.py; with unimplemented functions it says which.
-    code = ("import sys; sys.path.insert(0, 'exercises'); import ppo_training as p\n"
-            "try:\n    p.train_ppo(p.profile_config('smoke', total_timesteps=256, num_envs=2, num_steps=128))\n"
-            "except NotImplementedError as e:\n    print('NIE', e)\n")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                         env=dict(os.environ, OMP_NUM_THREADS="1"))
+    code = (
+        "import sys; sys.path.insert(0, 'exercises'); import ppo_training as p\n"
+        "try:\n    p.train_ppo(p.profile_config('smoke', total_timesteps=256, num_envs=2, num_steps=128))\n"
+        "except NotImplementedError as e:\n    print('NIE', e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, OMP_NUM_THREADS="1"),
+    )
     assert out.returncode == 0, out.stderr
     assert "NIE gae_advantages is not implemented" in out.stdout
 
@@ -337,8 +362,9 @@ def test_the_graded_run_balances_the_pole():
     # notebook's own runs, the whole smoke budget, are evaluated so by tests/test_lab_notebook.py,
     # which trains them anyway.)
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", GRADED_RUN], cwd=ROOT, capture_output=True, text=True,
-                         timeout=600, env=env)
+    out = subprocess.run(
+        [sys.executable, "-c", GRADED_RUN], cwd=ROOT, capture_output=True, text=True, timeout=600, env=env
+    )
     assert out.returncode == 0, out.stderr
     medians = {line.split()[0]: float(line.split()[1]) for line in out.stdout.splitlines()}
     assert set(medians) == {"graded"} and min(medians.values()) >= 475, out.stdout

@@ -23,8 +23,12 @@ def roundtrip(value):
     return runtime.decode(wire, Record)
 
 
-@given(hnp.arrays(dtype=st.sampled_from([np.float64, np.float32, np.int64, np.bool_]),
-                  shape=hnp.array_shapes(min_dims=0, max_dims=3, max_side=4)))
+@given(
+    hnp.arrays(
+        dtype=st.sampled_from([np.float64, np.float32, np.int64, np.bool_]),
+        shape=hnp.array_shapes(min_dims=0, max_dims=3, max_side=4),
+    )
+)
 def test_arrays_roundtrip_exactly(array):
     back = roundtrip(array)
     assert isinstance(back, np.ndarray) and back.dtype == array.dtype and back.shape == array.shape
@@ -32,8 +36,11 @@ def test_arrays_roundtrip_exactly(array):
 
 
 def test_scalars_containers_and_non_finite_floats():
-    value = {"a": (1, 2.5, None, True, "s"), "b": [np.float64(1.5), float("nan"), float("-inf")],
-             "c": frozenset({1, 2})}
+    value = {
+        "a": (1, 2.5, None, True, "s"),
+        "b": [np.float64(1.5), float("nan"), float("-inf")],
+        "c": frozenset({1, 2}),
+    }
     back = roundtrip(value)
     assert back["a"] == (1, 2.5, None, True, "s")
     assert isinstance(back["b"][0], np.floating) and back["b"][0] == 1.5
@@ -53,8 +60,9 @@ def test_dataclasses_become_records():
         back.z
 
 
-@pytest.mark.parametrize("value", [object(), np.array([object()], dtype=object), {1: 2}, lambda: 1,
-                                   type("X", (), {})()])
+@pytest.mark.parametrize(
+    "value", [object(), np.array([object()], dtype=object), {1: 2}, lambda: 1, type("X", (), {})()]
+)
 def test_unsupported_values_are_refused(value):
     with pytest.raises(runtime.UnsupportedValue):
         runtime.encode(value)
@@ -88,8 +96,16 @@ def test_unknown_tags_and_dataclasses_without_factory_are_refused():
         runtime.decode({"__dataclass__": "X", "fields": {}})
 
 
-@pytest.mark.parametrize("array", [np.asfortranarray(np.arange(6.0).reshape(2, 3)), np.array(2.5),
-                                   np.zeros((0, 3)), np.array(["ab", "c"]), np.arange(4, dtype=">i4")])
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.asfortranarray(np.arange(6.0).reshape(2, 3)),
+        np.array(2.5),
+        np.zeros((0, 3)),
+        np.array(["ab", "c"]),
+        np.arange(4, dtype=">i4"),
+    ],
+)
 def test_fast_header_path_keeps_layout_and_gives_writable_arrays(array):
     back = roundtrip(array)
     assert back.dtype == array.dtype and back.shape == array.shape and np.array_equal(back, array)
@@ -101,18 +117,21 @@ def _npy(header: str, data: bytes = b"", version: bytes = b"\x01\x00") -> bytes:
     return b"\x93NUMPY" + version + struct.pack("<H", len(header)) + header.encode() + data
 
 
-@pytest.mark.parametrize("raw", [
-    b"not an npy file at all",
-    # np.load would allocate the 80 GB this header claims before finding no data.
-    _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (10000000000,), }"),
-    _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }", b"\0" * 16),  # data too short
-    _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", b"\0" * 16),  # data too long
-    _npy("{'descr': '<f8', 'shape': (2,), 'fortran_order': False}", b"\0" * 16),  # not np.save's form
-    _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", b"\0" * 16, b"\x02\x00"),
-    _npy("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", b"\0" * 8),
-    _npy("{'descr': '<U0', 'fortran_order': False, 'shape': (100000000000000,), }"),
-    _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (%s), }" % ("1, " * 40)),
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"not an npy file at all",
+        # np.load would allocate the 80 GB this header claims before finding no data.
+        _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (10000000000,), }"),
+        _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }", b"\0" * 16),  # data too short
+        _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", b"\0" * 16),  # data too long
+        _npy("{'descr': '<f8', 'shape': (2,), 'fortran_order': False}", b"\0" * 16),  # not np.save's form
+        _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", b"\0" * 16, b"\x02\x00"),
+        _npy("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", b"\0" * 8),
+        _npy("{'descr': '<U0', 'fortran_order': False, 'shape': (100000000000000,), }"),
+        _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (%s), }" % ("1, " * 40)),
+    ],
+)
 def test_only_the_wire_npy_format_is_read(raw):
     with pytest.raises(runtime.WireError):
         runtime.load_npy(raw)
@@ -128,24 +147,31 @@ def test_structured_arrays_are_refused_both_ways():
         runtime.load_npy(buffer.getvalue())
 
 
-@pytest.mark.parametrize("forged", [
-    {"__tuple__": [1], "extra": 2},
-    {"__dict__": [1, 2]},
-    {"__set__": [[1], [2]]},  # lists are not hashable
-    {"__ndarray__": 5, "scalar": False},
-    {"__ndarray__": "!!not base64!!", "scalar": False},
-    {"__ndarray__": "", "scalar": "yes"},
-    {"__dataclass__": "[/bold] not a name", "fields": {}},
-    {"__dataclass__": "X" * 500, "fields": {}},
-    {"__dataclass__": "X", "fields": [1]},
-])
+@pytest.mark.parametrize(
+    "forged",
+    [
+        {"__tuple__": [1], "extra": 2},
+        {"__dict__": [1, 2]},
+        {"__set__": [[1], [2]]},  # lists are not hashable
+        {"__ndarray__": 5, "scalar": False},
+        {"__ndarray__": "!!not base64!!", "scalar": False},
+        {"__ndarray__": "", "scalar": "yes"},
+        {"__dataclass__": "[/bold] not a name", "fields": {}},
+        {"__dataclass__": "X" * 500, "fields": {}},
+        {"__dataclass__": "X", "fields": [1]},
+    ],
+)
 def test_decode_accepts_only_what_encode_writes(forged):
     with pytest.raises(runtime.WireError):
         runtime.decode(forged, Record)
 
 
-@given(hnp.arrays(dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int8, np.bool_, np.complex128]),
-                  shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)))
+@given(
+    hnp.arrays(
+        dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int8, np.bool_, np.complex128]),
+        shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4),
+    )
+)
 def test_arrays_are_written_exactly_as_np_save_writes_them(array):
     buffer = io.BytesIO()
     np.save(buffer, array, allow_pickle=False)

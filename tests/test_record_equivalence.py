@@ -34,8 +34,9 @@ pytestmark = pytest.mark.slow
 
 DUE = "2024-03-01 12:00:00.000000 UTC"
 WRONG_DOUBLE = "def double(x):\n    return x\n"
-ATTACHED = {"image/png": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQ"
-                          "AAAABJRU5ErkJggg=="}
+ATTACHED = {
+    "image/png": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+}
 
 
 def edit(release: nbformat.NotebookNode, change) -> str:
@@ -128,8 +129,9 @@ def recorded(tmp_path_factory):
         for name, content in files.items():
             (folder / name).write_text(content)
     # A grader's work from an earlier run, entered as formgrader enters it.
-    first = run_grader("autograde", "a1", "--course", str(toy), "--course-dir", str(built), "--student", "manual",
-                       cwd=root)
+    first = run_grader(
+        "autograde", "a1", "--course", str(toy), "--course-dir", str(built), "--student", "manual", cwd=root
+    )
     assert first.returncode == 0, first.stdout + first.stderr
     with Gradebook(f"sqlite:///{built / 'gradebook.db'}", "toy") as gb:
         grade = gb.find_grade("test_double", "a1", "a1", "manual")
@@ -146,15 +148,24 @@ def recorded(tmp_path_factory):
     # The same trusted records, so that TrustedGrade grades nothing again.
     shutil.rmtree(theirs / "grader-results")
     shutil.copytree(ours / "grader-results", theirs / "grader-results")
-    plain = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", "a1", "--force"], cwd=theirs,
-                           capture_output=True, text=True, env=nbgrader_env(), timeout=600)
+    plain = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "autograde", "a1", "--force"],
+        cwd=theirs,
+        capture_output=True,
+        text=True,
+        env=nbgrader_env(),
+        timeout=600,
+    )
     assert "Using the trusted grade of alice/a1" in plain.stdout + plain.stderr, plain.stdout + plain.stderr
     return {"ours": ours, "theirs": theirs, "log": proc.stdout, "nbgrader": plain.stdout + plain.stderr}
 
 
 def folder_contents(folder: Path) -> dict[str, tuple[int, bytes]]:
-    return {p.relative_to(folder).as_posix(): (stat.S_IMODE(p.stat().st_mode), p.read_bytes())
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): (stat.S_IMODE(p.stat().st_mode), p.read_bytes())
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def gradebook_rows(course_dir: Path) -> dict:
@@ -170,16 +181,21 @@ def gradebook_rows(course_dir: Path) -> dict:
             entry = rows[submission.student.id] = {
                 "submission": plain(submission.to_dict()),
                 "late_submission_penalty": submission.late_submission_penalty,
-                "notebooks": {}}
+                "notebooks": {},
+            }
             for nb in submission.notebooks:
                 entry["notebooks"][nb.name] = {
-                    "notebook": plain(nb.to_dict()), "late_submission_penalty": nb.late_submission_penalty,
+                    "notebook": plain(nb.to_dict()),
+                    "late_submission_penalty": nb.late_submission_penalty,
                     "grades": {g.name: plain(g.to_dict()) for g in nb.grades},
-                    "comments": {c.name: plain(c.to_dict()) for c in nb.comments}}
+                    "comments": {c.name: plain(c.to_dict()) for c in nb.comments},
+                }
         rows["formgrader"] = {
             "submissions": sorted((plain(d) for d in gb.submission_dicts("a1")), key=lambda d: d["student"]),
-            "notebook": sorted((plain(d) for d in gb.notebook_submission_dicts("a1", "a1")),
-                               key=lambda d: d["student"])}
+            "notebook": sorted(
+                (plain(d) for d in gb.notebook_submission_dicts("a1", "a1")), key=lambda d: d["student"]
+            ),
+        }
     return rows
 
 

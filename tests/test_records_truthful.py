@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from grader.core.course import load_course
-from grader.core.fingerprint import files_fingerprint
 from grader.core.diagnosis import Call
+from grader.core.fingerprint import files_fingerprint
 from grader.core.plugin import GradingPlugin
 from grader.core.results import TestOutcome
 from grader.core.submission import FunctionUnavailable
@@ -32,9 +32,11 @@ def test_an_error_in_the_diagnosis_keeps_every_limit_event(tmp_path):
     submission = plugin.open_submission("s")
     plugin.record("s", timed_out, TestOutcome("passed before the limit", True, 1.0, "", "property"))
     submission.state(timed_out).unavailable = FunctionUnavailable(
-        "time limit exceeded (2 s)", f"{timed_out} used up its time limit", "time limit")
-    plugin.record("s", other, TestOutcome("wrong", False, 1.0, "wrong", "property"),
-                     [Call((np.zeros(3),), {}, 10 ** 400)])
+        "time limit exceeded (2 s)", f"{timed_out} used up its time limit", "time limit"
+    )
+    plugin.record(
+        "s", other, TestOutcome("wrong", False, 1.0, "wrong", "property"), [Call((np.zeros(3),), {}, 10**400)]
+    )
     plugin.close_submission("s")
     functions = plugin.states["s"].result.functions
     assert functions[timed_out].error_kind == "time limit"
@@ -48,8 +50,10 @@ def test_every_student_string_is_valid_utf8_once_at_the_boundary():
     from grader.display import visible
     from grader.worker.replies import parse_reply
 
-    reply = parse_reply(b'{"ok": false, "kind": "raised", "error_type": "E\\udc80", "message": "x\\ud800",'
-                        b' "where": ["f\\udfff"], "value": {"__dict__": {"\\udcff": ["\\ud800"]}}}')
+    reply = parse_reply(
+        b'{"ok": false, "kind": "raised", "error_type": "E\\udc80", "message": "x\\ud800",'
+        b' "where": ["f\\udfff"], "value": {"__dict__": {"\\udcff": ["\\ud800"]}}}'
+    )
     json_text = __import__("json").dumps(reply, ensure_ascii=False)
     json_text.encode("utf-8")  # strict, as records and reports are written
     assert "\\ud800" in reply["message"]

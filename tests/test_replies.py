@@ -21,13 +21,16 @@ def test_a_legitimate_reply_passes_unchanged():
     assert parse_reply(data) == {"ok": True, "value": value, "where": [], "builtin_bases": []}
 
 
-@pytest.mark.parametrize("data, what", [
-    (b'{"ok":true,"value":[' + b"[]," * 20_000 + b"[]]}", "lists"),
-    (b'{"ok":true,"value":' + b"[" * 200 + b"]" * 200 + b"}", "nested"),
-    (b'{"ok":true,"value":[' + b"0," * 300_000 + b"0]}", "elements"),
-    (b'{"ok":true,"value":' + b"9" * 5000 + b"}", "digits"),
-    (b'{"ok":true,"value":[' + b"{}," * 20_000 + b"{}]}", "dicts"),
-])
+@pytest.mark.parametrize(
+    "data, what",
+    [
+        (b'{"ok":true,"value":[' + b"[]," * 20_000 + b"[]]}", "lists"),
+        (b'{"ok":true,"value":' + b"[" * 200 + b"]" * 200 + b"}", "nested"),
+        (b'{"ok":true,"value":[' + b"0," * 300_000 + b"0]}", "elements"),
+        (b'{"ok":true,"value":' + b"9" * 5000 + b"}", "digits"),
+        (b'{"ok":true,"value":[' + b"{}," * 20_000 + b"{}]}", "dicts"),
+    ],
+)
 def test_structure_bombs_are_refused_by_what_they_are(data, what):
     with pytest.raises(ReplyRejected, match=what):
         parse_reply(data)
@@ -51,16 +54,33 @@ def test_the_scan_of_a_bomb_builds_no_objects():
     assert peak < 3 * len(bomb), f"the scan allocated {peak / 2**20:.1f} MiB for a {len(bomb) / 2**20:.1f} MiB reply"
 
 
-@pytest.mark.parametrize("data", [b"not json", b"[1, 2]", b'{"kind": "raised"}', b'{"ok": "yes"}',
-                                  b"\xff\xfe", reply(message=5), reply(where="line 1"), reply(where=[1, 2])])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"not json",
+        b"[1, 2]",
+        b'{"kind": "raised"}',
+        b'{"ok": "yes"}',
+        b"\xff\xfe",
+        reply(message=5),
+        reply(where="line 1"),
+        reply(where=[1, 2]),
+    ],
+)
 def test_malformed_replies_are_refused(data):
     with pytest.raises(ReplyRejected):
         parse_reply(data)
 
 
 def test_every_text_is_bounded_and_visible():
-    data = reply(error_type="E" * 10_000, message="m" * 1_000_000 + "\x1b[2J", where=["w" * 5000] * 1000,
-                 builtin_bases=["ValueError", "not a name", "B" * 500] * 1000, extra="x" * 1000, kind="bogus")
+    data = reply(
+        error_type="E" * 10_000,
+        message="m" * 1_000_000 + "\x1b[2J",
+        where=["w" * 5000] * 1000,
+        builtin_bases=["ValueError", "not a name", "B" * 500] * 1000,
+        extra="x" * 1000,
+        kind="bogus",
+    )
     got = parse_reply(data)
     assert set(got) == {"ok", "kind", "error_type", "message", "where", "builtin_bases"}
     assert got["kind"] == "protocol"
@@ -86,7 +106,9 @@ def test_course_yaml_sets_the_reply_limit_and_an_honest_big_value_costs_its_call
     from tests.toy_course import make_toy_course
 
     root = make_toy_course(tmp_path / "course")
-    (root / "course.yaml").write_text((root / "course.yaml").read_text().replace("output_kb: 8", "output_kb: 8\n  reply_kb: 4"))
+    (root / "course.yaml").write_text(
+        (root / "course.yaml").read_text().replace("output_kb: 8", "output_kb: 8\n  reply_kb: 4")
+    )
     course = load_course(root)
     limits = Limits.from_course(course)
     assert limits.reply_bytes == 4096

@@ -24,6 +24,7 @@ def test_no_function_of_the_grader_takes_more_than_8_parameters():
     for path in sorted(root.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and len(parameters(node)) > MAX_PARAMETERS:
-                offenders.append(f"{path.relative_to(root.parent)}:{node.lineno} {node.name}() takes "
-                                 f"{len(parameters(node))}")
+                offenders.append(
+                    f"{path.relative_to(root.parent)}:{node.lineno} {node.name}() takes {len(parameters(node))}"
+                )
     assert not offenders, f"more than {MAX_PARAMETERS} parameters (group them in a record):\n" + "\n".join(offenders)

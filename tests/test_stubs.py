@@ -7,8 +7,8 @@ import ast
 import pytest
 
 from grader.core.course import load_course
-from grader.errors import CourseError
 from grader.core.stubs import has_solution_regions, stale_files, stub_source
+from grader.errors import CourseError
 from tests.helpers import ROOT, run_grader
 
 COURSE = load_course(ROOT, check_tests=False)
@@ -45,12 +45,18 @@ def test_stub_keeps_everything_outside_regions():
     compile(stub, "m.py", "exec")
 
 
-@pytest.mark.parametrize("source, problem", [
-    ("def f():\n    ### BEGIN SOLUTION\n    return 1\n", "never closed"),
-    ("def f():\n    return 1\n    ### END SOLUTION\n", "without a matching"),
-    ("def f():\n    ### BEGIN SOLUTION\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n", "inside the region"),
-    ("def f(:\n    pass\n", "syntax error"),
-])
+@pytest.mark.parametrize(
+    "source, problem",
+    [
+        ("def f():\n    ### BEGIN SOLUTION\n    return 1\n", "never closed"),
+        ("def f():\n    return 1\n    ### END SOLUTION\n", "without a matching"),
+        (
+            "def f():\n    ### BEGIN SOLUTION\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n",
+            "inside the region",
+        ),
+        ("def f(:\n    pass\n", "syntax error"),
+    ],
+)
 def test_malformed_regions_name_file_and_line(source, problem):
     with pytest.raises(CourseError, match=problem) as info:
         stub_source(source, "solutions/bad.py")

@@ -48,28 +48,49 @@ def test_the_kit_installs_into_a_fresh_venv_and_checks_in_an_empty_folder(kits, 
     # No network here: the kit's dependencies (numpy, pytest, ...) are taken from this environment by
     # path. The grader of this repository is an editable install, reached through a finder that a plain
     # path does not run, so `grader` can only come from the kit.
-    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     Path(site, "course-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     wheel = next((kits / "kit" / "ps4b" / "checker").glob("*.whl"))
-    proc = subprocess.run([str(python), "-m", "pip", "install", "--no-index", "-q", str(wheel)],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [str(python), "-m", "pip", "install", "--no-index", "-q", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     empty = tmp_path / "empty"
     empty.mkdir()
-    where = subprocess.run([str(python), "-c", "import grader; print(grader.__file__)"], cwd=empty,
-                           capture_output=True, text=True, check=True).stdout
+    where = subprocess.run(
+        [str(python), "-c", "import grader; print(grader.__file__)"],
+        cwd=empty,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert where.startswith(str(venv)), where
 
     def check(*args) -> subprocess.CompletedProcess:
-        return subprocess.run([str(venv / "bin" / "grader"), "check", *args], cwd=empty, capture_output=True,
-                              text=True, timeout=600, env={"PATH": str(venv / "bin"), "HOME": str(tmp_path)})
+        return subprocess.run(
+            [str(venv / "bin" / "grader"), "check", *args],
+            cwd=empty,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={"PATH": str(venv / "bin"), "HOME": str(tmp_path)},
+        )
 
     lost = check()  # in an empty folder: the kit's own stubs are not the student's work
     assert lost.returncode == 2 and "say what to check" in lost.stderr, lost.stdout + lost.stderr
     shutil.copytree(kits / "kit" / "ps4b" / "exercises", empty / "work")
     stubs = check("work")
-    assert stubs.returncode == 1 and "gae_advantages is not implemented yet" in stubs.stdout, stubs.stdout + stubs.stderr
+    assert stubs.returncode == 1 and "gae_advantages is not implemented yet" in stubs.stdout, (
+        stubs.stdout + stubs.stderr
+    )
     for module in ("gae", "ppo_objective"):
         shutil.copy(COURSE.solutions_dir / f"{module}.py", empty / "work")
     done = check("work")

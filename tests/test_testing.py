@@ -15,8 +15,12 @@ from grader import testing
 @st.composite
 def cases(draw):
     n = draw(st.integers(0, 5))
-    return (draw(hnp.arrays(np.float64, n)), draw(st.booleans()), draw(st.sampled_from([0.0, 1.0, 0.5])),
-            {"mask": draw(hnp.arrays(np.bool_, (2, n))), "k": draw(st.integers(-3, 3))})
+    return (
+        draw(hnp.arrays(np.float64, n)),
+        draw(st.booleans()),
+        draw(st.sampled_from([0.0, 1.0, 0.5])),
+        {"mask": draw(hnp.arrays(np.bool_, (2, n))), "k": draw(st.integers(-3, 3))},
+    )
 
 
 def same(a, b) -> bool:
@@ -47,7 +51,7 @@ def test_cases_are_drawn_once_and_replayed_identically(tmp_path, monkeypatch):
     fresh(impl=None)
     fresh(impl=None)  # a second submission in the same session: the same cases, in order
     session = first[: len(first) // 2]  # one session's worth of cases
-    assert len(first) == 2 * len(session) and same(session, first[len(session):])
+    assert len(first) == 2 * len(session) and same(session, first[len(session) :])
     assert len(session) > 1, "the explicit example and drawn ones"
     assert same(session[0], (np.zeros(2), True, 1.0, {"mask": np.ones((2, 2), bool), "k": 0})), "explicit first"
     assert list(tmp_path.rglob("*.json")), "the drawn cases were stored"

@@ -16,12 +16,21 @@ def test_a_failed_notebook_cell_answers_call_and_map_alike(tmp_path):
     name = f"cells_{uuid.uuid4().hex}"
     (tmp_path / f"{name}.py").write_text(
         "def double(x):\n    return 2 * x\n\n"
-        "__cell_errors__ = {'double': NameError(\"name 'my_ratio' is not defined\")}\n")
+        "__cell_errors__ = {'double': NameError(\"name 'my_ratio' is not defined\")}\n"
+    )
     worker = Worker(str(tmp_path))
     try:
         call = worker.call({"module": name, "function": "double", "args": encode([np.ones(3)]), "kwargs": encode({})})
-        batch = worker.map({"module": name, "function": "double", "args": encode([np.ones((2, 3))]),
-                            "rows": [0], "count": 2, "kwargs": encode({})})
+        batch = worker.map(
+            {
+                "module": name,
+                "function": "double",
+                "args": encode([np.ones((2, 3))]),
+                "rows": [0],
+                "count": 2,
+                "kwargs": encode({}),
+            }
+        )
         get = worker.get({"module": name, "name": "double"})
     finally:
         sys.path.remove(str(tmp_path))

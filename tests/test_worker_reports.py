@@ -32,8 +32,10 @@ def test_a_worker_patched_to_report_unchanged_inputs_still_loses_the_point(tmp_p
     # Before: the patched worker answered with the arguments as sent and earned 5/5 for code that writes
     # into next_values; the catalogue's mutates_inputs (the same code unpatched) earned 4.94.
     plan = {}
-    for name, body in (("patched", FAKED / "gae_advantages" / "patches_worker_call.py"),
-                       ("plain", ROOT / "autograder-tests" / "mistakes" / "gae_advantages" / "mutates_inputs.py")):
+    for name, body in (
+        ("patched", FAKED / "gae_advantages" / "patches_worker_call.py"),
+        ("plain", ROOT / "autograder-tests" / "mistakes" / "gae_advantages" / "mutates_inputs.py"),
+    ):
         plan[name] = {"path": str(build_submission(tmp_path / name, [body])), "only": ["gae_advantages"]}
     graded = grade_plan(plan)
     for name in plan:

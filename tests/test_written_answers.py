@@ -13,9 +13,9 @@ import sys
 import nbformat
 import pytest
 
-from grader.notebooks.gradebook import course_gradebook
 from grader.build.leaks import check_leaks
 from grader.core.course import load_course
+from grader.notebooks.gradebook import course_gradebook
 from tests.helpers import run_grader
 from tests.toy_course import a1_notebook, make_toy_course
 
@@ -44,16 +44,21 @@ def written_course(root, points: str = "4"):
     course = make_toy_course(root / "course")
     (course / "autograder-tests" / "written.yaml").write_text(WRITTEN)
     yaml = course / "course.yaml"
-    yaml.write_text(yaml.read_text().replace(
-        "      - {function: add, module: toy, points: 1, visible: false}\n",
-        "      - {function: add, module: toy, points: 1, visible: false}\n"
-        f"    written:\n      - {{question: why_double, points: {points}}}\n", 1))
+    yaml.write_text(
+        yaml.read_text().replace(
+            "      - {function: add, module: toy, points: 1, visible: false}\n",
+            "      - {function: add, module: toy, points: 1, visible: false}\n"
+            f"    written:\n      - {{question: why_double, points: {points}}}\n",
+            1,
+        )
+    )
     return course
 
 
 def build(course, built, *extra):
-    proc = run_grader("build", "--course", str(course), "--course-dir", str(built), "--assignment", "a1", *extra,
-                      cwd=built.parent)
+    proc = run_grader(
+        "build", "--course", str(course), "--course-dir", str(built), "--assignment", "a1", *extra, cwd=built.parent
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc
 
@@ -108,6 +113,7 @@ def test_a_manual_grade_of_a_written_answer_reaches_the_exports(built, tmp_path)
     import shutil
 
     from nbgrader.api import Gradebook
+
     from grader.build.nbgrader_run import nbgrader_env
 
     course, course_dir = tmp_path / "course", tmp_path / "nb"
@@ -121,8 +127,7 @@ def test_a_manual_grade_of_a_written_answer_reaches_the_exports(built, tmp_path)
     folder.mkdir(parents=True)
     nbformat.write(nb, folder / "a1.ipynb")
     args = ["--course", str(course), "--course-dir", str(course_dir)]
-    proc = run_grader("autograde", "a1", *args, "--no-sandbox", "--jobs", "1", cwd=tmp_path,
-                      env={"COLUMNS": "200"})
+    proc = run_grader("autograde", "a1", *args, "--no-sandbox", "--jobs", "1", cwd=tmp_path, env={"COLUMNS": "200"})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "alice │ 3/7 (to grade by hand: written_why_double)" in " ".join(proc.stdout.split()), proc.stdout
     url = course_gradebook(course_dir).url
@@ -132,8 +137,14 @@ def test_a_manual_grade_of_a_written_answer_reaches_the_exports(built, tmp_path)
         assert grade.cell.cell_type == "markdown"
         grade.manual_score = 2.5  # what a grader gives in formgrader
         gb.db.commit()
-    done = subprocess.run([sys.executable, "-m", "nbgrader", "export"], cwd=course_dir, capture_output=True,
-                          text=True, env=nbgrader_env(), timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "export"],
+        cwd=course_dir,
+        capture_output=True,
+        text=True,
+        env=nbgrader_env(),
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     with open(course_dir / "grades.csv", newline="") as handle:
         row = next(r for r in csv.DictReader(handle) if r["student_id"] == "alice")
@@ -143,8 +154,7 @@ def test_a_manual_grade_of_a_written_answer_reaches_the_exports(built, tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     rows = list(csv.reader(out.open(newline="")))
     assert rows[0][-2:] == ["a1", "total"] and rows[1][0] == "alice" and float(rows[1][-2]) == 5.5, rows
-    proc = run_grader("autograde", "a1", *args, "--no-sandbox", "--jobs", "1", cwd=tmp_path,
-                      env={"COLUMNS": "200"})
+    proc = run_grader("autograde", "a1", *args, "--no-sandbox", "--jobs", "1", cwd=tmp_path, env={"COLUMNS": "200"})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "alice │ 5.50/7 (manual: written_why_double; autograded 3)" in " ".join(proc.stdout.split()), proc.stdout
     with Gradebook(url, "toy") as gb:
@@ -159,8 +169,10 @@ def test_written_answers_are_off_by_default_and_a_wrong_question_is_named(tmp_pa
     yaml.write_text(yaml.read_text().replace("question: why_double", "question: why_tripple"))
     proc = run_grader("build", "--course", str(bad), "--course-dir", str(tmp_path / "b"), cwd=tmp_path)
     assert proc.returncode != 0
-    assert "no question 'why_tripple' in autograder-tests/written.yaml (it has: why_double, unused_question)" in \
-        " ".join(proc.stderr.split()), proc.stderr
+    assert (
+        "no question 'why_tripple' in autograder-tests/written.yaml (it has: why_double, unused_question)"
+        in " ".join(proc.stderr.split())
+    ), proc.stderr
     yaml.write_text(yaml.read_text().replace("question: why_tripple, points: 4", "question: why_double, points: 0"))
     proc = run_grader("build", "--course", str(bad), "--course-dir", str(tmp_path / "b"), cwd=tmp_path)
     assert proc.returncode != 0 and "written[0].points: must be positive" in proc.stderr, proc.stderr
@@ -177,7 +189,8 @@ def test_the_points_of_a_written_answer_changed_after_the_build_are_refused_unti
     (folder / "a1.ipynb").write_text(a1_notebook(course_dir))
     yaml = course / "course.yaml"
     yaml.write_text(yaml.read_text().replace("question: why_double, points: 4", "question: why_double, points: 5"))
-    proc = run_grader("autograde", "a1", "--course", str(course), "--course-dir", str(course_dir), "--no-sandbox",
-                      cwd=tmp_path)
+    proc = run_grader(
+        "autograde", "a1", "--course", str(course), "--course-dir", str(course_dir), "--no-sandbox", cwd=tmp_path
+    )
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "(written_why_double: 4 -> 5)" in " ".join(proc.stderr.split())

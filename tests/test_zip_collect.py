@@ -29,24 +29,34 @@ def collect(tmp_path: Path, archive: Path, **kwargs):
 def submitted(course_dir: Path, timestamps: bool = False) -> dict[str, str]:
     """'student/file' -> text of everything under submitted/ (timestamp.txt only if asked)."""
     root = course_dir / "submitted"
-    return {p.relative_to(root).as_posix(): p.read_text() for p in sorted(root.rglob("*"))
-            if p.is_file() and (timestamps or p.name != "timestamp.txt")}
+    return {
+        p.relative_to(root).as_posix(): p.read_text()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and (timestamps or p.name != "timestamp.txt")
+    }
 
 
 def test_the_documented_shapes_are_collected(tmp_path):
-    archive = H.archive(tmp_path / "download.zip", {
-        "alice_a1 (1).ipynb": H.NOTEBOOK % "alice",          # <student>_<anything>.ipynb, renamed by the LMS
-        "bob.ipynb": H.NOTEBOOK % "bob",                      # <student>.ipynb
-        "carol/a1.ipynb": H.NOTEBOOK % "carol",               # <student>/<file>
-        "carol/gae.py": "def gae_advantages(): pass\n",       # a lab module
-        "download/dave/a1.ipynb": H.NOTEBOOK % "dave",        # inside a folder named like the archive
-        "__MACOSX/._alice_a1.ipynb": "junk", ".DS_Store": "junk",
-    })
+    archive = H.archive(
+        tmp_path / "download.zip",
+        {
+            "alice_a1 (1).ipynb": H.NOTEBOOK % "alice",  # <student>_<anything>.ipynb, renamed by the LMS
+            "bob.ipynb": H.NOTEBOOK % "bob",  # <student>.ipynb
+            "carol/a1.ipynb": H.NOTEBOOK % "carol",  # <student>/<file>
+            "carol/gae.py": "def gae_advantages(): pass\n",  # a lab module
+            "download/dave/a1.ipynb": H.NOTEBOOK % "dave",  # inside a folder named like the archive
+            "__MACOSX/._alice_a1.ipynb": "junk",
+            ".DS_Store": "junk",
+        },
+    )
     course_dir, got = collect(tmp_path, archive, modules=["gae.py"])
     assert submitted(course_dir) == {
-        "alice/a1/a1.ipynb": H.NOTEBOOK % "alice", "bob/a1/a1.ipynb": H.NOTEBOOK % "bob",
-        "carol/a1/a1.ipynb": H.NOTEBOOK % "carol", "carol/a1/gae.py": "def gae_advantages(): pass\n",
-        "dave/a1/a1.ipynb": H.NOTEBOOK % "dave"}
+        "alice/a1/a1.ipynb": H.NOTEBOOK % "alice",
+        "bob/a1/a1.ipynb": H.NOTEBOOK % "bob",
+        "carol/a1/a1.ipynb": H.NOTEBOOK % "carol",
+        "carol/a1/gae.py": "def gae_advantages(): pass\n",
+        "dave/a1/a1.ipynb": H.NOTEBOOK % "dave",
+    }
     assert got.problems == [] and got.files == 5
 
 
@@ -67,8 +77,9 @@ def test_a_nested_archive_is_never_unpacked(tmp_path):
 
 
 def test_a_folder_inside_a_students_folder_never_names_another_student(tmp_path):
-    archive = H.archive(tmp_path / "d.zip", {"alice/a1.ipynb": H.NOTEBOOK % "alice",
-                                             "mallory/alice/a1.ipynb": H.NOTEBOOK % "mallory"})
+    archive = H.archive(
+        tmp_path / "d.zip", {"alice/a1.ipynb": H.NOTEBOOK % "alice", "mallory/alice/a1.ipynb": H.NOTEBOOK % "mallory"}
+    )
     course_dir, got = collect(tmp_path, archive)
     assert submitted(course_dir) == {"alice/a1/a1.ipynb": H.NOTEBOOK % "alice"}
     assert "mallory/alice/a1.ipynb: not collected" in got.problems[0]
@@ -95,18 +106,30 @@ def test_links_traversal_and_absolute_names_are_refused(tmp_path):
 
 
 def test_duplicates_keep_the_newest_and_never_stop_the_class(tmp_path):
-    archive = H.archive(tmp_path / "d.zip", {"alice_a1.ipynb": ("old", (2024, 1, 1, 0, 0, 0)),
-                                             "alice_a1 (2).ipynb": ("new", (2024, 1, 2, 0, 0, 0)),
-                                             "bob_a1.ipynb": H.NOTEBOOK % "bob"})
+    archive = H.archive(
+        tmp_path / "d.zip",
+        {
+            "alice_a1.ipynb": ("old", (2024, 1, 1, 0, 0, 0)),
+            "alice_a1 (2).ipynb": ("new", (2024, 1, 2, 0, 0, 0)),
+            "bob_a1.ipynb": H.NOTEBOOK % "bob",
+        },
+    )
     course_dir, got = collect(tmp_path, archive)
     assert submitted(course_dir) == {"alice/a1/a1.ipynb": "new", "bob/a1/a1.ipynb": H.NOTEBOOK % "bob"}
     assert len(got.problems) == 1 and "newer copy" in got.problems[0]
 
 
 def test_names_that_give_no_usable_student_id_are_refused(tmp_path):
-    archive = H.archive(tmp_path / "d.zip", {"alice_a1.ipynb": H.NOTEBOOK % "alice",
-                                             "[bold]x/a1.ipynb": "1", "_a1.ipynb": "2", "caf\u00e9/a1.ipynb": "3",
-                                             "a1.pdf": "4"})
+    archive = H.archive(
+        tmp_path / "d.zip",
+        {
+            "alice_a1.ipynb": H.NOTEBOOK % "alice",
+            "[bold]x/a1.ipynb": "1",
+            "_a1.ipynb": "2",
+            "caf\u00e9/a1.ipynb": "3",
+            "a1.pdf": "4",
+        },
+    )
     course_dir, got = collect(tmp_path, archive)
     assert list(submitted(course_dir)) == ["alice/a1/a1.ipynb"]
     assert len(got.problems) == 4, got.problems
@@ -175,30 +198,43 @@ def lms_collect(tmp_path: Path, entries: dict, **kwargs):
 
 
 def test_a_canvas_download_is_detected_with_its_late_marks_and_resubmissions(tmp_path):
-    course_dir, got = lms_collect(tmp_path, {
-        # Submissions > Download Submissions: <login>_[LATE_]<user id>_<submission id>_<file as uploaded>
-        "millerfrank_1234_567890_a1.ipynb": (H.NOTEBOOK % "frank", (2026, 12, 1, 22, 30, 4)),  # zip times: 2 s steps
-        "smithjane_LATE_2345_567891_a1-1.ipynb": (H.NOTEBOOK % "jane", (2026, 12, 3, 9, 15, 0)),
-        "gregsmith_3456_567892_score_functions.py": ("def f(): pass\n", (2026, 12, 1, 8, 0, 0)),
-    })
+    course_dir, got = lms_collect(
+        tmp_path,
+        {
+            # Submissions > Download Submissions: <login>_[LATE_]<user id>_<submission id>_<file as uploaded>
+            "millerfrank_1234_567890_a1.ipynb": (
+                H.NOTEBOOK % "frank",
+                (2026, 12, 1, 22, 30, 4),
+            ),  # zip times: 2 s steps
+            "smithjane_LATE_2345_567891_a1-1.ipynb": (H.NOTEBOOK % "jane", (2026, 12, 3, 9, 15, 0)),
+            "gregsmith_3456_567892_score_functions.py": ("def f(): pass\n", (2026, 12, 1, 8, 0, 0)),
+        },
+    )
     assert (got.lms, got.detected, got.problems) == ("canvas", True, [])
     assert submitted(course_dir, timestamps=True) == {
-        "millerfrank/a1/a1.ipynb": H.NOTEBOOK % "frank", "millerfrank/a1/timestamp.txt": "2026-12-01 22:30:04 UTC\n",
-        "smithjane/a1/a1.ipynb": H.NOTEBOOK % "jane", "smithjane/a1/timestamp.txt": "2026-12-03 09:15:00 UTC\n",
+        "millerfrank/a1/a1.ipynb": H.NOTEBOOK % "frank",
+        "millerfrank/a1/timestamp.txt": "2026-12-01 22:30:04 UTC\n",
+        "smithjane/a1/a1.ipynb": H.NOTEBOOK % "jane",
+        "smithjane/a1/timestamp.txt": "2026-12-03 09:15:00 UTC\n",
         "gregsmith/a1/score_functions.py": "def f(): pass\n",
-        "gregsmith/a1/timestamp.txt": "2026-12-01 08:00:00 UTC\n"}
+        "gregsmith/a1/timestamp.txt": "2026-12-01 08:00:00 UTC\n",
+    }
     assert got.late == ["smithjane"]
 
 
 def test_a_moodle_download_in_folders_or_flat_gives_ids_from_names(tmp_path):
-    course_dir, got = lms_collect(tmp_path, {
-        # "Download all submissions" with "Download submissions in folders" (Moodle's default) ...
-        "Frank Miller_1234_assignsubmission_file_/a1.ipynb": (H.NOTEBOOK % "frank", (2026, 12, 1, 23, 30, 0)),
-        "Frank Miller_1234_assignsubmission_onlinetext_/onlinetext.html": "<p>see the notebook</p>",
-        "Zoë Ångström_1240_assignsubmission_file_/a1 (final).ipynb": H.NOTEBOOK % "zoe",
-        # ... and without folders
-        "Jane Smith_2345_assignsubmission_file_a1.ipynb": H.NOTEBOOK % "jane",
-    }, time_zone="Europe/Paris")
+    course_dir, got = lms_collect(
+        tmp_path,
+        {
+            # "Download all submissions" with "Download submissions in folders" (Moodle's default) ...
+            "Frank Miller_1234_assignsubmission_file_/a1.ipynb": (H.NOTEBOOK % "frank", (2026, 12, 1, 23, 30, 0)),
+            "Frank Miller_1234_assignsubmission_onlinetext_/onlinetext.html": "<p>see the notebook</p>",
+            "Zoë Ångström_1240_assignsubmission_file_/a1 (final).ipynb": H.NOTEBOOK % "zoe",
+            # ... and without folders
+            "Jane Smith_2345_assignsubmission_file_a1.ipynb": H.NOTEBOOK % "jane",
+        },
+        time_zone="Europe/Paris",
+    )
     assert (got.lms, got.problems) == ("moodle", [])
     files = submitted(course_dir, timestamps=True)
     assert files["frank.miller/a1/a1.ipynb"] == H.NOTEBOOK % "frank"
@@ -209,33 +245,46 @@ def test_a_moodle_download_in_folders_or_flat_gives_ids_from_names(tmp_path):
 
 
 def test_two_moodle_students_with_one_name_are_not_merged(tmp_path):
-    course_dir, got = lms_collect(tmp_path, {"Jo Lee_11_assignsubmission_file_/a1.ipynb": H.NOTEBOOK % "one",
-                                             "Jo Lee_12_assignsubmission_file_/a1.ipynb": H.NOTEBOOK % "two"})
+    course_dir, got = lms_collect(
+        tmp_path,
+        {
+            "Jo Lee_11_assignsubmission_file_/a1.ipynb": H.NOTEBOOK % "one",
+            "Jo Lee_12_assignsubmission_file_/a1.ipynb": H.NOTEBOOK % "two",
+        },
+    )
     assert submitted(course_dir) == {}
     assert "2 students' names give the id jo.lee (LMS ids 11, 12)" in got.problems[0]
 
 
 def test_a_blackboard_download_takes_the_attempt_time_and_the_newest_attempt(tmp_path):
-    course_dir, got = lms_collect(tmp_path, {
-        # Grade Centre > Assignment File Download: <assignment>_<username>_attempt_<time>_<file>, and a receipt
-        "Problem Set 4a_fmiller_attempt_2026-12-01-22-30-00_a1.ipynb": H.NOTEBOOK % "first",
-        "Problem Set 4a_fmiller_attempt_2026-12-01-22-30-00.txt": "Name: Frank Miller (fmiller)\n",
-        "Problem Set 4a_fmiller_attempt_2026-12-02-08-00-00_a1.ipynb": H.NOTEBOOK % "second",
-        "Problem Set 4a_fmiller_attempt_2026-12-02-08-00-00.txt": "Name: Frank Miller (fmiller)\n",
-    })
+    course_dir, got = lms_collect(
+        tmp_path,
+        {
+            # Grade Centre > Assignment File Download: <assignment>_<username>_attempt_<time>_<file>, and a receipt
+            "Problem Set 4a_fmiller_attempt_2026-12-01-22-30-00_a1.ipynb": H.NOTEBOOK % "first",
+            "Problem Set 4a_fmiller_attempt_2026-12-01-22-30-00.txt": "Name: Frank Miller (fmiller)\n",
+            "Problem Set 4a_fmiller_attempt_2026-12-02-08-00-00_a1.ipynb": H.NOTEBOOK % "second",
+            "Problem Set 4a_fmiller_attempt_2026-12-02-08-00-00.txt": "Name: Frank Miller (fmiller)\n",
+        },
+    )
     assert got.lms == "blackboard"
-    assert submitted(course_dir, timestamps=True) == {"fmiller/a1/a1.ipynb": H.NOTEBOOK % "second",
-                                                      "fmiller/a1/timestamp.txt": "2026-12-02 08:00:00 UTC\n"}
+    assert submitted(course_dir, timestamps=True) == {
+        "fmiller/a1/a1.ipynb": H.NOTEBOOK % "second",
+        "fmiller/a1/timestamp.txt": "2026-12-02 08:00:00 UTC\n",
+    }
     assert len(got.problems) == 1 and "has a newer copy" in got.problems[0]
 
 
 def test_a_brightspace_download_takes_the_time_from_the_name(tmp_path):
-    course_dir, got = lms_collect(tmp_path, {
-        # Assignments > View Submissions > Download: <id>-<id> - <name> - <date> - <file>, and index.html
-        "123456-7890 - Frank Miller - Dec 1, 2026 1030 PM - a1.ipynb": H.NOTEBOOK % "frank",
-        "123457-7891 - Jane Smith - Dec 2, 2026 905 AM - a1.ipynb": H.NOTEBOOK % "jane",
-        "index.html": "<html>the list of submissions</html>",
-    })
+    course_dir, got = lms_collect(
+        tmp_path,
+        {
+            # Assignments > View Submissions > Download: <id>-<id> - <name> - <date> - <file>, and index.html
+            "123456-7890 - Frank Miller - Dec 1, 2026 1030 PM - a1.ipynb": H.NOTEBOOK % "frank",
+            "123457-7891 - Jane Smith - Dec 2, 2026 905 AM - a1.ipynb": H.NOTEBOOK % "jane",
+            "index.html": "<html>the list of submissions</html>",
+        },
+    )
     assert (got.lms, got.problems) == ("brightspace", [])
     files = submitted(course_dir, timestamps=True)
     assert files["frank.miller/a1/timestamp.txt"] == "2026-12-01 22:30:00 UTC\n"
@@ -243,11 +292,16 @@ def test_a_brightspace_download_takes_the_time_from_the_name(tmp_path):
 
 
 def test_an_lms_named_explicitly_says_which_names_do_not_fit(tmp_path):
-    course_dir, got = lms_collect(tmp_path, {"millerfrank_1234_567890_a1.ipynb": H.NOTEBOOK % "frank",
-                                             "frank.ipynb": H.NOTEBOOK % "x"}, lms="canvas")
+    course_dir, got = lms_collect(
+        tmp_path,
+        {"millerfrank_1234_567890_a1.ipynb": H.NOTEBOOK % "frank", "frank.ipynb": H.NOTEBOOK % "x"},
+        lms="canvas",
+    )
     assert list(submitted(course_dir)) == ["millerfrank/a1/a1.ipynb"]
-    assert got.problems == ["frank.ipynb: not collected: its name is not shaped like a canvas download's "
-                            "(e.g. millerfrank_LATE_1234_567890_ps4a.ipynb)"]
+    assert got.problems == [
+        "frank.ipynb: not collected: its name is not shaped like a canvas download's "
+        "(e.g. millerfrank_LATE_1234_567890_ps4a.ipynb)"
+    ]
     with pytest.raises(GraderError, match="one of auto, canvas, moodle, blackboard, brightspace, generic"):
         lms_collect(tmp_path, {"a.ipynb": "{}"}, lms="sakai")
 
@@ -256,14 +310,22 @@ def test_a_module_of_a_notebook_assignment_is_collected_and_the_release_stands_i
     course_dir = tmp_path / "course"
     (course_dir / "release" / "a1").mkdir(parents=True)
     (course_dir / "release" / "a1" / "a1.ipynb").write_text(H.NOTEBOOK % "release")
-    course_dir, got = lms_collect(tmp_path, {"millerfrank_1234_567890_a1.ipynb": H.NOTEBOOK % "frank",
-                                             "millerfrank_1234_567890_toy.py": "def add(a, b): return a + b\n",
-                                             "gregsmith_3456_567892_toy.py": "def double(x): pass\n"},
-                                  modules=[], exercise_modules=["toy"])
-    assert submitted(course_dir) == {"gregsmith/a1/a1.ipynb": H.NOTEBOOK % "release",
-                                     "gregsmith/a1/toy.py": "def double(x): pass\n",
-                                     "millerfrank/a1/a1.ipynb": H.NOTEBOOK % "frank",
-                                     "millerfrank/a1/toy.py": "def add(a, b): return a + b\n"}
+    course_dir, got = lms_collect(
+        tmp_path,
+        {
+            "millerfrank_1234_567890_a1.ipynb": H.NOTEBOOK % "frank",
+            "millerfrank_1234_567890_toy.py": "def add(a, b): return a + b\n",
+            "gregsmith_3456_567892_toy.py": "def double(x): pass\n",
+        },
+        modules=[],
+        exercise_modules=["toy"],
+    )
+    assert submitted(course_dir) == {
+        "gregsmith/a1/a1.ipynb": H.NOTEBOOK % "release",
+        "gregsmith/a1/toy.py": "def double(x): pass\n",
+        "millerfrank/a1/a1.ipynb": H.NOTEBOOK % "frank",
+        "millerfrank/a1/toy.py": "def add(a, b): return a + b\n",
+    }
     assert got.problems == [] and got.stand_in == ["gregsmith"]
 
 
@@ -272,10 +334,12 @@ def test_archive_member_times_are_read_in_the_course_time_zone_with_its_summer_t
     the collector reads it in calendar.time_zone, with that zone's offset on that date (Paris: +1 h
     in winter, +2 h in summer), and writes UTC into timestamp.txt as nbgrader does; without a
     course zone the time is UTC."""
-    entries = {"millerfrank_1234_567890_a1.ipynb": (H.NOTEBOOK % "frank", (2026, 12, 1, 23, 30, 0)),
-               "smithjane_2345_567891_a1.ipynb": (H.NOTEBOOK % "jane", (2026, 7, 1, 23, 30, 0)),
-               # 02:30 on the last Sunday of March does not exist in Paris: read with the offset before it
-               "leroyanne_3456_567892_a1.ipynb": (H.NOTEBOOK % "anne", (2026, 3, 29, 2, 30, 0))}
+    entries = {
+        "millerfrank_1234_567890_a1.ipynb": (H.NOTEBOOK % "frank", (2026, 12, 1, 23, 30, 0)),
+        "smithjane_2345_567891_a1.ipynb": (H.NOTEBOOK % "jane", (2026, 7, 1, 23, 30, 0)),
+        # 02:30 on the last Sunday of March does not exist in Paris: read with the offset before it
+        "leroyanne_3456_567892_a1.ipynb": (H.NOTEBOOK % "anne", (2026, 3, 29, 2, 30, 0)),
+    }
     (tmp_path / "paris").mkdir()
     (tmp_path / "utc").mkdir()
     course_dir, got = lms_collect(tmp_path / "paris", entries, time_zone="Europe/Paris")

@@ -74,7 +74,7 @@ SOLUTIONS = {
 }
 
 HIDDEN_TESTS = {
-    "test_double.py": '''
+    "test_double.py": """
         import numpy as np
 
         from grader.testing import expect_close
@@ -93,8 +93,8 @@ HIDDEN_TESTS = {
             for n in range(1, 6):
                 x = np.linspace(-1.0, 1.0, n)
                 expect_close(impl.double(x), reference.double(x), "double is wrong on longer inputs")
-        ''',
-    "test_add.py": '''
+        """,
+    "test_add.py": """
         from grader.testing import expect_close
 
 
@@ -104,8 +104,8 @@ HIDDEN_TESTS = {
 
         def test_add_negative(impl, reference):
             expect_close(impl.add(-2.0, 1.0), reference.add(-2.0, 1.0), "add is wrong for negative numbers")
-        ''',
-    "test_scale.py": '''
+        """,
+    "test_scale.py": """
         import numpy as np
 
         from grader.testing import expect_close
@@ -114,7 +114,7 @@ HIDDEN_TESTS = {
         def test_scale(impl, reference):
             x = np.arange(4.0)
             expect_close(impl.scale(x, 3.0), reference.scale(x, 3.0), "scale does not multiply by the factor")
-        ''',
+        """,
 }
 
 STUBS = {
@@ -179,7 +179,9 @@ def solution_source() -> str:
 
 def wrong_source() -> str:
     """A single-file submission: double is wrong (adds instead), the rest correct."""
-    return solution_source().replace("return 2.0 * np.asarray(x, dtype=float)", "return np.asarray(x, dtype=float) + 2.0")
+    return solution_source().replace(
+        "return 2.0 * np.asarray(x, dtype=float)", "return np.asarray(x, dtype=float) + 2.0"
+    )
 
 
 def looping_source() -> str:
@@ -187,15 +189,30 @@ def looping_source() -> str:
     return solution_source().replace("return 2.0 * np.asarray(x, dtype=float)", "while True:\n        pass")
 
 
-SAMPLE_CLASS = {"ada": "correct", "ben": "correct", "chloe": "wrong", "dev": "correct", "emma": "half",
-                "farid": "wrong", "gus": "correct", "hana": "looping", "ivan": "correct", "jo": "half",
-                "kai": "correct", "lena": "wrong"}
+SAMPLE_CLASS = {
+    "ada": "correct",
+    "ben": "correct",
+    "chloe": "wrong",
+    "dev": "correct",
+    "emma": "half",
+    "farid": "wrong",
+    "gus": "correct",
+    "hana": "looping",
+    "ivan": "correct",
+    "jo": "half",
+    "kai": "correct",
+    "lena": "wrong",
+}
 
 
 def write_sample_class(directory: Path) -> Path:
     """Twelve single-file submissions of the toy course: correct, wrong, half right, one endless loop."""
-    variants = {"correct": solution_source(), "wrong": wrong_source(), "looping": looping_source(),
-                "half": wrong_source().replace("return float(a) + float(b)", "return float(a) - float(b)")}
+    variants = {
+        "correct": solution_source(),
+        "wrong": wrong_source(),
+        "looping": looping_source(),
+        "half": wrong_source().replace("return float(a) + float(b)", "return float(a) - float(b)"),
+    }
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     for name, kind in SAMPLE_CLASS.items():
@@ -204,8 +221,10 @@ def write_sample_class(directory: Path) -> Path:
 
 
 # -- the toy course as an nbgrader course (assignment a1: double and add) -----------------------
-NOTEBOOK_CELLS = {"double": "import numpy as np\n\n\ndef double(x):\n    return 2.0 * np.asarray(x, dtype=float)\n",
-                  "add": "def add(a, b):\n    return float(a) + float(b)\n"}
+NOTEBOOK_CELLS = {
+    "double": "import numpy as np\n\n\ndef double(x):\n    return 2.0 * np.asarray(x, dtype=float)\n",
+    "add": "def add(a, b):\n    return float(a) + float(b)\n",
+}
 
 
 def build_nbgrader_course(root: Path) -> tuple[Path, Path]:
@@ -214,8 +233,9 @@ def build_nbgrader_course(root: Path) -> tuple[Path, Path]:
     from tests.helpers import run_grader
 
     course = make_toy_course(root / "course")
-    proc = run_grader("build", "--course", str(course), "--course-dir", str(root / "built"), "--assignment", "a1",
-                      cwd=root)
+    proc = run_grader(
+        "build", "--course", str(course), "--course-dir", str(root / "built"), "--assignment", "a1", cwd=root
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return course, root / "built"
 

@@ -8,16 +8,18 @@ import pytest
 
 from grader.answers import TrueFalse
 
-QUESTION = TrueFalse("approx_kl_statements", [
-    "true: log r <= r - 1 for every r > 0, so each term is at least zero (zero only at r = 1)",
-    "true: E_old[r] = 1, so E_old[(r - 1) - log r] = -E_old[log r] = KL(pi_old || pi_new), the KL with the "
-    "sampling policy first that the module calls the reverse KL (reverse to KL(pi_new || pi_old), which would "
-    "average over the new policy's actions, absent from the batch)",
-    "false: it is a diagnostic of one finite batch; it estimates a divergence but enforces no "
-    "constraint",
-    "false: clipping removes the incentive to push the surrogate further once a ratio has left the "
-    "interval; it limits the local surrogate gain, not the distance the policy can move",
-])
+QUESTION = TrueFalse(
+    "approx_kl_statements",
+    [
+        "true: log r <= r - 1 for every r > 0, so each term is at least zero (zero only at r = 1)",
+        "true: E_old[r] = 1, so E_old[(r - 1) - log r] = -E_old[log r] = KL(pi_old || pi_new), the KL with the "
+        "sampling policy first that the module calls the reverse KL (reverse to KL(pi_new || pi_old), which would "
+        "average over the new policy's actions, absent from the batch)",
+        "false: it is a diagnostic of one finite batch; it estimates a divergence but enforces no constraint",
+        "false: clipping removes the incentive to push the surrogate further once a ratio has left the "
+        "interval; it limits the local surrogate gain, not the distance the policy can move",
+    ],
+)
 
 
 @pytest.mark.parametrize("part", QUESTION.parts())

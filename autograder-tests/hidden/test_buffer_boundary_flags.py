@@ -8,14 +8,17 @@ import pytest
 
 from grader.answers import Flags
 
-QUESTION = Flags("buffer_boundary_flags", {
-    "bootstrap": "True: the same episode goes on, so its next state has a value and the target needs it",
-    "recursion_continues": "False: this array holds no next record of the episode; the continuation is "
-                           "in the next fragment, which this GAE call does not see (a streaming "
-                           "implementation could carry the recursion across fragments)",
-    "terminated": "False: the episode has not ended; there is a continuation value",
-    "trace_cut": "True: the last local record has nothing after it to recurse into",
-})
+QUESTION = Flags(
+    "buffer_boundary_flags",
+    {
+        "bootstrap": "True: the same episode goes on, so its next state has a value and the target needs it",
+        "recursion_continues": "False: this array holds no next record of the episode; the continuation is "
+        "in the next fragment, which this GAE call does not see (a streaming "
+        "implementation could carry the recursion across fragments)",
+        "terminated": "False: the episode has not ended; there is a continuation value",
+        "trace_cut": "True: the last local record has nothing after it to recurse into",
+    },
+)
 
 
 @pytest.mark.parametrize("part", QUESTION.parts())

@@ -64,8 +64,10 @@ def gae_judge(stretch):
             if terminated[t]:
                 kind = "at records where the pole fell (terminated: no bootstrap, the recursion stops)"
             elif cuts[t] and (t + 1) % stretch == 0:
-                kind = ("at the last record of a copy's stretch of the buffer (a trace cut without "
-                        "termination: bootstrap from the next value, but no recursion past it)")
+                kind = (
+                    "at the last record of a copy's stretch of the buffer (a trace cut without "
+                    "termination: bootstrap from the next value, but no recursion past it)"
+                )
             elif cuts[t]:
                 kind = "at time-limit truncations (trace cuts too)"
             else:
@@ -109,9 +111,15 @@ def diagnostics_judge(args, kwargs, got, want):
 
 def cross_check(impl, course, lab):
     stretch = lab.graded_config().num_steps
-    return CrossCheck(impl.charged_to("cartpole_ppo_lab"), course.reference,
-                      {"gae_advantages": gae_judge(stretch), "ppo_clipped_terms": clipped_terms_judge,
-                       "ppo_diagnostics": diagnostics_judge})
+    return CrossCheck(
+        impl.charged_to("cartpole_ppo_lab"),
+        course.reference,
+        {
+            "gae_advantages": gae_judge(stretch),
+            "ppo_clipped_terms": clipped_terms_judge,
+            "ppo_diagnostics": diagnostics_judge,
+        },
+    )
 
 
 # -- the graded runs ------------------------------------------------------------------------------------
@@ -119,8 +127,13 @@ def trained_weights(lab, cartpole, seed, profile, student):
     """Run the graded training for ``seed`` here; a student function that breaks it becomes a Misconception."""
     try:
         with one_blas_thread():
-            return lab.cartpole_ppo_lab(seed, profile, functions=student, may_stop=lambda: student.agrees(*STEERING),
-                                        vector_env=cartpole.VectorCartPole)
+            return lab.cartpole_ppo_lab(
+                seed,
+                profile,
+                functions=student,
+                may_stop=lambda: student.agrees(*STEERING),
+                vector_env=cartpole.VectorCartPole,
+            )
     except StudentError as error:
         raise Misconception(f"the training (seed {seed}) stopped: {error.describe()}") from None
     except ValueError as error:  # the training loop's checks of what a student function returned
@@ -139,8 +152,9 @@ def graded_runs(lab, cartpole, seeds, profile, functions, reference=False):
                 run = lab.cartpole_ppo_lab(seed, profile, functions=functions, vector_env=cartpole.VectorCartPole)
         else:
             run = trained_weights(lab, cartpole, seed, profile, functions)
-        returns = lab.evaluate_policy(run["weights"], EVALUATION_EPISODES, EVALUATION_SEED + 1000 * seed,
-                                      vector_env=cartpole.VectorCartPole)
+        returns = lab.evaluate_policy(
+            run["weights"], EVALUATION_EPISODES, EVALUATION_SEED + 1000 * seed, vector_env=cartpole.VectorCartPole
+        )
         means.append(float(np.mean(returns)))
         steps.append(run["environment_steps"])
     return means, steps
@@ -149,14 +163,21 @@ def graded_runs(lab, cartpole, seeds, profile, functions, reference=False):
 def reference_record(course, lab, cartpole, seeds, profile):
     """The reference's graded trainings (every call of the three functions) and what they earned."""
     return labreplay.reference_record(
-        (LAB, tuple(seeds), profile), course.reference, FUNCTIONS,
-        lambda functions: graded_runs(lab, cartpole, seeds, profile, functions, reference=True), course=course)
+        (LAB, tuple(seeds), profile),
+        course.reference,
+        FUNCTIONS,
+        lambda functions: graded_runs(lab, cartpole, seeds, profile, functions, reference=True),
+        course=course,
+    )
 
 
 def replay_finding(replayed, stretch):
     """Where the replay of the reference training first differed, in words (no expected value)."""
-    judges = {"gae_advantages": gae_judge(stretch), "ppo_clipped_terms": clipped_terms_judge,
-              "ppo_diagnostics": diagnostics_judge}
+    judges = {
+        "gae_advantages": gae_judge(stretch),
+        "ppo_clipped_terms": clipped_terms_judge,
+        "ppo_diagnostics": diagnostics_judge,
+    }
     kinds = None
     if replayed.got is not None:
         try:
@@ -165,8 +186,7 @@ def replay_finding(replayed, stretch):
             kinds = None
     kinds = [kinds] if isinstance(kinds, str) else list(kinds or [])
     detail = f" ({' and '.join(kinds[:3])})" if kinds else ""
-    return (f"Replaying the reference training's calls, your functions first differed in {replayed.where()}"
-            f"{detail}.")
+    return f"Replaying the reference training's calls, your functions first differed in {replayed.where()}{detail}."
 
 
 def test_trained_policy_balances_the_pole(impl):
@@ -190,12 +210,15 @@ def test_trained_policy_balances_the_pole(impl):
         if findings:
             cause = "On the same inputs as the reference: " + "; ".join(findings) + "."
         else:
-            cause = ("Every checked call of gae_advantages, ppo_clipped_terms and ppo_diagnostics agreed with "
-                     "their definitions, so check the calls that were not sampled: gae_advantages (terminated "
-                     "alone removes the bootstrap, trace_cuts alone stop the recursion) and ppo_clipped_terms "
-                     "(the pessimistic term is the elementwise minimum of the unclipped and clipped terms).")
+            cause = (
+                "Every checked call of gae_advantages, ppo_clipped_terms and ppo_diagnostics agreed with "
+                "their definitions, so check the calls that were not sampled: gae_advantages (terminated "
+                "alone removes the bootstrap, trace_cuts alone stop the recursion) and ppo_clipped_terms "
+                "(the pessimistic term is the elementwise minimum of the unclipped and clipped terms)."
+            )
         if not replayed.agrees:
             cause += " " + replay_finding(replayed, lab.graded_config().num_steps)
         raise Misconception(
             f"the trained policy balances the pole for a median of {median:.0f} steps (needs {needed:.0f}; "
-            f"per training seed: {per_seed}). {cause}")
+            f"per training seed: {per_seed}). {cause}"
+        )

@@ -5,9 +5,18 @@ import pytest
 from hypothesis import example
 from hypothesis import strategies as st
 
-from grader.testing import (example_cases, expect, expect_close, expect_example, expect_inputs_unchanged,
-                            expect_raises, expect_right, expect_shape, expect_success, given)
-
+from grader.testing import (
+    example_cases,
+    expect,
+    expect_close,
+    expect_example,
+    expect_inputs_unchanged,
+    expect_raises,
+    expect_right,
+    expect_shape,
+    expect_success,
+    given,
+)
 
 SHAPE = "the score has one component per logit"
 WRONG = "differs from the score onehot(action) - softmax(logits) on these logits"
@@ -28,49 +37,65 @@ PROBE_ACTION = 1  # a fairly rare action: its score is large
 def test_sign_of_the_score(impl):
     got = expect_shape(impl.grad_log_softmax(PROBE_LOGITS, PROBE_ACTION), (4,), SHAPE)
     others = np.delete(got, PROBE_ACTION)
-    expect(got[PROBE_ACTION] > 0 and np.all(others <= 0),
-           "the score has the wrong sign: raising the sampled action's logit must increase log pi(action), "
-           "so the score is onehot(action) - softmax(logits), not softmax(logits) - onehot(action)")
+    expect(
+        got[PROBE_ACTION] > 0 and np.all(others <= 0),
+        "the score has the wrong sign: raising the sampled action's logit must increase log pi(action), "
+        "so the score is onehot(action) - softmax(logits), not softmax(logits) - onehot(action)",
+    )
 
 
 @pytest.mark.weight(2)
 def test_other_logits_get_minus_their_probability(impl, reference):
     got = expect_shape(impl.grad_log_softmax(PROBE_LOGITS, PROBE_ACTION), (4,), SHAPE)
     p = reference.stable_softmax(PROBE_LOGITS)
-    expect_close(np.delete(got, PROBE_ACTION), -np.delete(p, PROBE_ACTION),
-                 "the components of the actions not taken must be -pi(k): every logit changes log pi(action) "
-                 "through the normaliser, not only the sampled action's logit", what="those components")
+    expect_close(
+        np.delete(got, PROBE_ACTION),
+        -np.delete(p, PROBE_ACTION),
+        "the components of the actions not taken must be -pi(k): every logit changes log pi(action) "
+        "through the normaliser, not only the sampled action's logit",
+        what="those components",
+    )
 
 
 @pytest.mark.weight(2)
 def test_sampled_component_is_one_minus_probability(impl, reference):
     got = expect_shape(impl.grad_log_softmax(PROBE_LOGITS, PROBE_ACTION), (4,), SHAPE)
     p = reference.stable_softmax(PROBE_LOGITS)
-    expect_close(got[PROBE_ACTION], 1.0 - p[PROBE_ACTION],
-                 "the sampled action's component must be 1 - pi(action): this is the gradient of log pi, "
-                 "so there is no extra factor pi(action) (that would be the gradient of pi itself)",
-                 what="that component")
+    expect_close(
+        got[PROBE_ACTION],
+        1.0 - p[PROBE_ACTION],
+        "the sampled action's component must be 1 - pi(action): this is the gradient of log pi, "
+        "so there is no extra factor pi(action) (that would be the gradient of pi itself)",
+        what="that component",
+    )
 
 
 def test_components_sum_to_zero(impl, reference):
     logits = np.array([-0.5, 2.0, 0.75])
     got = expect_shape(impl.grad_log_softmax(logits, 2), (3,), SHAPE)
-    expect(abs(np.sum(got)) < 1e-9,
-           "the score's components must sum to zero (onehot and softmax both sum to one); the logits of "
-           "the other actions get -pi(k), not zero")
+    expect(
+        abs(np.sum(got)) < 1e-9,
+        "the score's components must sum to zero (onehot and softmax both sum to one); the logits of "
+        "the other actions get -pi(k), not zero",
+    )
     expect_right(got, reference.grad_log_softmax(logits, 2), WRONG)
 
 
 def test_huge_logits_do_not_overflow(impl, reference):
     logits = np.array([700.0, 712.5, 705.0])
     got = expect_shape(impl.grad_log_softmax(logits, 0), (3,), SHAPE)
-    expect(np.all(np.isfinite(got)),
-           "overflows for large logits (NaN or inf in the score): compute the probabilities with the "
-           "max-shifted softmax, e.g. by reusing stable_softmax")
+    expect(
+        np.all(np.isfinite(got)),
+        "overflows for large logits (NaN or inf in the score): compute the probabilities with the "
+        "max-shifted softmax, e.g. by reusing stable_softmax",
+    )
     # Against the submission's own answer for the shifted logits first: is it stability that fails?
-    expect_close(got, impl.grad_log_softmax(logits - 712.5, 0),
-                 "loses precision for large logits: the score depends only on differences between logits, so "
-                 "shift by the maximum before exponentiating")
+    expect_close(
+        got,
+        impl.grad_log_softmax(logits - 712.5, 0),
+        "loses precision for large logits: the score depends only on differences between logits, so "
+        "shift by the maximum before exponentiating",
+    )
     expect_right(got, reference.grad_log_softmax(logits, 0), WRONG)
 
 
@@ -89,9 +114,11 @@ def logits_and_action(draw):
 @example(case=(np.array([-2.0e3, -2.0e3 + 1.5, -2.0e3 - 1.0]), 2))
 def test_matches_reference_on_random_inputs(impl, reference, case):
     logits, action = case
-    expect_close(impl.grad_log_softmax(logits, action), reference.grad_log_softmax(logits, action),
-                 "differs from onehot(action) - softmax(logits) on random inputs (one to ten actions, some "
-                 "with large logits)")
+    expect_close(
+        impl.grad_log_softmax(logits, action),
+        reference.grad_log_softmax(logits, action),
+        "differs from onehot(action) - softmax(logits) on random inputs (one to ten actions, some with large logits)",
+    )
 
 
 @pytest.mark.contract
@@ -113,27 +140,46 @@ def test_accepts_lists(impl):
 @pytest.mark.contract
 def test_does_not_modify_inputs(impl):
     logits = np.array([0.0, -1.5, -0.5, -2.0])
-    expect_inputs_unchanged(impl.grad_log_softmax, logits, 3,
-                            message="grad_log_softmax modifies the caller's logits in place; work on a copy")
+    expect_inputs_unchanged(
+        impl.grad_log_softmax,
+        logits,
+        3,
+        message="grad_log_softmax modifies the caller's logits in place; work on a copy",
+    )
 
 
 # -- validation ----------------------------------------------------------------------------
 @pytest.mark.contract
 @pytest.mark.parametrize("action", [3, -1], ids=["equal_to_K", "negative"])
 def test_rejects_action_out_of_range(impl, action):
-    expect_raises(ValueError, impl.grad_log_softmax, np.array([0.5, 0.0, -0.5]), action,
-                  message="an action outside [0, K) must raise ValueError (a negative index must not wrap "
-                          "around to the last action)")
+    expect_raises(
+        ValueError,
+        impl.grad_log_softmax,
+        np.array([0.5, 0.0, -0.5]),
+        action,
+        message="an action outside [0, K) must raise ValueError (a negative index must not wrap "
+        "around to the last action)",
+    )
 
 
 @pytest.mark.contract
 def test_rejects_non_integer_action(impl):
-    expect_raises(ValueError, impl.grad_log_softmax, np.array([0.5, 0.0, -0.5]), 1.5,
-                  message="a non-integer action (1.5) must raise ValueError, not be rounded or truncated")
+    expect_raises(
+        ValueError,
+        impl.grad_log_softmax,
+        np.array([0.5, 0.0, -0.5]),
+        1.5,
+        message="a non-integer action (1.5) must raise ValueError, not be rounded or truncated",
+    )
 
 
 @pytest.mark.contract
 @pytest.mark.parametrize("logits", [np.zeros(0), np.zeros((2, 3))], ids=["empty", "two_dimensional"])
 def test_rejects_invalid_logits(impl, logits):
-    expect_raises(ValueError, impl.grad_log_softmax, logits, 0,
-                  message="logits that are not a non-empty one-dimensional array must raise ValueError")
+    expect_raises(
+        ValueError,
+        impl.grad_log_softmax,
+        logits,
+        0,
+        message="logits that are not a non-empty one-dimensional array must raise ValueError",
+    )

@@ -2,11 +2,20 @@
 
 import numpy as np
 import pytest
-from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.testing import (example_cases, expect, expect_close, expect_example, expect_inputs_unchanged,
-                            expect_raises, expect_right, expect_shape, expect_success)
+from grader.testing import (
+    example_cases,
+    expect,
+    expect_close,
+    expect_example,
+    expect_inputs_unchanged,
+    expect_raises,
+    expect_right,
+    expect_shape,
+    expect_success,
+    given,
+)
 
 WRONG = "differs from R_i - mean(R) on these rewards"
 
@@ -21,27 +30,36 @@ def test_worked_example(impl, case):
 @pytest.mark.weight(2)
 def test_subtracts_mean_of_whole_group(impl, reference):
     rewards = np.array([1.0, 0.0, 0.0, 5.0, 4.0])
-    expect_close(impl.group_mean_advantages(rewards), reference.group_mean_advantages(rewards),
-                 "the advantages are not R_i minus the mean of the whole group (the mean of the other "
-                 "responses is the RLOO baseline, a different estimator)")
+    expect_close(
+        impl.group_mean_advantages(rewards),
+        reference.group_mean_advantages(rewards),
+        "the advantages are not R_i minus the mean of the whole group (the mean of the other "
+        "responses is the RLOO baseline, a different estimator)",
+    )
 
 
 def test_does_not_rescale(impl, reference):
     # The range of the advantages equals the range of the rewards, whatever the centre or the sign.
     rewards = np.array([10.0, -6.0, 2.0])
     got = expect_shape(impl.group_mean_advantages(rewards), (3,), "the result must have one advantage per reward")
-    expect_close(np.ptp(got), np.ptp(reference.group_mean_advantages(rewards)),
-                 "the centred advantages are rescaled (for instance divided by the standard deviation); this "
-                 "function only subtracts the group mean, normalisation is group_zscore_advantages' job")
+    expect_close(
+        np.ptp(got),
+        np.ptp(reference.group_mean_advantages(rewards)),
+        "the centred advantages are rescaled (for instance divided by the standard deviation); this "
+        "function only subtracts the group mean, normalisation is group_zscore_advantages' job",
+    )
     expect_right(got, reference.group_mean_advantages(rewards), WRONG)  # the pair: the rewards' own range is not enough
 
 
 def test_better_responses_get_positive_advantages(impl):
-    got = expect_shape(impl.group_mean_advantages(np.array([0.0, 1.0, 1.0])), (3,),
-                       "the result must have one advantage per reward")
-    expect(got[0] < 0 < got[1] and got[2] > 0,
-           "the sign is reversed: a response better than the group average must get a positive advantage "
-           "(R_i - mean, not mean - R_i)")
+    got = expect_shape(
+        impl.group_mean_advantages(np.array([0.0, 1.0, 1.0])), (3,), "the result must have one advantage per reward"
+    )
+    expect(
+        got[0] < 0 < got[1] and got[2] > 0,
+        "the sign is reversed: a response better than the group average must get a positive advantage "
+        "(R_i - mean, not mean - R_i)",
+    )
 
 
 @pytest.mark.contract
@@ -70,17 +88,23 @@ def reward_groups(draw):
 @pytest.mark.weight(2)
 @given(reward_groups())
 def test_matches_reference_on_random_groups(impl, reference, rewards):
-    expect_close(impl.group_mean_advantages(rewards), reference.group_mean_advantages(rewards),
-                 "differs from R_i - mean(R) on random groups (G = 1 and up, constant, 0/1, large and small "
-                 "rewards)", atol=1e-8)
+    expect_close(
+        impl.group_mean_advantages(rewards),
+        reference.group_mean_advantages(rewards),
+        "differs from R_i - mean(R) on random groups (G = 1 and up, constant, 0/1, large and small rewards)",
+        atol=1e-8,
+    )
 
 
 @pytest.mark.contract
 def test_accepts_lists(impl):
     from_list = impl.group_mean_advantages([1, 2, 6])  # plain integers, too
-    expect_close(from_list, impl.group_mean_advantages(np.array([1.0, 2.0, 6.0])),
-                 "plain Python lists (here of integer rewards) must be accepted like arrays of floats; the "
-                 "advantages are floats, never rounded to integers")
+    expect_close(
+        from_list,
+        impl.group_mean_advantages(np.array([1.0, 2.0, 6.0])),
+        "plain Python lists (here of integer rewards) must be accepted like arrays of floats; the "
+        "advantages are floats, never rounded to integers",
+    )
 
 
 @pytest.mark.contract
@@ -92,5 +116,9 @@ def test_does_not_modify_inputs(impl):
 @pytest.mark.contract
 @pytest.mark.parametrize("rewards", [np.array([]), np.ones((2, 3))], ids=["empty", "two_dimensional"])
 def test_rejects_invalid_groups(impl, rewards):
-    expect_raises(ValueError, impl.group_mean_advantages, rewards,
-                  message="rewards must be a non-empty vector: an empty array or a 2-D array must raise ValueError")
+    expect_raises(
+        ValueError,
+        impl.group_mean_advantages,
+        rewards,
+        message="rewards must be a non-empty vector: an empty array or a 2-D array must raise ValueError",
+    )

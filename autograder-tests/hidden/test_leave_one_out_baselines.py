@@ -2,11 +2,18 @@
 
 import numpy as np
 import pytest
-from grader.testing import given
 from hypothesis import strategies as st
 
-from grader.testing import (example_cases, expect_close, expect_example, expect_inputs_unchanged, expect_raises,
-                            expect_right, expect_shape)
+from grader.testing import (
+    example_cases,
+    expect_close,
+    expect_example,
+    expect_inputs_unchanged,
+    expect_raises,
+    expect_right,
+    expect_shape,
+    given,
+)
 
 WRONG = "differs from b_i = (sum of rewards - R_i) / (G - 1) on these rewards"
 
@@ -21,9 +28,12 @@ def test_worked_example(impl, case):
 @pytest.mark.weight(2)
 def test_divides_by_number_of_other_responses(impl, reference):
     rewards = np.array([1.0, 4.0, 10.0])
-    expect_close(impl.leave_one_out_baselines(rewards), reference.leave_one_out_baselines(rewards),
-                 "the baselines are not the average of the other responses: the sum of the other rewards "
-                 "must be divided by G - 1 (the number of other responses), not by G")
+    expect_close(
+        impl.leave_one_out_baselines(rewards),
+        reference.leave_one_out_baselines(rewards),
+        "the baselines are not the average of the other responses: the sum of the other rewards "
+        "must be divided by G - 1 (the number of other responses), not by G",
+    )
 
 
 @pytest.mark.weight(2)
@@ -31,19 +41,28 @@ def test_leaves_out_own_reward(impl, reference):
     # Changing R_0 alone must leave b_0 unchanged: b_0 depends only on the other rewards.
     rewards = np.array([0.0, 0.0, 6.0, 2.0, 7.0])
     before = expect_shape(impl.leave_one_out_baselines(rewards), (5,), "the result must have one baseline per reward")
-    after = expect_shape(impl.leave_one_out_baselines(np.array([9.0, 0.0, 6.0, 2.0, 7.0])), (5,),
-                         "the result must have one baseline per reward")
-    expect_close(after[0], before[0],
-                 "a baseline still depends on the response's own reward (the same-group mean does, and it biases "
-                 "the gradient); leave R_i out and average only the other rewards")
+    after = expect_shape(
+        impl.leave_one_out_baselines(np.array([9.0, 0.0, 6.0, 2.0, 7.0])),
+        (5,),
+        "the result must have one baseline per reward",
+    )
+    expect_close(
+        after[0],
+        before[0],
+        "a baseline still depends on the response's own reward (the same-group mean does, and it biases "
+        "the gradient); leave R_i out and average only the other rewards",
+    )
     expect_right(before, reference.leave_one_out_baselines(rewards), WRONG)  # the pair: not any constant will do
 
 
 def test_returns_baselines_not_advantages(impl, reference):
     rewards = np.array([3.0, 8.0])
-    expect_close(impl.leave_one_out_baselines(rewards), reference.leave_one_out_baselines(rewards),
-                 "the result should be the baselines b_i themselves, not the RLOO advantages R_i - b_i "
-                 "(with two responses each baseline is simply the other response's reward)")
+    expect_close(
+        impl.leave_one_out_baselines(rewards),
+        reference.leave_one_out_baselines(rewards),
+        "the result should be the baselines b_i themselves, not the RLOO advantages R_i - b_i "
+        "(with two responses each baseline is simply the other response's reward)",
+    )
 
 
 # -- properties against the reference ----------------------------------------------------
@@ -68,17 +87,24 @@ def test_matches_reference_on_random_groups(impl, reference, rewards):
     # right to about G * eps * sum|R|, so a more accurate correct answer (a mean of the others)
     # must not be failed for that; every wrong formula misses by far more than this.
     conditioning = 1e-13 * float(np.sum(np.abs(rewards)))
-    expect_close(impl.leave_one_out_baselines(rewards), reference.leave_one_out_baselines(rewards),
-                 "differs from b_i = (sum of rewards - R_i) / (G - 1) on random groups (G from 2 up, constant, "
-                 "0/1 and very large or very small rewards)", atol=max(1e-9, conditioning))
+    expect_close(
+        impl.leave_one_out_baselines(rewards),
+        reference.leave_one_out_baselines(rewards),
+        "differs from b_i = (sum of rewards - R_i) / (G - 1) on random groups (G from 2 up, constant, "
+        "0/1 and very large or very small rewards)",
+        atol=max(1e-9, conditioning),
+    )
 
 
 @pytest.mark.contract
 def test_accepts_lists(impl):
     from_list = impl.leave_one_out_baselines([1, 2, 4])  # plain integers, too
-    expect_close(from_list, impl.leave_one_out_baselines(np.array([1.0, 2.0, 4.0])),
-                 "plain Python lists (here of integer rewards) must be accepted like arrays of floats; the "
-                 "baselines are floats, never rounded to integers")
+    expect_close(
+        from_list,
+        impl.leave_one_out_baselines(np.array([1.0, 2.0, 4.0])),
+        "plain Python lists (here of integer rewards) must be accepted like arrays of floats; the "
+        "baselines are floats, never rounded to integers",
+    )
 
 
 @pytest.mark.contract
@@ -88,9 +114,14 @@ def test_does_not_modify_inputs(impl):
 
 # -- validation ----------------------------------------------------------------------------
 @pytest.mark.contract
-@pytest.mark.parametrize("rewards", [np.array([5.0]), np.array([]), np.ones((2, 3))],
-                         ids=["one_reward", "empty", "two_dimensional"])
+@pytest.mark.parametrize(
+    "rewards", [np.array([5.0]), np.array([]), np.ones((2, 3))], ids=["one_reward", "empty", "two_dimensional"]
+)
 def test_rejects_invalid_groups(impl, rewards):
-    expect_raises(ValueError, impl.leave_one_out_baselines, rewards,
-                  message="a leave-one-out baseline needs a vector of at least two rewards: a single reward, "
-                          "an empty array or a 2-D array must raise ValueError")
+    expect_raises(
+        ValueError,
+        impl.leave_one_out_baselines,
+        rewards,
+        message="a leave-one-out baseline needs a vector of at least two rewards: a single reward, "
+        "an empty array or a 2-D array must raise ValueError",
+    )

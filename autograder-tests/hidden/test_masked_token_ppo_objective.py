@@ -2,26 +2,41 @@
 
 import numpy as np
 import pytest
-from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import (example_cases, expect, expect_close, expect_example, expect_float,
-                            expect_inputs_unchanged, expect_masked_ignored, expect_raises, expect_right,
-                            poison_masked)
+from grader.testing import (
+    example_cases,
+    expect,
+    expect_close,
+    expect_example,
+    expect_float,
+    expect_inputs_unchanged,
+    expect_masked_ignored,
+    expect_raises,
+    expect_right,
+    given,
+    poison_masked,
+)
 
 REDUCTIONS = ["token_mean", "sequence_mean", "sequence_sum_mean"]
 
 
 def objective_args(new, old, advantages, mask, clip_epsilon=0.2, **reduction):
-    return dict(new_log_probs=np.asarray(new, dtype=float), old_log_probs=np.asarray(old, dtype=float),
-                advantages=np.asarray(advantages, dtype=float), mask=np.asarray(mask, dtype=float),
-                clip_epsilon=clip_epsilon, **reduction)
+    return dict(
+        new_log_probs=np.asarray(new, dtype=float),
+        old_log_probs=np.asarray(old, dtype=float),
+        advantages=np.asarray(advantages, dtype=float),
+        mask=np.asarray(mask, dtype=float),
+        clip_epsilon=clip_epsilon,
+        **reduction,
+    )
 
 
 def objective(impl, *args, **kwargs):
-    return expect_float(impl.masked_token_ppo_objective(*args, **kwargs),
-                        "masked_token_ppo_objective must return one number")
+    return expect_float(
+        impl.masked_token_ppo_objective(*args, **kwargs), "masked_token_ppo_objective must return one number"
+    )
 
 
 LOSS = "the result has the sign of a loss: return the objective to maximise, not its negation"
@@ -50,24 +65,33 @@ UNEVEN_ADVANTAGES = [2.0, -1.0]
 @pytest.mark.weight(2)
 def test_token_mean_pools_all_tokens(impl, reference):
     args = unit_ratio_args(UNEVEN_ADVANTAGES, UNEVEN_MASK, reduction="token_mean")
-    expect_close(objective(impl, **args), reference.masked_token_ppo_objective(**args),
-                 "token_mean averages per response first: it must divide the sum over all response tokens of the "
-                 "batch by their count")
+    expect_close(
+        objective(impl, **args),
+        reference.masked_token_ppo_objective(**args),
+        "token_mean averages per response first: it must divide the sum over all response tokens of the "
+        "batch by their count",
+    )
 
 
 @pytest.mark.weight(2)
 def test_sequence_mean_averages_each_response_first(impl, reference):
     args = unit_ratio_args(UNEVEN_ADVANTAGES, UNEVEN_MASK, reduction="sequence_mean")
-    expect_close(objective(impl, **args), reference.masked_token_ppo_objective(**args),
-                 "sequence_mean divides by the total token count: it must average the tokens of each response "
-                 "first, then average over the B responses")
+    expect_close(
+        objective(impl, **args),
+        reference.masked_token_ppo_objective(**args),
+        "sequence_mean divides by the total token count: it must average the tokens of each response "
+        "first, then average over the B responses",
+    )
 
 
 def test_sequence_sum_mean_averages_row_sums(impl, reference):
     args = unit_ratio_args(UNEVEN_ADVANTAGES, UNEVEN_MASK, reduction="sequence_sum_mean")
-    expect_close(objective(impl, **args), reference.masked_token_ppo_objective(**args),
-                 "sequence_sum_mean must average the row sums over the B rows (it is neither the total sum of the "
-                 "batch nor a per-token mean)")
+    expect_close(
+        objective(impl, **args),
+        reference.masked_token_ppo_objective(**args),
+        "sequence_sum_mean must average the row sums over the B rows (it is neither the total sum of the "
+        "batch nor a per-token mean)",
+    )
 
 
 @pytest.mark.weight(2)
@@ -76,14 +100,23 @@ def test_row_without_response_tokens_still_counts(impl, reference, reduction):
     args = unit_ratio_args([1.5, 4.0, -0.5], [[0, 1, 1], [0, 0, 0], [1, 1, 0]], reduction=reduction)
     got = objective(impl, **args)
     kept = [0, 2]
-    without_empty_row = dict(args, new_log_probs=args["new_log_probs"][kept], old_log_probs=args["old_log_probs"][kept],
-                             advantages=args["advantages"][kept], mask=args["mask"][kept])
+    without_empty_row = dict(
+        args,
+        new_log_probs=args["new_log_probs"][kept],
+        old_log_probs=args["old_log_probs"][kept],
+        advantages=args["advantages"][kept],
+        mask=args["mask"][kept],
+    )
     if np.isnan(got):
-        message = (f"a row without response tokens makes {reduction} nan (0/0): such a row contributes 0 and "
-                   "still counts among the B rows")
+        message = (
+            f"a row without response tokens makes {reduction} nan (0/0): such a row contributes 0 and "
+            "still counts among the B rows"
+        )
     elif np.isclose(got, reference.masked_token_ppo_objective(**without_empty_row)):
-        message = (f"rows without response tokens are dropped from the mean: under {reduction} such a row "
-                   "contributes 0 and still counts among the B rows")
+        message = (
+            f"rows without response tokens are dropped from the mean: under {reduction} such a row "
+            "contributes 0 and still counts among the B rows"
+        )
     else:
         message = f"under {reduction} a row without response tokens contributes 0 and still counts among the B rows"
     expect_close(got, reference.masked_token_ppo_objective(**args), message)
@@ -94,8 +127,10 @@ def test_row_without_response_tokens_still_counts(impl, reference, reduction):
 def test_all_masked_batch_is_zero(impl, reduction):
     args = unit_ratio_args([1.5, -2.0], np.zeros((2, 3)), reduction=reduction)
     got = objective(impl, **args)
-    expect(not np.isnan(got), f"the all-masked batch gives nan under {reduction}: with no response tokens at all "
-                              "the objective is 0.0")
+    expect(
+        not np.isnan(got),
+        f"the all-masked batch gives nan under {reduction}: with no response tokens at all the objective is 0.0",
+    )
     expect_close(got, 0.0, f"with no response tokens at all the objective is 0.0 (reduction {reduction})")
 
 
@@ -118,11 +153,14 @@ def test_returns_the_objective_not_a_loss(impl, reference):
 @pytest.mark.weight(2)
 def test_reduces_the_pessimistic_terms(impl, reference):
     # Ratios far outside the clip interval, positive and negative advantages, no masked position.
-    args = objective_args([[-0.2, -1.6], [-1.2, 0.0]], [[-1.0, -0.9], [-0.2, -0.8]], [1.5, -0.5], np.ones((2, 2)),
-                          reduction="token_mean")
-    expect_close(objective(impl, **args), reference.masked_token_ppo_objective(**args),
-                 "the objective must reduce the pessimistic terms min(r*A, clip(r)*A), not r*A (clipping never "
-                 "reaches it)")
+    args = objective_args(
+        [[-0.2, -1.6], [-1.2, 0.0]], [[-1.0, -0.9], [-0.2, -0.8]], [1.5, -0.5], np.ones((2, 2)), reduction="token_mean"
+    )
+    expect_close(
+        objective(impl, **args),
+        reference.masked_token_ppo_objective(**args),
+        "the objective must reduce the pessimistic terms min(r*A, clip(r)*A), not r*A (clipping never reaches it)",
+    )
 
 
 @pytest.mark.weight(2)
@@ -134,8 +172,9 @@ def test_nonfinite_masked_log_probs_do_not_leak(impl, reference):
     for reduction in REDUCTIONS:
         args = objective_args(new, old, [1.0, -1.0], mask, reduction=reduction)
         poisoned = objective_args(bad_new, bad_old, [1.0, -1.0], mask, reduction=reduction)
-        expect_masked_ignored(objective(impl, **poisoned), objective(impl, **args),
-                              reference.masked_token_ppo_objective(**args), WRONG)
+        expect_masked_ignored(
+            objective(impl, **poisoned), objective(impl, **args), reference.masked_token_ppo_objective(**args), WRONG
+        )
 
 
 # -- properties against the reference ----------------------------------------------------
@@ -149,36 +188,53 @@ def objective_cases(draw):
     old = draw(arrays(float, shape, elements=log_probs))
     mask = draw(arrays(float, shape, elements=st.sampled_from([0.0, 1.0, 1.0])))
     per_token = draw(st.booleans())
-    advantages = draw(arrays(float, shape if per_token else (batch,),
-                             elements=st.floats(min_value=-3, max_value=3, allow_nan=False)))
+    advantages = draw(
+        arrays(float, shape if per_token else (batch,), elements=st.floats(min_value=-3, max_value=3, allow_nan=False))
+    )
     poison = draw(st.sampled_from([None, -np.inf, np.nan]))
     if poison is not None:
         old = np.where(mask != 0, old, poison)
-    return objective_args(new, old, advantages, mask, clip_epsilon=draw(st.sampled_from([0.1, 0.2, 0.3])),
-                          reduction=draw(st.sampled_from(REDUCTIONS)))
+    return objective_args(
+        new,
+        old,
+        advantages,
+        mask,
+        clip_epsilon=draw(st.sampled_from([0.1, 0.2, 0.3])),
+        reduction=draw(st.sampled_from(REDUCTIONS)),
+    )
 
 
 @pytest.mark.weight(2)
 @given(objective_cases())
 def test_matches_reference_on_random_inputs(impl, reference, case):
-    expect_close(objective(impl, **case), reference.masked_token_ppo_objective(**case),
-                 f"differs from the definition on random inputs under {case['reduction']} (empty rows, advantages "
-                 "[B] or [B, L], -inf or nan at masked positions)")
+    expect_close(
+        objective(impl, **case),
+        reference.masked_token_ppo_objective(**case),
+        f"differs from the definition on random inputs under {case['reduction']} (empty rows, advantages "
+        "[B] or [B, L], -inf or nan at masked positions)",
+    )
 
 
 @pytest.mark.contract
 def test_accepts_lists(impl):
     # Compared with the submission's own answer for arrays: only the input type is tested here.
     lists = ([[-0.5, -1.0], [-0.2, -0.4]], [[-0.6, -0.8], [-0.3, -0.4]], [1.0, -0.5], [[1, 1], [0, 1]])
-    expect_close(objective(impl, *lists, reduction="sequence_mean"),
-                 objective(impl, **objective_args(*lists, reduction="sequence_mean")),
-                 "plain Python lists must be accepted like arrays")
+    expect_close(
+        objective(impl, *lists, reduction="sequence_mean"),
+        objective(impl, **objective_args(*lists, reduction="sequence_mean")),
+        "plain Python lists must be accepted like arrays",
+    )
 
 
 @pytest.mark.contract
 def test_does_not_modify_inputs(impl):
-    args = objective_args([[-9.0, -0.5, -1.0], [-0.3, -0.2, -7.0]], [[-1.0, -0.7, -0.8], [-0.4, -0.1, -0.5]],
-                          [1.0, -1.0], [[0, 1, 1], [1, 1, 0]], reduction="sequence_mean")
+    args = objective_args(
+        [[-9.0, -0.5, -1.0], [-0.3, -0.2, -7.0]],
+        [[-1.0, -0.7, -0.8], [-0.4, -0.1, -0.5]],
+        [1.0, -1.0],
+        [[0, 1, 1], [1, 1, 0]],
+        reduction="sequence_mean",
+    )
     expect_inputs_unchanged(impl.masked_token_ppo_objective, **args)
 
 
@@ -187,23 +243,35 @@ def test_does_not_modify_inputs(impl):
 @pytest.mark.parametrize("reduction", ["mean", "sum", "Token_Mean"])
 def test_rejects_an_unknown_reduction(impl, reduction):
     args = unit_ratio_args([1.0, 2.0], [[0, 1, 1], [1, 1, 0]], reduction=reduction)
-    expect_raises(ValueError, impl.masked_token_ppo_objective, **args,
-                  message="an unknown reduction must raise ValueError (only token_mean, sequence_mean and "
-                          "sequence_sum_mean exist)")
+    expect_raises(
+        ValueError,
+        impl.masked_token_ppo_objective,
+        **args,
+        message="an unknown reduction must raise ValueError (only token_mean, sequence_mean and "
+        "sequence_sum_mean exist)",
+    )
 
 
 @pytest.mark.contract
-@pytest.mark.parametrize("change", [
-    dict(mask=np.ones((1, 3))),
-    dict(advantages=np.ones((2, 1))),
-    dict(clip_epsilon=0.0),
-    dict(clip_epsilon=1.5),
-], ids=["mask_one_row", "advantages_column", "clip_epsilon_zero", "clip_epsilon_above_one"])
+@pytest.mark.parametrize(
+    "change",
+    [
+        dict(mask=np.ones((1, 3))),
+        dict(advantages=np.ones((2, 1))),
+        dict(clip_epsilon=0.0),
+        dict(clip_epsilon=1.5),
+    ],
+    ids=["mask_one_row", "advantages_column", "clip_epsilon_zero", "clip_epsilon_above_one"],
+)
 def test_rejects_what_the_terms_reject(impl, change):
     args = dict(unit_ratio_args([1.0, 2.0], [[0, 1, 1], [1, 1, 0]], reduction="token_mean"), **change)
-    expect_raises(ValueError, impl.masked_token_ppo_objective, **args,
-                  message="inputs that masked_token_ppo_terms rejects (shapes that differ, clip_epsilon outside "
-                          "(0, 1)) must raise ValueError here too")
+    expect_raises(
+        ValueError,
+        impl.masked_token_ppo_objective,
+        **args,
+        message="inputs that masked_token_ppo_terms rejects (shapes that differ, clip_epsilon outside "
+        "(0, 1)) must raise ValueError here too",
+    )
 
 
 # -- defaults: a call without clip_epsilon uses the docstring's value ------------------------
@@ -212,6 +280,8 @@ def test_default_clip_epsilon(impl, reference):
     # Ratios between 1.1 and 1.2 are clipped with epsilon 0.1, not with 0.2.
     args = objective_args(np.log([[1.15, 1.18, 1.3]]), np.zeros((1, 3)), [1.0], [[1.0, 1.0, 1.0]])
     del args["clip_epsilon"]
-    expect_close(objective(impl, **args), reference.masked_token_ppo_objective(**args),
-                 "called without clip_epsilon, the interval is not the docstring's default [0.8, 1.2] "
-                 "(clip_epsilon=0.2)")
+    expect_close(
+        objective(impl, **args),
+        reference.masked_token_ppo_objective(**args),
+        "called without clip_epsilon, the interval is not the docstring's default [0.8, 1.2] (clip_epsilon=0.2)",
+    )

@@ -9,7 +9,8 @@ import pytest
 from grader.answers import Choice
 
 QUESTION = Choice(
-    "past_reward_weight", ("a", "b", "c", "d"),
+    "past_reward_weight",
+    ("a", "b", "c", "d"),
     "(a): once the history up to s_t is given, the earlier rewards are fixed numbers, and a fixed "
     "number times the score has conditional expectation zero; only rewards the action can influence "
     "(r_t onwards) need to stay",

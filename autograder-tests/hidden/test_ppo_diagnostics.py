@@ -2,12 +2,21 @@
 
 import numpy as np
 import pytest
-from grader.testing import given
 from hypothesis import strategies as st
 
 from grader.core.submission import Record, StudentError
-from grader.testing import (Misconception, example_cases, expect, expect_close, expect_example, expect_float,
-                            expect_inputs_unchanged, expect_raises, expect_right)
+from grader.testing import (
+    Misconception,
+    example_cases,
+    expect,
+    expect_close,
+    expect_example,
+    expect_float,
+    expect_inputs_unchanged,
+    expect_raises,
+    expect_right,
+    given,
+)
 
 FIELDS = ("ratio_outside_fraction", "active_clip_fraction", "approx_kl_nonnegative", "mean_log_ratio")
 WRONG = "the diagnostics differ from their definitions on these ratios and advantages"
@@ -18,16 +27,26 @@ def diagnostics(impl, *args, **kwargs) -> dict:
     result = impl.ppo_diagnostics(*args, **kwargs)
     # The values are checked here; the type of the result has a test of its own, so a dict still earns them.
     fields = result.fields if isinstance(result, Record) else result
-    expect(isinstance(fields, dict), "ppo_diagnostics must return a PPODiagnostics instance (the dataclass "
-                                     "provided in the module)")
+    expect(
+        isinstance(fields, dict),
+        "ppo_diagnostics must return a PPODiagnostics instance (the dataclass provided in the module)",
+    )
     missing = [f for f in FIELDS if f not in fields]
     expect(not missing, f"the PPODiagnostics result lacks the field(s) {missing}")
-    return {f: expect_float(fields[f], "every field of PPODiagnostics must be a single float", what=f)
-            for f in FIELDS}
+    return {f: expect_float(fields[f], "every field of PPODiagnostics must be a single float", what=f) for f in FIELDS}
 
 
-def check(impl, reference, message, new_log_prob, old_log_prob, advantage, clip_epsilon=0.2, fields=FIELDS,
-          compare=expect_close):
+def check(
+    impl,
+    reference,
+    message,
+    new_log_prob,
+    old_log_prob,
+    advantage,
+    clip_epsilon=0.2,
+    fields=FIELDS,
+    compare=expect_close,
+):
     got = diagnostics(impl, new_log_prob, old_log_prob, advantage, clip_epsilon=clip_epsilon)
     want = reference.ppo_diagnostics(new_log_prob, old_log_prob, advantage, clip_epsilon=clip_epsilon)
     for field in fields:
@@ -50,53 +69,98 @@ def test_worked_example(impl, case):
 @pytest.mark.weight(2)
 def test_active_clip_is_not_ratio_outside(impl, reference):
     new, old = from_ratios([0.5, 1.5, 1.5])
-    check(impl, reference, "active_clip_fraction counts ratios outside the interval; it must count only rows where "
-          "the clipped branch is strictly smaller than r * A, i.e. where clipping changed the pessimistic minimum",
-          new, old, np.array([1.0, -1.0, 2.0]), fields=("active_clip_fraction",))
+    check(
+        impl,
+        reference,
+        "active_clip_fraction counts ratios outside the interval; it must count only rows where "
+        "the clipped branch is strictly smaller than r * A, i.e. where clipping changed the pessimistic minimum",
+        new,
+        old,
+        np.array([1.0, -1.0, 2.0]),
+        fields=("active_clip_fraction",),
+    )
 
 
 @pytest.mark.weight(2)
 def test_inside_ratios_are_not_active(impl, reference):
     new, old = from_ratios([0.9, 1.1, 1.0, 0.95])
-    check(impl, reference, "rows whose clipped and unclipped terms are equal are counted as clipped; only a strictly "
-          "smaller clipped branch changes the minimum (a ratio inside the interval is never active)",
-          new, old, np.array([1.0, -2.0, 0.5, -1.0]), fields=("ratio_outside_fraction", "active_clip_fraction"))
+    check(
+        impl,
+        reference,
+        "rows whose clipped and unclipped terms are equal are counted as clipped; only a strictly "
+        "smaller clipped branch changes the minimum (a ratio inside the interval is never active)",
+        new,
+        old,
+        np.array([1.0, -2.0, 0.5, -1.0]),
+        fields=("ratio_outside_fraction", "active_clip_fraction"),
+    )
     # The pair: one ratio moved outside, so the right fractions are not zero.
     new, old = from_ratios([0.9, 1.1, 1.3, 0.95])
-    check(impl, reference, WRONG, new, old, np.array([1.0, -2.0, 0.5, -1.0]),
-          fields=("ratio_outside_fraction", "active_clip_fraction"), compare=expect_right)
+    check(
+        impl,
+        reference,
+        WRONG,
+        new,
+        old,
+        np.array([1.0, -2.0, 0.5, -1.0]),
+        fields=("ratio_outside_fraction", "active_clip_fraction"),
+        compare=expect_right,
+    )
 
 
 @pytest.mark.weight(2)
 def test_kl_estimator(impl, reference):
     new, old = from_ratios(np.exp([0.3, 0.1, -0.05]), old=-2.0)
-    check(impl, reference, "approx_kl_nonnegative is not the stated estimator, the mean of (r - 1) - log r: not the "
-          "k1 estimate -mean(log r) (which can be negative on a batch), not k2 = mean((log r)^2) / 2, and not the "
-          "same formula with the ratio inverted",
-          new, old, np.array([1.0, 1.0, -1.0]), fields=("approx_kl_nonnegative",))
+    check(
+        impl,
+        reference,
+        "approx_kl_nonnegative is not the stated estimator, the mean of (r - 1) - log r: not the "
+        "k1 estimate -mean(log r) (which can be negative on a batch), not k2 = mean((log r)^2) / 2, and not the "
+        "same formula with the ratio inverted",
+        new,
+        old,
+        np.array([1.0, 1.0, -1.0]),
+        fields=("approx_kl_nonnegative",),
+    )
 
 
 def test_mean_log_ratio(impl, reference):
     new, old = from_ratios(np.exp([0.2, 0.4, -0.1]), old=-1.5)
-    check(impl, reference, "mean_log_ratio must average log r = new_log_prob - old_log_prob (check the sign)",
-          new, old, np.array([1.0, 0.0, -1.0]), fields=("mean_log_ratio",))
+    check(
+        impl,
+        reference,
+        "mean_log_ratio must average log r = new_log_prob - old_log_prob (check the sign)",
+        new,
+        old,
+        np.array([1.0, 0.0, -1.0]),
+        fields=("mean_log_ratio",),
+    )
 
 
 @pytest.mark.weight(2)
 def test_ratio_is_exp_of_the_log_prob_difference(impl, reference):
     # Moderate log-probabilities: exp(new) / exp(old) would still work here, a quotient of log-probs not.
     new, old = np.array([-0.5, -2.0, -1.1]), np.array([-1.0, -1.6, -1.2])
-    check(impl, reference, "the ratio must be exp(new_log_prob - old_log_prob), a ratio of probabilities: not a "
-          "quotient or difference of the log-probabilities themselves",
-          new, old, np.array([1.0, 1.0, -1.0]), fields=("ratio_outside_fraction", "active_clip_fraction"))
+    check(
+        impl,
+        reference,
+        "the ratio must be exp(new_log_prob - old_log_prob), a ratio of probabilities: not a "
+        "quotient or difference of the log-probabilities themselves",
+        new,
+        old,
+        np.array([1.0, 1.0, -1.0]),
+        fields=("ratio_outside_fraction", "active_clip_fraction"),
+    )
 
 
 @pytest.mark.weight(2)
 def test_ratio_from_log_prob_difference(impl, reference):
     # Log-probabilities of long responses are very negative: exp of each underflows to 0.
     new, old = np.array([-1000.5, -1199.6, -950.1]), np.array([-1000.0, -1200.0, -950.0])
-    message = ("the ratio must be computed as exp(new_log_prob - old_log_prob); exp(new_log_prob) / "
-               "exp(old_log_prob) underflows (0 / 0) for very negative log-probabilities")
+    message = (
+        "the ratio must be computed as exp(new_log_prob - old_log_prob); exp(new_log_prob) / "
+        "exp(old_log_prob) underflows (0 / 0) for very negative log-probabilities"
+    )
     try:
         check(impl, reference, message, new, old, np.array([-1.0, 1.0, 2.0]), fields=("ratio_outside_fraction",))
     except StudentError as error:
@@ -106,21 +170,45 @@ def test_ratio_from_log_prob_difference(impl, reference):
 def test_outside_bounds_are_strict(impl, reference):
     # With eps = 0.25 the bounds 0.75 and 1.25 are exact in floating point.
     new, old = from_ratios([1.25, 0.75, 1.0, 1.1])
-    check(impl, reference, "ratios exactly on the bounds lie inside [1 - eps, 1 + eps]; only ratios strictly outside "
-          "count in ratio_outside_fraction",
-          new, old, np.array([1.0, -1.0, 1.0, 2.0]), clip_epsilon=0.25, fields=("ratio_outside_fraction",))
+    check(
+        impl,
+        reference,
+        "ratios exactly on the bounds lie inside [1 - eps, 1 + eps]; only ratios strictly outside "
+        "count in ratio_outside_fraction",
+        new,
+        old,
+        np.array([1.0, -1.0, 1.0, 2.0]),
+        clip_epsilon=0.25,
+        fields=("ratio_outside_fraction",),
+    )
     # The pair: one ratio just beyond a bound, so the right fraction is not zero.
     new, old = from_ratios([1.3, 0.75, 1.0, 1.1])
-    check(impl, reference, WRONG, new, old, np.array([1.0, -1.0, 1.0, 2.0]), clip_epsilon=0.25,
-          fields=("ratio_outside_fraction",), compare=expect_right)
+    check(
+        impl,
+        reference,
+        WRONG,
+        new,
+        old,
+        np.array([1.0, -1.0, 1.0, 2.0]),
+        clip_epsilon=0.25,
+        fields=("ratio_outside_fraction",),
+        compare=expect_right,
+    )
 
 
 def test_uses_clip_epsilon(impl, reference):
     # All four outside [0.9, 1.1], two of them inside [0.8, 1.2]; clipping changes the minimum in two rows.
     new, old = from_ratios([1.15, 0.85, 0.5, 1.3])
-    check(impl, reference, "the diagnostics ignore clip_epsilon: the interval is [1 - clip_epsilon, 1 + clip_epsilon]",
-          new, old, np.array([1.0, 1.0, -1.0, -2.0]), clip_epsilon=0.1,
-          fields=("ratio_outside_fraction", "active_clip_fraction"))
+    check(
+        impl,
+        reference,
+        "the diagnostics ignore clip_epsilon: the interval is [1 - clip_epsilon, 1 + clip_epsilon]",
+        new,
+        old,
+        np.array([1.0, 1.0, -1.0, -2.0]),
+        clip_epsilon=0.1,
+        fields=("ratio_outside_fraction", "active_clip_fraction"),
+    )
 
 
 # -- properties against the reference ----------------------------------------------------
@@ -132,7 +220,8 @@ def batches(draw):
     # Log-ratios anywhere, or close to a bound, but never within 1e-9 of it (ties are tested on their own).
     near = st.builds(lambda b, gap: b + gap, st.sampled_from(bounds), st.sampled_from([-1e-3, -1e-6, 1e-6, 1e-3]))
     log_ratio = st.one_of(st.floats(min_value=-1.5, max_value=1.5), near, st.just(0.0)).filter(
-        lambda x: min(abs(x - bounds[0]), abs(x - bounds[1])) > 1e-9)
+        lambda x: min(abs(x - bounds[0]), abs(x - bounds[1])) > 1e-9
+    )
     advantage = st.one_of(st.just(0.0), st.floats(min_value=-5, max_value=5).filter(lambda a: abs(a) > 1e-6))
     old = np.array(draw(st.lists(st.floats(min_value=-30, max_value=0), min_size=n, max_size=n)))
     new = old + np.array(draw(st.lists(log_ratio, min_size=n, max_size=n)))
@@ -143,20 +232,32 @@ def batches(draw):
 @given(batches())
 def test_matches_reference_on_random_batches(impl, reference, batch):
     new, old, advantage, eps = batch
-    check(impl, reference, "differs from the definitions on random batches (ratios near the clip bounds, zero "
-          "advantages, several epsilons, very negative log-probabilities)", new, old, advantage, eps)
+    check(
+        impl,
+        reference,
+        "differs from the definitions on random batches (ratios near the clip bounds, zero "
+        "advantages, several epsilons, very negative log-probabilities)",
+        new,
+        old,
+        advantage,
+        eps,
+    )
 
 
 @pytest.mark.contract
 def test_returns_ppo_diagnostics_of_floats(impl):
     result = impl.ppo_diagnostics(np.array([0.1, -0.3]), np.array([0.0, 0.0]), np.array([1.0, -1.0]))
-    expect(isinstance(result, Record) and result.type_name == "PPODiagnostics",
-           "ppo_diagnostics must return a PPODiagnostics instance (the dataclass provided in the module), "
-           "not a dict or a tuple")
+    expect(
+        isinstance(result, Record) and result.type_name == "PPODiagnostics",
+        "ppo_diagnostics must return a PPODiagnostics instance (the dataclass provided in the module), "
+        "not a dict or a tuple",
+    )
     for field in FIELDS:
         value = result.fields.get(field)
-        expect(isinstance(value, (float, np.floating)),
-               f"PPODiagnostics.{field} must be a float, not {type(value).__name__}")
+        expect(
+            isinstance(value, (float, np.floating)),
+            f"PPODiagnostics.{field} must be a float, not {type(value).__name__}",
+        )
 
 
 @pytest.mark.contract
@@ -165,36 +266,59 @@ def test_accepts_lists(impl):
     from_lists = diagnostics(impl, *lists)
     from_arrays = diagnostics(impl, *[np.array(x) for x in lists])
     for field in FIELDS:
-        expect_close(from_lists[field], from_arrays[field], "plain Python lists must be accepted like arrays",
-                     what=field)
+        expect_close(
+            from_lists[field], from_arrays[field], "plain Python lists must be accepted like arrays", what=field
+        )
 
 
 @pytest.mark.contract
 def test_does_not_modify_inputs(impl):
-    expect_inputs_unchanged(impl.ppo_diagnostics, np.array([-0.5, -1.0, -2.0]), np.array([-0.7, -0.8, -2.0]),
-                            np.array([1.0, -1.0, 0.5]), clip_epsilon=0.2)
+    expect_inputs_unchanged(
+        impl.ppo_diagnostics,
+        np.array([-0.5, -1.0, -2.0]),
+        np.array([-0.7, -0.8, -2.0]),
+        np.array([1.0, -1.0, 0.5]),
+        clip_epsilon=0.2,
+    )
 
 
 # -- validation ----------------------------------------------------------------------------
 @pytest.mark.contract
 def test_rejects_mismatched_shapes(impl):
-    expect_raises(ValueError, impl.ppo_diagnostics, np.array([-1.0, -2.0, -0.5]), np.array([-1.0, -2.0, -0.4]),
-                  np.array([1.0]),
-                  message="inputs of different shapes must raise ValueError (no silent broadcasting)")
+    expect_raises(
+        ValueError,
+        impl.ppo_diagnostics,
+        np.array([-1.0, -2.0, -0.5]),
+        np.array([-1.0, -2.0, -0.4]),
+        np.array([1.0]),
+        message="inputs of different shapes must raise ValueError (no silent broadcasting)",
+    )
 
 
 @pytest.mark.contract
 def test_rejects_empty_batch(impl):
-    expect_raises(ValueError, impl.ppo_diagnostics, np.array([]), np.array([]), np.array([]),
-                  message="an empty batch must raise ValueError (its fractions and means are undefined)")
+    expect_raises(
+        ValueError,
+        impl.ppo_diagnostics,
+        np.array([]),
+        np.array([]),
+        np.array([]),
+        message="an empty batch must raise ValueError (its fractions and means are undefined)",
+    )
 
 
 @pytest.mark.contract
 @pytest.mark.parametrize("clip_epsilon", [0.0, 1.0, -0.2, 1.5], ids=["zero", "one", "negative", "above_one"])
 def test_rejects_epsilon_outside_unit_interval(impl, clip_epsilon):
-    expect_raises(ValueError, impl.ppo_diagnostics, np.array([-1.0, -0.5]), np.array([-1.0, -0.6]),
-                  np.array([1.0, 1.0]), clip_epsilon=clip_epsilon,
-                  message="clip_epsilon outside (0, 1) must raise ValueError")
+    expect_raises(
+        ValueError,
+        impl.ppo_diagnostics,
+        np.array([-1.0, -0.5]),
+        np.array([-1.0, -0.6]),
+        np.array([1.0, 1.0]),
+        clip_epsilon=clip_epsilon,
+        message="clip_epsilon outside (0, 1) must raise ValueError",
+    )
 
 
 # -- defaults: a call without clip_epsilon uses the docstring's value ------------------------
@@ -206,5 +330,9 @@ def test_default_clip_epsilon(impl, reference):
     got = diagnostics(impl, new, old, advantage)
     want = reference.ppo_diagnostics(new, old, advantage)
     for field in ("ratio_outside_fraction", "active_clip_fraction"):
-        expect_close(got[field], getattr(want, field), "called without clip_epsilon, the interval is not the "
-                     "docstring's default [0.8, 1.2] (clip_epsilon=0.2)", what=field)
+        expect_close(
+            got[field],
+            getattr(want, field),
+            "called without clip_epsilon, the interval is not the docstring's default [0.8, 1.2] (clip_epsilon=0.2)",
+            what=field,
+        )

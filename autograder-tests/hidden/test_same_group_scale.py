@@ -8,10 +8,14 @@ import pytest
 
 from grader.answers import Numeric
 
-QUESTION = Numeric("same_group_scale", (), {
-    "value": "(G - 1) / G = 7 / 8 = 0.875; the current reward's share R_i / G of the baseline removes "
-             "1 / G of the expected signal",
-})
+QUESTION = Numeric(
+    "same_group_scale",
+    (),
+    {
+        "value": "(G - 1) / G = 7 / 8 = 0.875; the current reward's share R_i / G of the baseline removes "
+        "1 / G of the expected signal",
+    },
+)
 
 
 @pytest.mark.parametrize("part", QUESTION.parts())

@@ -8,18 +8,21 @@ import pytest
 
 from grader.answers import MultiSelect
 
-QUESTION = MultiSelect("score_identity_correct", {
-    1: "not correct: the draw of X stays discrete and no gradient flows through it; the identity gives "
-       "a different estimator, one that weights the score of the sampled outcome by f",
-    2: "correct: the derivative is moved onto log p_theta(X), so f is only evaluated at the sampled "
-       "outcome and never differentiated",
-    3: "not correct: the estimator is unbiased but still a Monte Carlo average whose variance can be "
-       "large; that is why baselines matter",
-    4: "correct: only log p_theta, evaluated at the drawn sample, needs a derivative; the reward "
-       "may come from a verifier, a program or a person",
-    5: "not correct: the derivation swaps the derivative with the sum or integral over outcomes, which "
-       "needs regularity conditions; without them the identity can fail",
-})
+QUESTION = MultiSelect(
+    "score_identity_correct",
+    {
+        1: "not correct: the draw of X stays discrete and no gradient flows through it; the identity gives "
+        "a different estimator, one that weights the score of the sampled outcome by f",
+        2: "correct: the derivative is moved onto log p_theta(X), so f is only evaluated at the sampled "
+        "outcome and never differentiated",
+        3: "not correct: the estimator is unbiased but still a Monte Carlo average whose variance can be "
+        "large; that is why baselines matter",
+        4: "correct: only log p_theta, evaluated at the drawn sample, needs a derivative; the reward "
+        "may come from a verifier, a program or a person",
+        5: "not correct: the derivation swaps the derivative with the sum or integral over outcomes, which "
+        "needs regularity conditions; without them the identity can fail",
+    },
+)
 
 
 @pytest.mark.parametrize("part", QUESTION.parts())

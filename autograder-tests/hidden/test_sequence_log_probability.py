@@ -2,13 +2,24 @@
 
 import numpy as np
 import pytest
-from grader.testing import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from grader.testing import (MASKED_LEAK, MASK_IGNORED, MASK_INVERTED, as_numeric, example_cases, expect,
-                            expect_close, expect_example, expect_inputs_unchanged, expect_masked_ignored,
-                            expect_raises, expect_right)
+from grader.testing import (
+    MASK_IGNORED,
+    MASK_INVERTED,
+    MASKED_LEAK,
+    as_numeric,
+    example_cases,
+    expect,
+    expect_close,
+    expect_example,
+    expect_inputs_unchanged,
+    expect_masked_ignored,
+    expect_raises,
+    expect_right,
+    given,
+)
 
 WRONG = "differs from the sum of the token log-probabilities over the response tokens on these inputs"
 
@@ -45,42 +56,56 @@ def test_masked_infinities_and_nans_are_ignored(impl, reference):
     # Log-probs of prompt or padding labels may be -inf (a banned token) or nan (never computed);
     # the result must be the one the same call gives with ordinary values there.
     poisoned = np.where(MASK != 0, LP, np.array([[-np.inf, 0, 0, np.nan], [np.nan, -np.inf, 0, 0]]))
-    expect_masked_ignored(impl.sequence_log_probability(poisoned, MASK), impl.sequence_log_probability(LP, MASK),
-                          reference.sequence_log_probability(LP, MASK), WRONG,
-                          leak=MASKED_LEAK + " (the module's own sequence_log_probability multiplies by the mask "
-                                             "too: ignoring -inf and nan at masked positions is this course's rule "
-                                             "beyond the module's code, not a misconception)")
+    expect_masked_ignored(
+        impl.sequence_log_probability(poisoned, MASK),
+        impl.sequence_log_probability(LP, MASK),
+        reference.sequence_log_probability(LP, MASK),
+        WRONG,
+        leak=MASKED_LEAK + " (the module's own sequence_log_probability multiplies by the mask "
+        "too: ignoring -inf and nan at masked positions is this course's rule "
+        "beyond the module's code, not a misconception)",
+    )
 
 
 @pytest.mark.weight(2)
 def test_sum_not_mean(impl, reference):
     lp = np.array([[-0.5, -1.0, -0.25, -2.0], [-0.75, -0.5, -3.0, -1.5]])
     mask = np.array([[1.0, 1.0, 1.0, 0.0], [0.0, 1.0, 0.0, 0.0]])
-    expect_close(impl.sequence_log_probability(lp, mask), reference.sequence_log_probability(lp, mask),
-                 "the log-probability of a sequence is the sum of its token log-probabilities, not their mean "
-                 "(no length normalisation)")
+    expect_close(
+        impl.sequence_log_probability(lp, mask),
+        reference.sequence_log_probability(lp, mask),
+        "the log-probability of a sequence is the sum of its token log-probabilities, not their mean "
+        "(no length normalisation)",
+    )
 
 
 def test_sums_over_the_last_axis(impl, reference):
     lp = -np.linspace(0.1, 2.4, 24).reshape(2, 3, 4)
     mask = (np.arange(24).reshape(2, 3, 4) % 3 != 0).astype(float)
-    expect_close(impl.sequence_log_probability(lp, mask), reference.sequence_log_probability(lp, mask),
-                 "the sum must run over the last (token) axis and keep every leading axis: a [G, B, L] input "
-                 "gives [G, B]")
+    expect_close(
+        impl.sequence_log_probability(lp, mask),
+        reference.sequence_log_probability(lp, mask),
+        "the sum must run over the last (token) axis and keep every leading axis: a [G, B, L] input gives [G, B]",
+    )
 
 
 def test_without_mask_every_position_counts(impl, reference):
     lp = np.array([[-0.5, -1.0, -0.25], [-0.75, -0.5, -3.0]])
-    expect_close(impl.sequence_log_probability(lp), reference.sequence_log_probability(lp),
-                 "without a mask every position counts, and the result is still one sum per sequence over the "
-                 "last axis")
+    expect_close(
+        impl.sequence_log_probability(lp),
+        reference.sequence_log_probability(lp),
+        "without a mask every position counts, and the result is still one sum per sequence over the last axis",
+    )
 
 
 def test_all_masked_row_is_zero(impl, reference):
     lp = np.array([[-0.5, -1.0, -0.25], [-1.5, -0.5, -2.0]])
     mask = np.array([[1.0, 0.0, 1.0], [0.0, 0.0, 0.0]])
-    expect_close(impl.sequence_log_probability(lp, mask), reference.sequence_log_probability(lp, mask),
-                 "a sequence without response tokens has log-probability 0 (an empty sum)")
+    expect_close(
+        impl.sequence_log_probability(lp, mask),
+        reference.sequence_log_probability(lp, mask),
+        "a sequence without response tokens has log-probability 0 (an empty sum)",
+    )
 
 
 # -- properties against the reference ----------------------------------------------------
@@ -100,20 +125,28 @@ def log_prob_cases(draw):
 @pytest.mark.weight(2)
 @given(log_prob_cases())
 def test_matches_reference_on_random_inputs(impl, reference, case):
-    expect_close(impl.sequence_log_probability(**case), reference.sequence_log_probability(**case),
-                 "differs from the definition on random inputs (one to three axes, with and without a mask, "
-                 "-inf or nan at masked positions)")
+    expect_close(
+        impl.sequence_log_probability(**case),
+        reference.sequence_log_probability(**case),
+        "differs from the definition on random inputs (one to three axes, with and without a mask, "
+        "-inf or nan at masked positions)",
+    )
 
 
 @pytest.mark.contract
 def test_accepts_lists(impl):
     # Compared with the submission's own answer for arrays: only the input type is tested here.
     lp, mask = [[-0.5, -1.0, -0.25], [-0.75, -0.5, -3.0]], [[0, 1, 1], [1, 1, 0]]
-    expect_close(impl.sequence_log_probability(lp, mask),
-                 impl.sequence_log_probability(np.array(lp), np.array(mask, dtype=float)),
-                 "plain Python lists must be accepted like arrays")
-    expect_close(impl.sequence_log_probability(lp), impl.sequence_log_probability(np.array(lp)),
-                 "plain Python lists must be accepted like arrays (also without a mask)")
+    expect_close(
+        impl.sequence_log_probability(lp, mask),
+        impl.sequence_log_probability(np.array(lp), np.array(mask, dtype=float)),
+        "plain Python lists must be accepted like arrays",
+    )
+    expect_close(
+        impl.sequence_log_probability(lp),
+        impl.sequence_log_probability(np.array(lp)),
+        "plain Python lists must be accepted like arrays (also without a mask)",
+    )
 
 
 @pytest.mark.contract
@@ -125,13 +158,21 @@ def test_does_not_modify_inputs(impl):
 
 # -- validation ----------------------------------------------------------------------------
 @pytest.mark.contract
-@pytest.mark.parametrize("mask", [
-    np.array([1.0, 1.0, 0.0]),
-    np.array([[1.0], [0.0]]),
-    np.ones((2, 4)),
-], ids=["one_row_for_a_batch", "one_column", "longer_rows"])
+@pytest.mark.parametrize(
+    "mask",
+    [
+        np.array([1.0, 1.0, 0.0]),
+        np.array([[1.0], [0.0]]),
+        np.ones((2, 4)),
+    ],
+    ids=["one_row_for_a_batch", "one_column", "longer_rows"],
+)
 def test_rejects_a_mask_of_another_shape(impl, mask):
     lp = np.array([[-0.5, -1.0, -0.25], [-0.75, -0.5, -3.0]])
-    expect_raises(ValueError, impl.sequence_log_probability, lp, mask,
-                  message="a mask whose shape differs from token_log_probs must raise ValueError "
-                          "(no silent broadcasting)")
+    expect_raises(
+        ValueError,
+        impl.sequence_log_probability,
+        lp,
+        mask,
+        message="a mask whose shape differs from token_log_probs must raise ValueError (no silent broadcasting)",
+    )

@@ -33,8 +33,7 @@ PARAMS = exercise_params("sequence_rloo_lab")
 EVALUATION_SAMPLES = 200  # sampled responses per prompt
 EVALUATION_SEED = 4_700_013  # not a seed the training code evaluates with
 LAB = "sequence_rloo_lab"
-FUNCTIONS = ("response_token_mask", "leave_one_out_baselines", "masked_token_ppo_terms",
-             "masked_token_ppo_objective")
+FUNCTIONS = ("response_token_mask", "leave_one_out_baselines", "masked_token_ppo_terms", "masked_token_ppo_objective")
 TOLERANCE = dict(rtol=1e-7, atol=1e-9)  # as _same
 
 
@@ -55,14 +54,20 @@ def mask_judge(args, kwargs, got, want):
         return None
     tokens = trusted("response_tokens")
     if _same(got, tokens.response_token_mask(*args, **dict(kwargs, include_eos=False))):
-        return ("on rows that end with a generated EOS: it drops the EOS although include_eos=True (stopping is "
-                "an action of the policy and must be trained)")
+        return (
+            "on rows that end with a generated EOS: it drops the EOS although include_eos=True (stopping is "
+            "an action of the policy and must be trained)"
+        )
     if _same(got[:, 1:], want[:, :-1]):
-        return ("on every lab batch: it is not aligned with the labels input_ids[:, 1:] (column k must describe "
-                "token k + 1, the one the logits at k predict), so the first response token gets no gradient")
+        return (
+            "on every lab batch: it is not aligned with the labels input_ids[:, 1:] (column k must describe "
+            "token k + 1, the one the logits at k predict), so the first response token gets no gradient"
+        )
     rows = int(np.sum(np.any(got != want, axis=1)))
-    return (f"on {rows} of {len(want)} rows of a lab batch (prompt tokens, padding and tokens after the first EOS "
-            "are excluded, the EOS itself included)")
+    return (
+        f"on {rows} of {len(want)} rows of a lab batch (prompt tokens, padding and tokens after the first EOS "
+        "are excluded, the EOS itself included)"
+    )
 
 
 def baseline_judge(args, kwargs, got, want):
@@ -72,8 +77,11 @@ def baseline_judge(args, kwargs, got, want):
     total, g = rewards.sum(), len(rewards)
     known = [
         ((total - rewards) / g, "on groups of rewards: it divides the other rewards' sum by G instead of G - 1"),
-        (total - rewards, "on groups of rewards: it does not divide the sum of the other rewards by G - 1, so "
-                          "every advantage is strongly negative"),
+        (
+            total - rewards,
+            "on groups of rewards: it does not divide the sum of the other rewards by G - 1, so "
+            "every advantage is strongly negative",
+        ),
         (np.full(g, total / g), "on groups of rewards: it includes each response's own reward (the group mean)"),
         (rewards - (total - rewards) / (g - 1), "on groups of rewards: it returns advantages, not baselines"),
     ]
@@ -94,8 +102,10 @@ def terms_judge(args, kwargs, got, want):
     if _same(got_pessimistic, pessimistic):
         return None
     if _same(got_pessimistic, np.maximum(unclipped, clipped)):
-        return ("where ratios leave the clip interval: it takes the maximum of the unclipped and clipped terms; the "
-                "pessimistic term is their minimum, which stops pushing a ratio once it is clipped")
+        return (
+            "where ratios leave the clip interval: it takes the maximum of the unclipped and clipped terms; the "
+            "pessimistic term is their minimum, which stops pushing a ratio once it is clipped"
+        )
     if _same(got_pessimistic, unclipped):
         return "where ratios leave the clip interval: it never clips (the pessimistic term is min(r A, clip(r) A))"
     return "in the pessimistic terms of response tokens (min(r A, clip(r) A))"
@@ -108,18 +118,27 @@ def objective_judge(args, kwargs, got, want):
 
 
 def cross_check(impl):
-    return CrossCheck(impl.charged_to("sequence_rloo_lab"), testing._course().reference,
-                      {"response_token_mask": mask_judge, "leave_one_out_baselines": baseline_judge,
-                       "masked_token_ppo_terms": terms_judge, "masked_token_ppo_objective": objective_judge})
+    return CrossCheck(
+        impl.charged_to("sequence_rloo_lab"),
+        testing._course().reference,
+        {
+            "response_token_mask": mask_judge,
+            "leave_one_out_baselines": baseline_judge,
+            "masked_token_ppo_terms": terms_judge,
+            "masked_token_ppo_objective": objective_judge,
+        },
+    )
 
 
 def likely_causes(student):
     findings = student.findings() if student is not None else []
     if findings:
         return "On the same inputs as the reference: " + "; ".join(findings) + "."
-    return ("Every checked call of your four functions agreed with the reference, so the run itself fell short: "
-            "train locally with train_tiny_sequence_policy(sequence_profile_config(seed=...), verbose=True) and "
-            "watch where it stalls.")
+    return (
+        "Every checked call of your four functions agreed with the reference, so the run itself fell short: "
+        "train locally with train_tiny_sequence_policy(sequence_profile_config(seed=...), verbose=True) and "
+        "watch where it stalls."
+    )
 
 
 # -- the graded runs ----------------------------------------------------------------------------------
@@ -136,8 +155,9 @@ def symptoms(lab, evaluation):
 def evaluated(lab, weights, profile, seed):
     """This side's evaluation of trained weights: sampled responses scored by its own verifier."""
     model = lab.policy_from_weights(weights, lab.sequence_profile_config(profile).hidden_size)
-    return lab.evaluate_sequence_policy(model, samples_per_prompt=EVALUATION_SAMPLES, deterministic=False,
-                                        seed=EVALUATION_SEED + seed)
+    return lab.evaluate_sequence_policy(
+        model, samples_per_prompt=EVALUATION_SAMPLES, deterministic=False, seed=EVALUATION_SEED + seed
+    )
 
 
 def reference_record(lab, seed, profile):
@@ -153,8 +173,12 @@ def reference_record(lab, seed, profile):
 
 def replay_finding(replayed):
     """Where the replay of the reference training first differed, in words (no expected value)."""
-    judges = {"response_token_mask": mask_judge, "leave_one_out_baselines": baseline_judge,
-              "masked_token_ppo_terms": terms_judge, "masked_token_ppo_objective": objective_judge}
+    judges = {
+        "response_token_mask": mask_judge,
+        "leave_one_out_baselines": baseline_judge,
+        "masked_token_ppo_terms": terms_judge,
+        "masked_token_ppo_objective": objective_judge,
+    }
     kind = None
     if replayed.got is not None:
         try:
@@ -191,4 +215,5 @@ def test_trained_policy_answers_every_prompt(impl, seed):
         raise Misconception(
             f"after training on seed {seed} the policy answers exactly right in {rate:.0%} of sampled responses "
             f"(needs {needed:.0%}; mean reward {evaluation['mean_reward']:.2f}, {symptoms(lab, evaluation)}). "
-            f"{causes}")
+            f"{causes}"
+        )

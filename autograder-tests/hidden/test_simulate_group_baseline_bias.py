@@ -14,11 +14,26 @@ the specified draw earn nothing, however well they imitate an estimate's statist
 import numpy as np
 import pytest
 
-from grader.testing import (Misconception, expect, expect_close, expect_float, expect_observed, expect_raises,
-                            example_cases)
+from grader.testing import (
+    Misconception,
+    example_cases,
+    expect,
+    expect_close,
+    expect_float,
+    expect_observed,
+    expect_raises,
+)
 
-KEYS = ("true_gradient", "plain_scale", "same_group_scale", "rloo_scale", "predicted_same_group_scale",
-        "plain_std", "same_group_std", "rloo_std")
+KEYS = (
+    "true_gradient",
+    "plain_scale",
+    "same_group_scale",
+    "rloo_scale",
+    "predicted_same_group_scale",
+    "plain_std",
+    "same_group_std",
+    "rloo_std",
+)
 ESTIMATORS = ("plain", "same_group", "rloo")
 SCALES = tuple(f"{name}_scale" for name in ESTIMATORS)
 STANDARD_ERRORS = 5.0  # how far (in standard errors) a Monte Carlo scale may be from its expectation
@@ -29,9 +44,11 @@ STDS = ("plain_std", "same_group_std", "rloo_std")
 # Repeated runs for the seed tests: G = 4, few and many groups, eight seeds each.
 SEEDS = range(1, 9)
 FEW, MANY = 500, 8000
-NOT_SIMULATED = ("the results do not vary with the seed as Monte Carlo estimates must (about one standard error "
-                 "from seed to seed): simulate the responses with the seeded generator (the theoretical values are "
-                 "what the simulation is meant to check)")
+NOT_SIMULATED = (
+    "the results do not vary with the seed as Monte Carlo estimates must (about one standard error "
+    "from seed to seed): simulate the responses with the seeded generator (the theoretical values are "
+    "what the simulation is meant to check)"
+)
 
 
 def simulate(impl, keys=KEYS, **args) -> dict:
@@ -43,8 +60,10 @@ def simulate(impl, keys=KEYS, **args) -> dict:
     expect(isinstance(result, dict), "the result must be a dict mapping names to floats")
     missing = [k for k in keys if k not in result]
     expect(not missing, f"the result dict is missing the key(s) {missing}")
-    return {k: expect_float(result[k], "every value of the result must be a single float", what=f"result['{k}']")
-            for k in keys}
+    return {
+        k: expect_float(result[k], "every value of the result must be a single float", what=f"result['{k}']")
+        for k in keys
+    }
 
 
 def standard_error(reference, estimator, **args) -> float:
@@ -78,18 +97,23 @@ def expect_estimate(impl, reference, estimator, expected, message, **args):
 def test_same_seed_repeats(impl):
     first = simulate(impl, keys=STATISTICS, group_size=4, groups=2000, seed=42)
     second = simulate(impl, keys=STATISTICS, group_size=4, groups=2000, seed=42)
-    expect_observed(first == second, "two calls with the same seed give different results: draw from "
-                                     "np.random.default_rng(seed), not from an unseeded or global generator")
+    expect_observed(
+        first == second,
+        "two calls with the same seed give different results: draw from "
+        "np.random.default_rng(seed), not from an unseeded or global generator",
+    )
 
 
 @pytest.mark.gate
 def test_seed_decides_the_draw(impl):
     first = simulate(impl, keys=STATISTICS, group_size=4, groups=2000, seed=42)
     other = simulate(impl, keys=STATISTICS, group_size=4, groups=2000, seed=43)
-    expect_observed(all(first[k] != other[k] for k in SCALES) and first["rloo_std"] != other["rloo_std"],
-                    "the results do not vary with the seed: different seeds give identical results; the seed "
-                    "argument must seed the generator, and every scale and spread must come from the simulated "
-                    "responses")
+    expect_observed(
+        all(first[k] != other[k] for k in SCALES) and first["rloo_std"] != other["rloo_std"],
+        "the results do not vary with the seed: different seeds give identical results; the seed "
+        "argument must seed the generator, and every scale and spread must come from the simulated "
+        "responses",
+    )
 
 
 @pytest.mark.weight(2)
@@ -103,8 +127,11 @@ def test_seeds_spread_like_monte_carlo_estimates(impl, reference):
         # Too little scatter shows the results do not vary as estimates do; too much shows only that the
         # scale is not the average it should be (many mistakes do that): an observation, no cause.
         expect_observed(0.25 * error <= np.std(values), f"{estimator}_scale: {NOT_SIMULATED}")
-        expect(np.std(values) <= 3.0 * error, f"{estimator}_scale scatters over seeds several times more than "
-                                              "the Monte Carlo average of the specified estimate would")
+        expect(
+            np.std(values) <= 3.0 * error,
+            f"{estimator}_scale scatters over seeds several times more than "
+            "the Monte Carlo average of the specified estimate would",
+        )
 
 
 @pytest.mark.gate
@@ -113,20 +140,31 @@ def test_spread_shrinks_with_more_groups(impl):
     few = [simulate(impl, keys=SCALES, group_size=4, groups=FEW, seed=s) for s in SEEDS]
     many = [simulate(impl, keys=SCALES, group_size=4, groups=MANY, seed=s) for s in SEEDS]
     for key in SCALES:
-        expect_observed(np.std([run[key] for run in few]) > 2.0 * np.std([run[key] for run in many]),
-                        f"the scatter of {key} over seeds does not shrink with more groups, as a Monte Carlo "
-                        "average over groups must (about as 1 / sqrt(groups))")
+        expect_observed(
+            np.std([run[key] for run in few]) > 2.0 * np.std([run[key] for run in many]),
+            f"the scatter of {key} over seeds does not shrink with more groups, as a Monte Carlo "
+            "average over groups must (about as 1 / sqrt(groups))",
+        )
 
 
 @pytest.mark.weight(2)
 @pytest.mark.parametrize("case", example_cases("simulate_group_baseline_bias"))
 def test_worked_example(impl, reference, case):
     got = simulate(impl, keys=tuple(case.expected), **case.args)
-    wrong = [key for key, expected in case.expected.items()
-             if not (within(got, reference, key[: -len("_scale")], expected, **case.args)
-                     if key in SCALES else np.isclose(got[key], expected, rtol=1e-6, atol=1e-9))]
-    expect(not wrong, f"does not reproduce the module's worked example '{case.name}': {', '.join(wrong)} "
-                      f"{'is' if len(wrong) == 1 else 'are'} wrong")
+    wrong = [
+        key
+        for key, expected in case.expected.items()
+        if not (
+            within(got, reference, key[: -len("_scale")], expected, **case.args)
+            if key in SCALES
+            else np.isclose(got[key], expected, rtol=1e-6, atol=1e-9)
+        )
+    ]
+    expect(
+        not wrong,
+        f"does not reproduce the module's worked example '{case.name}': {', '.join(wrong)} "
+        f"{'is' if len(wrong) == 1 else 'are'} wrong",
+    )
 
 
 # -- the statistical facts -------------------------------------------------------------
@@ -134,45 +172,71 @@ def test_worked_example(impl, reference, case):
 def test_same_group_scale_is_g_minus_one_over_g(impl, reference):
     for args in RUNS:
         g = args["group_size"]
-        expect_estimate(impl, reference, "same_group", (g - 1) / g,
-                        "same_group_scale does not show the predicted shrinkage: centring on the mean of the whole "
-                        "group, which contains R_i, keeps only (G - 1) / G of the expected gradient", **args)
+        expect_estimate(
+            impl,
+            reference,
+            "same_group",
+            (g - 1) / g,
+            "same_group_scale does not show the predicted shrinkage: centring on the mean of the whole "
+            "group, which contains R_i, keeps only (G - 1) / G of the expected gradient",
+            **args,
+        )
 
 
 @pytest.mark.weight(2)
 def test_rloo_is_unbiased(impl, reference):
     for args in RUNS:
-        expect_estimate(impl, reference, "rloo", 1.0,
-                        "rloo_scale is not close to 1: the leave-one-out baseline must exclude the response's own "
-                        "reward (mean of the other G - 1 rewards), which keeps the estimator unbiased", **args)
+        expect_estimate(
+            impl,
+            reference,
+            "rloo",
+            1.0,
+            "rloo_scale is not close to 1: the leave-one-out baseline must exclude the response's own "
+            "reward (mean of the other G - 1 rewards), which keeps the estimator unbiased",
+            **args,
+        )
 
 
 def test_plain_is_unbiased(impl, reference):
     for args in RUNS:
-        expect_estimate(impl, reference, "plain", 1.0,
-                        "plain_scale is not close to 1: without a baseline R_i * (Y_i - p) is unbiased; check the "
-                        "score Y - p and that each scale divides by the true gradient", **args)
+        expect_estimate(
+            impl,
+            reference,
+            "plain",
+            1.0,
+            "plain_scale is not close to 1: without a baseline R_i * (Y_i - p) is unbiased; check the "
+            "score Y - p and that each scale divides by the true gradient",
+            **args,
+        )
 
 
 def test_true_gradient(impl):
     got = simulate(impl, keys=("true_gradient",), group_size=2, groups=50, seed=3)
-    expect_close(got["true_gradient"], 0.3 * (1 - 0.3),
-                 "true_gradient must be d E[R] / d theta = p * (1 - p) for the logit parameterisation")
+    expect_close(
+        got["true_gradient"],
+        0.3 * (1 - 0.3),
+        "true_gradient must be d E[R] / d theta = p * (1 - p) for the logit parameterisation",
+    )
 
 
 def test_predicted_same_group_scale(impl):
     for g in (2, 3, 7):
         got = simulate(impl, keys=("predicted_same_group_scale",), group_size=g, groups=20, seed=g)
-        expect_close(got["predicted_same_group_scale"], (g - 1) / g,
-                     "predicted_same_group_scale must be (G - 1) / G as a float (beware of integer division)")
+        expect_close(
+            got["predicted_same_group_scale"],
+            (g - 1) / g,
+            "predicted_same_group_scale must be (G - 1) / G as a float (beware of integer division)",
+        )
 
 
 def test_baselines_reduce_spread(impl):
     for args in RUNS:
         got = simulate(impl, keys=STDS, **args)
-        expect(got["rloo_std"] < 0.6 * got["plain_std"] and got["same_group_std"] < 0.6 * got["plain_std"],
-               "the reported spreads do not show the variance reduction: with a baseline (same-group or RLOO) the "
-               "per-group estimates vary far less than without one, because the reward offset cancels")
+        expect(
+            got["rloo_std"] < 0.6 * got["plain_std"] and got["same_group_std"] < 0.6 * got["plain_std"],
+            "the reported spreads do not show the variance reduction: with a baseline (same-group or RLOO) the "
+            "per-group estimates vary far less than without one, because the reward offset cancels",
+        )
 
 
 def test_spreads_are_std_of_group_estimates(impl, reference):
@@ -180,10 +244,12 @@ def test_spreads_are_std_of_group_estimates(impl, reference):
         got = simulate(impl, keys=STDS, **args)
         ref = reference.simulate_group_baseline_bias(**args)
         for name in ESTIMATORS:
-            expect(abs(got[f"{name}_std"] - ref[f"{name}_std"]) <= 0.1 * ref[f"{name}_std"],
-                   f"{name}_std is off: it must be the (population) standard deviation, over the groups, of the "
-                   f"per-group {name} estimates (not a variance, a standard error, or the spread of single "
-                   "responses' terms)")
+            expect(
+                abs(got[f"{name}_std"] - ref[f"{name}_std"]) <= 0.1 * ref[f"{name}_std"],
+                f"{name}_std is off: it must be the (population) standard deviation, over the groups, of the "
+                f"per-group {name} estimates (not a variance, a standard error, or the spread of single "
+                "responses' terms)",
+            )
 
 
 # A gate too: the docstring specifies the draw, so a correct simulation reproduces the reference's simulated
@@ -196,10 +262,13 @@ def test_follows_specified_draw(impl, reference):
         got = simulate(impl, keys=STATISTICS, **args)
         want = reference.simulate_group_baseline_bias(**args)
         for key in STATISTICS:
-            expect_close(got[key], want[key],
-                         "does not reproduce the specified random draw: use one call "
-                         "np.random.default_rng(seed).random((groups, group_size)) < p, with that shape, and "
-                         "population standard deviations")
+            expect_close(
+                got[key],
+                want[key],
+                "does not reproduce the specified random draw: use one call "
+                "np.random.default_rng(seed).random((groups, group_size)) < p, with that shape, and "
+                "population standard deviations",
+            )
 
 
 # -- the contract --------------------------------------------------------------------------
@@ -210,16 +279,28 @@ def test_returns_all_keys_as_floats(impl):
     missing = [k for k in KEYS if k not in result]
     expect(not missing, f"the result dict is missing the key(s) {missing}")
     for key in KEYS:
-        expect(isinstance(result[key], (float, np.floating)) and not isinstance(result[key], bool),
-               f"result['{key}'] must be a float, not {type(result[key]).__name__}")
+        expect(
+            isinstance(result[key], (float, np.floating)) and not isinstance(result[key], bool),
+            f"result['{key}'] must be a float, not {type(result[key]).__name__}",
+        )
 
 
 @pytest.mark.contract
-@pytest.mark.parametrize("args", [dict(group_size=1, groups=10, seed=0), dict(group_size=0, groups=10, seed=0),
-                                  dict(group_size=3, groups=0, seed=0), dict(group_size=2.5, groups=10, seed=0),
-                                  dict(group_size=3, groups=10.5, seed=0)],
-                         ids=["group_of_one", "group_of_zero", "no_groups", "fractional_group_size",
-                              "fractional_groups"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        dict(group_size=1, groups=10, seed=0),
+        dict(group_size=0, groups=10, seed=0),
+        dict(group_size=3, groups=0, seed=0),
+        dict(group_size=2.5, groups=10, seed=0),
+        dict(group_size=3, groups=10.5, seed=0),
+    ],
+    ids=["group_of_one", "group_of_zero", "no_groups", "fractional_group_size", "fractional_groups"],
+)
 def test_rejects_invalid_arguments(impl, args):
-    expect_raises(ValueError, impl.simulate_group_baseline_bias, **args,
-                  message="group_size below 2, groups below 1, or a non-integer count must raise ValueError")
+    expect_raises(
+        ValueError,
+        impl.simulate_group_baseline_bias,
+        **args,
+        message="group_size below 2, groups below 1, or a non-integer count must raise ValueError",
+    )

@@ -8,11 +8,15 @@ import pytest
 
 from grader.answers import Choice
 
-QUESTION = Choice("single_done_flag_bias", ("higher", "lower", "unchanged"), [
-    "lower: zeroing a positive continuation gamma * V(s') removes value, so targets near time limits "
-    "and buffer ends are biased downward",
-    "higher: zeroing a negative continuation removes a penalty, so the target is biased upward",
-])
+QUESTION = Choice(
+    "single_done_flag_bias",
+    ("higher", "lower", "unchanged"),
+    [
+        "lower: zeroing a positive continuation gamma * V(s') removes value, so targets near time limits "
+        "and buffer ends are biased downward",
+        "higher: zeroing a negative continuation removes a penalty, so the target is biased upward",
+    ],
+)
 
 
 @pytest.mark.parametrize("part", QUESTION.parts())

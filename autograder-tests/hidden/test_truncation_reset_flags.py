@@ -8,15 +8,17 @@ import pytest
 
 from grader.answers import Flags
 
-QUESTION = Flags("truncation_reset_flags", {
-    "bootstrap": "True: the task could have gone on, so the final observation still has a continuation "
-                 "value; bootstrap from it before reset() replaces it",
-    "recursion_continues": "False: after reset() the next record belongs to another episode; it is next "
-                           "to this one in storage only",
-    "terminated": "False: terminated says that no continuation value exists, which is not so at a time "
-                  "limit",
-    "trace_cut": "True: the backward recursion must stop here because the next record is another episode",
-})
+QUESTION = Flags(
+    "truncation_reset_flags",
+    {
+        "bootstrap": "True: the task could have gone on, so the final observation still has a continuation "
+        "value; bootstrap from it before reset() replaces it",
+        "recursion_continues": "False: after reset() the next record belongs to another episode; it is next "
+        "to this one in storage only",
+        "terminated": "False: terminated says that no continuation value exists, which is not so at a time limit",
+        "trace_cut": "True: the backward recursion must stop here because the next record is another episode",
+    },
+)
 
 
 @pytest.mark.parametrize("part", QUESTION.parts())

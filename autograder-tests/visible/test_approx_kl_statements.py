@@ -5,7 +5,7 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import TrueFalse
 
-FORMAT = TrueFalse('approx_kl_statements', [""] * 4)
+FORMAT = TrueFalse("approx_kl_statements", [""] * 4)
 
 
 def test_format(impl):

@@ -5,7 +5,7 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import Choice
 
-FORMAT = Choice('baseline_validity', ('unbiased', 'biased', 'scaled'), [""] * 5)
+FORMAT = Choice("baseline_validity", ("unbiased", "biased", "scaled"), [""] * 5)
 
 
 def test_format(impl):

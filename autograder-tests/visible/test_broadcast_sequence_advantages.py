@@ -5,10 +5,12 @@ import numpy as np
 
 def test_each_response_token_gets_its_row_advantage(impl):
     """Row b carries sequence_advantages[b] on its response tokens and 0 elsewhere."""
-    got = impl.broadcast_sequence_advantages(np.array([3.0, -1.0]), np.array([[0.0, 1.0, 1.0, 0.0],
-                                                                                [1.0, 1.0, 1.0, 1.0]]))
-    assert np.allclose(got, [[0.0, 3.0, 3.0, 0.0], [-1.0, -1.0, -1.0, -1.0]]), \
+    got = impl.broadcast_sequence_advantages(
+        np.array([3.0, -1.0]), np.array([[0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 1.0, 1.0]])
+    )
+    assert np.allclose(got, [[0.0, 3.0, 3.0, 0.0], [-1.0, -1.0, -1.0, -1.0]]), (
         "each response token gets the full advantage of its sequence; masked positions get 0"
+    )
 
 
 def test_mismatched_batch_raises(impl):

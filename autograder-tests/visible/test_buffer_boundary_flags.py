@@ -5,7 +5,9 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import Flags
 
-FORMAT = Flags('buffer_boundary_flags', dict.fromkeys(['bootstrap', 'recursion_continues', 'terminated', 'trace_cut'], ""))
+FORMAT = Flags(
+    "buffer_boundary_flags", dict.fromkeys(["bootstrap", "recursion_continues", "terminated", "trace_cut"], "")
+)
 
 
 def test_format(impl):

@@ -5,7 +5,7 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import TrueFalse
 
-FORMAT = TrueFalse('detach_statements', [""] * 3)
+FORMAT = TrueFalse("detach_statements", [""] * 3)
 
 
 def test_format(impl):

@@ -19,5 +19,6 @@ def test_constant_group_gives_zeros(impl):
 def test_result_has_mean_zero_and_unit_std(impl):
     """After normalisation the advantages have mean 0 and population std 1."""
     got = np.asarray(impl.group_zscore_advantages(np.array([0.2, 1.7, -0.4, 3.1])))
-    assert np.isclose(got.mean(), 0.0) and np.isclose(got.std(), 1.0), \
+    assert np.isclose(got.mean(), 0.0) and np.isclose(got.std(), 1.0), (
         "normalised advantages should have mean 0 and (population) standard deviation 1"
+    )

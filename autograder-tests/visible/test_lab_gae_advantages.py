@@ -5,8 +5,9 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import Numeric
 
-FORMAT = Numeric('lab_gae_advantages', (2,), dict.fromkeys(['record_0', 'record_1'], ""),
-                 tolerance={'rtol': 0.0, 'atol': 0.001})
+FORMAT = Numeric(
+    "lab_gae_advantages", (2,), dict.fromkeys(["record_0", "record_1"], ""), tolerance={"rtol": 0.0, "atol": 0.001}
+)
 
 
 def test_format(impl):

@@ -5,8 +5,9 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import Numeric
 
-FORMAT = Numeric('literal_discount_weights', (3,), dict.fromkeys(['t0', 't1', 't2'], ""),
-                 tolerance={'rtol': 0.0, 'atol': 0.001})
+FORMAT = Numeric(
+    "literal_discount_weights", (3,), dict.fromkeys(["t0", "t1", "t2"], ""), tolerance={"rtol": 0.0, "atol": 0.001}
+)
 
 
 def test_format(impl):

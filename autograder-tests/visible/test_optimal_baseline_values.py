@@ -5,8 +5,9 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import Numeric
 
-FORMAT = Numeric('optimal_baseline_values', (2,), dict.fromkeys(['value', 'b_star'], ""),
-                 tolerance={'rtol': 0.0, 'atol': 0.001})
+FORMAT = Numeric(
+    "optimal_baseline_values", (2,), dict.fromkeys(["value", "b_star"], ""), tolerance={"rtol": 0.0, "atol": 0.001}
+)
 
 
 def test_format(impl):

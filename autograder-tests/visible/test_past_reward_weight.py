@@ -5,7 +5,7 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import Choice
 
-FORMAT = Choice('past_reward_weight', ('a', 'b', 'c', 'd'), "")
+FORMAT = Choice("past_reward_weight", ("a", "b", "c", "d"), "")
 
 
 def test_format(impl):

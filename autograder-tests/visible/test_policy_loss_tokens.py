@@ -5,7 +5,7 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import MultiSelect
 
-FORMAT = MultiSelect('policy_loss_tokens', dict.fromkeys(range(1, 6), ""))
+FORMAT = MultiSelect("policy_loss_tokens", dict.fromkeys(range(1, 6), ""))
 
 
 def test_format(impl):

@@ -5,8 +5,7 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import Numeric
 
-FORMAT = Numeric('ppo_clip_interval', (2,), dict.fromkeys(['low', 'high'], ""),
-                 tolerance={'rtol': 0.0, 'atol': 0.001})
+FORMAT = Numeric("ppo_clip_interval", (2,), dict.fromkeys(["low", "high"], ""), tolerance={"rtol": 0.0, "atol": 0.001})
 
 
 def test_format(impl):

@@ -6,8 +6,9 @@ import numpy as np
 def test_ratio_inside_interval_is_not_clipped(impl):
     """Inside [1 - eps, 1 + eps] all three terms equal r * A."""
     unclipped, clipped, pessimistic = impl.ppo_clipped_terms(np.array([1.1]), np.array([2.0]), clip_epsilon=0.2)
-    assert np.allclose([unclipped, clipped, pessimistic], [[2.2], [2.2], [2.2]]), \
+    assert np.allclose([unclipped, clipped, pessimistic], [[2.2], [2.2], [2.2]]), (
         "a ratio inside the interval should leave all three terms at r * A"
+    )
 
 
 def test_large_ratio_negative_advantage_keeps_unclipped(impl):

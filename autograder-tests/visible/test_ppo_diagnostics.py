@@ -24,5 +24,6 @@ def test_outside_but_not_active(impl):
     """r = 2 with A = -1: the ratio is outside, yet the minimum is the unclipped term."""
     got = impl.ppo_diagnostics(np.array([np.log(2.0)]), np.array([0.0]), np.array([-1.0]))
     assert np.isclose(got.ratio_outside_fraction, 1.0), "a ratio of 2 lies outside [0.8, 1.2]"
-    assert np.isclose(got.active_clip_fraction, 0.0), \
+    assert np.isclose(got.active_clip_fraction, 0.0), (
         "active_clip_fraction counts rows where clipping changed the minimum, not ratios outside the interval"
+    )

@@ -5,8 +5,12 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import Numeric
 
-FORMAT = Numeric('ppo_worked_example', (4,), dict.fromkeys(['ratio_outside_fraction', 'active_clip_fraction', 'mean_objective', 'approx_kl'], ""),
-                 tolerance={'rtol': 0.0, 'atol': 0.001})
+FORMAT = Numeric(
+    "ppo_worked_example",
+    (4,),
+    dict.fromkeys(["ratio_outside_fraction", "active_clip_fraction", "mean_objective", "approx_kl"], ""),
+    tolerance={"rtol": 0.0, "atol": 0.001},
+)
 
 
 def test_format(impl):

@@ -5,7 +5,7 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import TrueFalse
 
-FORMAT = TrueFalse('reinforce_transition_cases', [""] * 5)
+FORMAT = TrueFalse("reinforce_transition_cases", [""] * 5)
 
 
 def test_format(impl):

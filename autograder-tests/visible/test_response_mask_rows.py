@@ -5,8 +5,9 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import Numeric
 
-FORMAT = Numeric('response_mask_rows', (2, 6), dict.fromkeys(['row_1', 'row_2'], ""),
-                 tolerance={'rtol': 0.0, 'atol': 0.001})
+FORMAT = Numeric(
+    "response_mask_rows", (2, 6), dict.fromkeys(["row_1", "row_2"], ""), tolerance={"rtol": 0.0, "atol": 0.001}
+)
 
 
 def test_format(impl):

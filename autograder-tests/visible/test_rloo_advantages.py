@@ -5,8 +5,12 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import Numeric
 
-FORMAT = Numeric('rloo_advantages', (4,), dict.fromkeys(['response_1', 'response_2', 'response_3', 'response_4'], ""),
-                 tolerance={'rtol': 0.0, 'atol': 0.001})
+FORMAT = Numeric(
+    "rloo_advantages",
+    (4,),
+    dict.fromkeys(["response_1", "response_2", "response_3", "response_4"], ""),
+    tolerance={"rtol": 0.0, "atol": 0.001},
+)
 
 
 def test_format(impl):

@@ -5,7 +5,7 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import Choice
 
-FORMAT = Choice('rloo_grpo_features', ('both', 'rloo', 'grpo', 'neither'), [""] * 7)
+FORMAT = Choice("rloo_grpo_features", ("both", "rloo", "grpo", "neither"), [""] * 7)
 
 
 def test_format(impl):

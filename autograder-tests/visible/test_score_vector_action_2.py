@@ -5,8 +5,9 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import Numeric
 
-FORMAT = Numeric('score_vector_action_2', (3,), dict.fromkeys(['dz_0', 'dz_1', 'dz_2'], ""),
-                 tolerance={'rtol': 0.0, 'atol': 0.001})
+FORMAT = Numeric(
+    "score_vector_action_2", (3,), dict.fromkeys(["dz_0", "dz_1", "dz_2"], ""), tolerance={"rtol": 0.0, "atol": 0.001}
+)
 
 
 def test_format(impl):

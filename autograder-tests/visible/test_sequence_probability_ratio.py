@@ -13,6 +13,5 @@ def test_product_of_token_ratios(impl):
 
 def test_row_without_response_tokens_has_ratio_one(impl):
     """An empty product is 1."""
-    got = impl.sequence_probability_ratio(np.array([[-1.0, -2.0]]), np.array([[-3.0, -0.5]]),
-                                          np.array([[0.0, 0.0]]))
+    got = impl.sequence_probability_ratio(np.array([[-1.0, -2.0]]), np.array([[-3.0, -0.5]]), np.array([[0.0, 0.0]]))
     assert np.allclose(got, [1.0]), "a row without response tokens has ratio 1"

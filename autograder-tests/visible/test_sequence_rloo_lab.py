@@ -17,10 +17,12 @@ def test_one_training_run_answers_the_prompts(impl):
     weights = impl.sequence_rloo_lab(seed=seed, profile=profile)
     problems = lab.check_policy_weights(weights, lab.sequence_profile_config(profile).hidden_size)
     assert not problems, "sequence_rloo_lab returned unusable weights: " + "; ".join(problems)
-    evaluation = lab.evaluate_sequence_policy(lab.policy_from_weights(weights), samples_per_prompt=100,
-                                              deterministic=False, seed=2024)
+    evaluation = lab.evaluate_sequence_policy(
+        lab.policy_from_weights(weights), samples_per_prompt=100, deterministic=False, seed=2024
+    )
     needed = float(params["min_success_rate"])
     assert evaluation["success_rate"] >= needed, (
         f"after training (seed {seed}) {evaluation['success_rate']:.0%} of sampled responses are exactly right, "
         f"it should reach {needed:.0%}: check response_token_mask (shift, generated EOS), "
-        "leave_one_out_baselines and masked_token_ppo_terms (the pessimistic minimum)")
+        "leave_one_out_baselines and masked_token_ppo_terms (the pessimistic minimum)"
+    )

@@ -6,8 +6,16 @@ import numpy as np
 def test_reports_every_quantity(impl):
     """All eight keys are present, and the prediction is (G - 1) / G."""
     result = impl.simulate_group_baseline_bias(group_size=5, groups=1000, seed=0)
-    keys = {"true_gradient", "plain_scale", "same_group_scale", "rloo_scale", "predicted_same_group_scale",
-            "plain_std", "same_group_std", "rloo_std"}
+    keys = {
+        "true_gradient",
+        "plain_scale",
+        "same_group_scale",
+        "rloo_scale",
+        "predicted_same_group_scale",
+        "plain_std",
+        "same_group_std",
+        "rloo_std",
+    }
     assert keys <= set(result), f"the result should contain the keys {sorted(keys)}"
     assert np.isclose(result["predicted_same_group_scale"], 0.8), "for G = 5 the predicted scale is 4 / 5"
 

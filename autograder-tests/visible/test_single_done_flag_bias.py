@@ -5,7 +5,7 @@ The question's structure, with no key and no explanation: those stay in the hidd
 
 from grader.answers import Choice
 
-FORMAT = Choice('single_done_flag_bias', ('higher', 'lower', 'unchanged'), [""] * 2)
+FORMAT = Choice("single_done_flag_bias", ("higher", "lower", "unchanged"), [""] * 2)
 
 
 def test_format(impl):

@@ -16,47 +16,76 @@ from grader.display import markup, text
 from grader.engine.dispatch import GradingOptions
 from grader.errors import GraderError
 from grader.feedback import first_issue, format_points, function_report
-from grader.options import (LMS_NAMES, course_dir_option, db_option, engine_options, resolve_course_dir,
-                            scheduler_address)
+from grader.options import (
+    LMS_NAMES,
+    course_dir_option,
+    db_option,
+    engine_options,
+    resolve_course_dir,
+    scheduler_address,
+)
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
 
 def register(sub, common) -> None:
     parser = sub.add_parser(
-        "autograde", parents=[common], help="grade submitted/<student>/<assignment>/ and record it in nbgrader",
+        "autograde",
+        parents=[common],
+        help="grade submitted/<student>/<assignment>/ and record it in nbgrader",
         description="Grade every submission of ASSIGNMENT in an nbgrader course directory built by `grader build`: "
-                    "the solution cells of each notebook become modules shaped like exercises/ (course code from "
-                    "the course), the hidden tests grade them in separate worker processes, never in a Jupyter "
-                    "kernel, and the grades are recorded as `nbgrader autograde` records them (autograded/ and the "
-                    "gradebook, by nbgrader's own autograde steps with the trusted grade in place of Execute). Then "
-                    "run `nbgrader generate_feedback` and `nbgrader export` as usual. A broken notebook gets a grade "
-                    "and a message; it never stops the class. With several assignments, one that cannot be graded "
-                    "(not built, no submissions, points changed since the build) is skipped with its reason and "
-                    "the others are graded; a final table says which. Exit status: 0 every assignment graded and "
-                    "recorded; 1 the gradebook disagrees with the grader; 2 nothing could be graded; 3 some "
-                    "assignments were skipped.")
-    parser.add_argument("assignment", metavar="ASSIGNMENT", nargs="+",
-                        help="assignment id (course.yaml); several are autograded one after the other")
+        "the solution cells of each notebook become modules shaped like exercises/ (course code from "
+        "the course), the hidden tests grade them in separate worker processes, never in a Jupyter "
+        "kernel, and the grades are recorded as `nbgrader autograde` records them (autograded/ and the "
+        "gradebook, by nbgrader's own autograde steps with the trusted grade in place of Execute). Then "
+        "run `nbgrader generate_feedback` and `nbgrader export` as usual. A broken notebook gets a grade "
+        "and a message; it never stops the class. With several assignments, one that cannot be graded "
+        "(not built, no submissions, points changed since the build) is skipped with its reason and "
+        "the others are graded; a final table says which. Exit status: 0 every assignment graded and "
+        "recorded; 1 the gradebook disagrees with the grader; 2 nothing could be graded; 3 some "
+        "assignments were skipped.",
+    )
+    parser.add_argument(
+        "assignment",
+        metavar="ASSIGNMENT",
+        nargs="+",
+        help="assignment id (course.yaml); several are autograded one after the other",
+    )
     course_dir_option(parser)
     db_option(parser)
     parser.add_argument("--student", action="append", metavar="ID", help="grade only this student (repeatable)")
-    engine_options(parser, jobs_help="trusted grading processes in parallel on this machine (default: one "
-                                         "per core, at most 4)")
-    parser.add_argument("--out", metavar="DIR", default=None,
-                        help="where the trusted records go, DIR/<assignment>/ (default: grader-results/ in the "
-                             "course directory)")
-    parser.add_argument("--zip", metavar="FILE", default=None,
-                        help="first collect an LMS download (the zip of an assignment's submissions from Canvas, "
-                             "Moodle, Blackboard or Brightspace, or notebooks named <student>_<anything>.ipynb or "
-                             "<student>/<file>) into submitted/, each student's submission time into its "
-                             "timestamp.txt; nested archives are never unpacked, and what is not collected is "
-                             "said before grading, with the fix")
-    parser.add_argument("--lms", choices=LMS_NAMES, default="auto",
-                        help="with --zip: which LMS made the download (default: auto, recognised from the file "
-                             "names; generic: <student>_<anything>)")
-    parser.add_argument("--name-regexp", metavar="REGEX", default=None,
-                        help="with --zip: how a file name gives the student, for a shape no --lms knows, e.g. "
-                             r"'(?P<student_id>\w+)_(?P<file_id>.+)' (default: <student>_<anything>.ipynb)")
+    engine_options(
+        parser, jobs_help="trusted grading processes in parallel on this machine (default: one per core, at most 4)"
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="where the trusted records go, DIR/<assignment>/ (default: grader-results/ in the course directory)",
+    )
+    parser.add_argument(
+        "--zip",
+        metavar="FILE",
+        default=None,
+        help="first collect an LMS download (the zip of an assignment's submissions from Canvas, "
+        "Moodle, Blackboard or Brightspace, or notebooks named <student>_<anything>.ipynb or "
+        "<student>/<file>) into submitted/, each student's submission time into its "
+        "timestamp.txt; nested archives are never unpacked, and what is not collected is "
+        "said before grading, with the fix",
+    )
+    parser.add_argument(
+        "--lms",
+        choices=LMS_NAMES,
+        default="auto",
+        help="with --zip: which LMS made the download (default: auto, recognised from the file "
+        "names; generic: <student>_<anything>)",
+    )
+    parser.add_argument(
+        "--name-regexp",
+        metavar="REGEX",
+        default=None,
+        help="with --zip: how a file name gives the student, for a shape no --lms knows, e.g. "
+        r"'(?P<student_id>\w+)_(?P<file_id>.+)' (default: <student>_<anything>.ipynb)",
+    )
     parser.add_argument("--details", action="store_true", help="print every student's messages, not just totals")
     add_sandbox_options(parser)
     parser.set_defaults(func=run)
@@ -88,22 +117,39 @@ def run(args: argparse.Namespace) -> int:
         course.assignment(assignment)
     if args.zip and len(assignments) > 1:
         raise GraderError("--zip collects the download of one assignment: give one ASSIGNMENT with it")
-    options = GradingOptions(jobs=args.jobs or default_jobs(), sandbox=sandbox_mode(args),
-                             scheduler=scheduler_address(args.scheduler),
-                             students=tuple(args.student) if args.student else None,
-                             out=Path(args.out) if args.out else None)
+    options = GradingOptions(
+        jobs=args.jobs or default_jobs(),
+        sandbox=sandbox_mode(args),
+        scheduler=scheduler_address(args.scheduler),
+        students=tuple(args.student) if args.student else None,
+        out=Path(args.out) if args.out else None,
+    )
     download = LmsDownload(Path(args.zip), args.lms, args.name_regexp) if args.zip else None
     logs = (Path(args.out).resolve() if args.out else course_dir / RESULTS_DIR) / "logs"
-    rebuild = " ".join(["grader build", *(["--course", shlex.quote(str(course.root))] if args.course else []),
-                        "--course-dir", shlex.quote(str(course_dir)), *(["--db", "URL"] if args.db else [])])
+    rebuild = " ".join(
+        [
+            "grader build",
+            *(["--course", shlex.quote(str(course.root))] if args.course else []),
+            "--course-dir",
+            shlex.quote(str(course_dir)),
+            *(["--db", "URL"] if args.db else []),
+        ]
+    )
     outcomes: dict[str, tuple[str, str]] = {}  # assignment -> (what happened, detail)
     # One set of grading processes for every assignment: a sandbox and a pytest session each, once.
     with grading_pool(course, [course.assignment(a) for a in assignments], options, logs) as pool:
         for assignment in assignments:
             try:
-                inputs = AutogradeInputs.of(course, course_dir, assignment, replace(options, pool=pool),
-                                            download=download, db_url=args.db, console=console,
-                                            rebuild_command=rebuild)
+                inputs = AutogradeInputs.of(
+                    course,
+                    course_dir,
+                    assignment,
+                    replace(options, pool=pool),
+                    download=download,
+                    db_url=args.db,
+                    console=console,
+                    rebuild_command=rebuild,
+                )
                 state = autograde(inputs)
             except GraderError as exc:
                 if len(assignments) == 1:
@@ -113,9 +159,10 @@ def run(args: argparse.Namespace) -> int:
                 outcomes[assignment] = ("skipped", str(exc))
                 continue
             code = report(console, args, assignment, state, course_dir)
-            outcomes[assignment] = ("graded" if code == 0 else "MISMATCH",
-                                    f"{len(state.students)} submission(s)"
-                                    + (", the gradebook disagrees (above)" if code else ""))
+            outcomes[assignment] = (
+                "graded" if code == 0 else "MISMATCH",
+                f"{len(state.students)} submission(s)" + (", the gradebook disagrees (above)" if code else ""),
+            )
     if len(assignments) > 1:
         summary(console, outcomes)
     return exit_status(outcomes)
@@ -154,8 +201,7 @@ def report(console: Console, args: argparse.Namespace, assignment: str, state, c
 
     course = state.inputs.course
     due = course.assignment(assignment).due
-    calendar = (f"due {due:%Y-%m-%d %H:%M} {course.time_zone}, {describe(course.late_policy)}"
-                if due else "no due date")
+    calendar = f"due {due:%Y-%m-%d %H:%M} {course.time_zone}, {describe(course.late_policy)}" if due else "no due date"
     table = Table(title=text(f"{assignment}: {len(state.students)} submission(s) ({calendar})", one_line=True))
     table.add_column("student")
     table.add_column("score", justify="right")
@@ -166,7 +212,7 @@ def report(console: Console, args: argparse.Namespace, assignment: str, state, c
         record = state.records[student]
         flag = " (rescued)" if student in state.rescued else ""
         late = state.late.get(student)
-        late_cell = ([f"{late_text(late[0])} (-{format_points(late[1])})" if late else ""] if state.late else [])
+        late_cell = [f"{late_text(late[0])} (-{format_points(late[1])})" if late else ""] if state.late else []
         # The gradebook's score, what formgrader and exports show: a manual grade there changes it.
         score, manual = state.final.get(student, (record.total, []))
         written = course.assignment(assignment).written  # graded by hand in formgrader, off by default
@@ -176,18 +222,22 @@ def report(console: Console, args: argparse.Namespace, assignment: str, state, c
         waiting = [w.grade_id for w in written if w.grade_id not in manual]
         if waiting:
             shown_score += f" (to grade by hand: {', '.join(waiting)})"
-        table.add_row(text(student + flag, one_line=True), text(shown_score), *late_cell,
-                      text(first_issue(record)))
+        table.add_row(text(student + flag, one_line=True), text(shown_score), *late_cell, text(first_issue(record)))
         if args.details:
             for function in record.result.functions:
                 console.print(text(function_report(record, function)), end="")
     console.print(table)
     same_db = " (with the same --db)" if args.db else ""
     gradebook = state.inputs.gradebook
-    console.print(f"recorded in the gradebook {markup(gradebook.shown)}; next: `nbgrader generate_feedback "
-                  f"{markup(assignment)}` and `nbgrader export` in {markup(course_dir)}{same_db}")
-    console.print(f"took {sum(state.seconds.values()):.2f} s (" + ", ".join(
-        f"{step} {seconds:.2f}" for step, seconds in state.seconds.items()) + ")")
+    console.print(
+        f"recorded in the gradebook {markup(gradebook.shown)}; next: `nbgrader generate_feedback "
+        f"{markup(assignment)}` and `nbgrader export` in {markup(course_dir)}{same_db}"
+    )
+    console.print(
+        f"took {sum(state.seconds.values()):.2f} s ("
+        + ", ".join(f"{step} {seconds:.2f}" for step, seconds in state.seconds.items())
+        + ")"
+    )
     if state.mismatches:
         for line in state.mismatches:
             console.print(f"[red]mismatch[/red] {markup(line)}")

@@ -37,25 +37,35 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from grader.notebooks.extract import Extraction, notebooks_of, solution_cells
-from grader.notebooks.gradebook import (GradebookTarget, built_notebook, course_gradebook, enrol, gradebook_scores,
-                                        final_scores, late_state, load_nbgrader_config, manual_state, points_changed,
-                                        restore_manual, set_due_dates)
 from grader.autograde.recorder import Recorder, notebook_node, remove
-from grader.autograde.zipcollect import LmsDownload
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
-from grader.engine.events import RunListener, refused_message, retry_message
-from grader.engine.record import GradeRecord
-from grader.notebooks.coursedir import BuiltAssignment, stale_inputs
-from grader.notebooks.segments import assignment_modules
-from grader.engine import pipes
-from grader.engine.dispatch import GradingOptions
-from grader.engine.store import SAFE_ID
+from grader.autograde.zipcollect import LMS_SHAPES, LmsDownload, collect_zip
 from grader.core.course import Assignment, Course
 from grader.display import markup
+from grader.engine import pipes
+from grader.engine.dispatch import GradingOptions
+from grader.engine.events import RunListener, refused_message, retry_message
+from grader.engine.record import GradeRecord
+from grader.engine.store import SAFE_ID
 from grader.errors import GraderError
+from grader.notebooks.coursedir import BuiltAssignment, stale_inputs
+from grader.notebooks.extract import Extraction, notebooks_of, solution_cells
+from grader.notebooks.gradebook import (
+    GradebookTarget,
+    built_notebook,
+    course_gradebook,
+    enrol,
+    final_scores,
+    gradebook_scores,
+    late_state,
+    load_nbgrader_config,
+    manual_state,
+    points_changed,
+    restore_manual,
+    set_due_dates,
+)
+from grader.notebooks.segments import assignment_modules
 from grader.untrusted import shown
-from grader.autograde.zipcollect import LMS_SHAPES, collect_zip
 
 
 @dataclass(frozen=True)
@@ -93,9 +103,18 @@ class AutogradeInputs:
     rebuild_command: str = "grader build"
 
     @classmethod
-    def of(cls, course: Course, course_dir: Path, assignment_id: str, options: GradingOptions = GradingOptions(), *,
-           download: LmsDownload | None = None, db_url: str | None = None, console: Console | None = None,
-           rebuild_command: str | None = None) -> "AutogradeInputs":
+    def of(
+        cls,
+        course: Course,
+        course_dir: Path,
+        assignment_id: str,
+        options: GradingOptions = GradingOptions(),
+        *,
+        download: LmsDownload | None = None,
+        db_url: str | None = None,
+        console: Console | None = None,
+        rebuild_command: str | None = None,
+    ) -> "AutogradeInputs":
         """The inputs of autograding ``assignment_id`` in ``course_dir``.
 
         ``db_url`` overrides the gradebook of nbgrader's configuration (as nbgrader's ``--db`` does).
@@ -108,22 +127,34 @@ class AutogradeInputs:
         """
         course_dir = Path(course_dir).resolve()
         if not (course_dir / "nbgrader_config.py").is_file():
-            raise GraderError(f"{course_dir} is not a course directory built by `grader build` "
-                              "(no nbgrader_config.py)")
+            raise GraderError(f"{course_dir} is not a course directory built by `grader build` (no nbgrader_config.py)")
         assignment = course.assignment(assignment_id)
         out = Path(options.out).resolve() if options.out is not None else None
-        return cls(course=course, course_dir=course_dir, assignment=assignment, info=built_info(course_dir, assignment),
-                   gradebook=course_gradebook(course_dir, db_url), console=console or Console(),
-                   options=replace(options, out=out), download=download,
-                   rebuild_command=rebuild_command or f"grader build --course-dir {course_dir}")
+        return cls(
+            course=course,
+            course_dir=course_dir,
+            assignment=assignment,
+            info=built_info(course_dir, assignment),
+            gradebook=course_gradebook(course_dir, db_url),
+            console=console or Console(),
+            options=replace(options, out=out),
+            download=download,
+            rebuild_command=rebuild_command or f"grader build --course-dir {course_dir}",
+        )
 
     def recorder(self) -> Recorder:
         """A gradebook session recording this assignment as ``nbgrader autograde`` does."""
         return Recorder(self.course_dir, self.gradebook, self.assignment.id, self.info.notebook)
 
     def progress(self) -> Progress:
-        return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=self.console, transient=False)
+        return Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=False,
+        )
 
 
 @dataclass
@@ -161,27 +192,42 @@ class CollectZip:
         if download is None:
             return
 
-        collected = collect_zip(inputs.course_dir, inputs.assignment.id, download, [inputs.info.notebook],
-                                inputs.info.student_modules, time_zone=inputs.course.time_zone,
-                                exercise_modules=[e.module for e in inputs.assignment.exercises if e.kind != "lab"])
-        how = (f"a {collected.lms} download" + (" (recognised from its names)" if collected.detected else "")
-               if collected.lms != "generic" else "names read as " + (f"--name-regexp {download.name_regexp}"
-                                                                      if download.name_regexp else "<student>_<file>"))
+        collected = collect_zip(
+            inputs.course_dir,
+            inputs.assignment.id,
+            download,
+            [inputs.info.notebook],
+            inputs.info.student_modules,
+            time_zone=inputs.course.time_zone,
+            exercise_modules=[e.module for e in inputs.assignment.exercises if e.kind != "lab"],
+        )
+        how = (
+            f"a {collected.lms} download" + (" (recognised from its names)" if collected.detected else "")
+            if collected.lms != "generic"
+            else "names read as "
+            + (f"--name-regexp {download.name_regexp}" if download.name_regexp else "<student>_<file>")
+        )
         console, archive = inputs.console, Path(download.archive).name
-        console.print(f"collected {collected.files} file(s) of {len(collected.students)} student(s) from "
-                      f"{markup(archive)} into submitted/ ({markup(how)})")
+        console.print(
+            f"collected {collected.files} file(s) of {len(collected.students)} student(s) from "
+            f"{markup(archive)} into submitted/ ({markup(how)})"
+        )
         if collected.late:
             console.print(f"marked late by the LMS: {markup(', '.join(collected.late))}")
         if collected.stand_in:
-            console.print(f"no notebook, graded from their .py modules (the release notebook stands in for "
-                          f"nbgrader): {markup(', '.join(collected.stand_in))}")
+            console.print(
+                f"no notebook, graded from their .py modules (the release notebook stands in for "
+                f"nbgrader): {markup(', '.join(collected.stand_in))}"
+            )
         for problem in collected.problems:
             console.print(f"[yellow]not collected:[/yellow] {markup(archive)}: {markup(problem)}")
         if collected.unnamed:
             shapes = ", ".join(LMS_SHAPES)
-            console.print(f"[yellow]{collected.unnamed} file(s) gave no student:[/yellow] give the LMS with "
-                          f"--lms ({shapes}) or the names' shape with --name-regexp "
-                          r"'(?P<student_id>...)_(?P<file_id>...)', then run this command again")
+            console.print(
+                f"[yellow]{collected.unnamed} file(s) gave no student:[/yellow] give the LMS with "
+                f"--lms ({shapes}) or the names' shape with --name-regexp "
+                r"'(?P<student_id>...)_(?P<file_id>...)', then run this command again"
+            )
 
 
 def feedback_is_sanitised(course_dir: Path) -> bool:
@@ -203,13 +249,19 @@ class FindSubmissions:
         assignment, wanted = inputs.assignment, inputs.options.students
         stale = stale_inputs(inputs.course, inputs.course_dir)
         if stale:
-            state.warnings.append("the course changed since `grader build` (" + ", ".join(stale[:4])
-                                  + (" ..." if len(stale) > 4 else "") + "); before releasing again run "
-                                  f"`{inputs.rebuild_command} --assignment {assignment.id}`")
+            state.warnings.append(
+                "the course changed since `grader build` ("
+                + ", ".join(stale[:4])
+                + (" ..." if len(stale) > 4 else "")
+                + "); before releasing again run "
+                f"`{inputs.rebuild_command} --assignment {assignment.id}`"
+            )
         if not feedback_is_sanitised(inputs.course_dir):
-            state.warnings.append("nbgrader's configuration leaves SanitizeStudentHTML out of "
-                                  "GenerateFeedback.preprocessors (an older `grader build`, or a setting of yours): "
-                                  "feedback would show students' HTML unsanitized; run `grader build` again")
+            state.warnings.append(
+                "nbgrader's configuration leaves SanitizeStudentHTML out of "
+                "GenerateFeedback.preprocessors (an older `grader build`, or a setting of yours): "
+                "feedback would show students' HTML unsanitized; run `grader build` again"
+            )
         root = inputs.course_dir / "submitted"
         found = []
         for entry in sorted(root.iterdir()) if root.is_dir() and not root.is_symlink() else []:
@@ -221,13 +273,17 @@ class FindSubmissions:
                 found.append(entry.name)
             else:
                 state.unusable.append(entry.name)
-                state.warnings.append(f"submitted/{shown(entry.name)}/ is not graded: a student id may hold "
-                                      "letters, digits and . _ @ + - only (at most 100)")
+                state.warnings.append(
+                    f"submitted/{shown(entry.name)}/ is not graded: a student id may hold "
+                    "letters, digits and . _ @ + - only (at most 100)"
+                )
         if wanted:
             missing = [s for s in wanted if s not in found]
             if missing:
-                raise GraderError(f"no submission of {assignment.id} for: {', '.join(missing)} "
-                                  f"(looked in {root}/<student>/{assignment.id})")
+                raise GraderError(
+                    f"no submission of {assignment.id} for: {', '.join(missing)} "
+                    f"(looked in {root}/<student>/{assignment.id})"
+                )
             found = [s for s in found if s in wanted]
         if not found:
             raise GraderError(f"no submissions of {assignment.id} in {root}/<student>/{assignment.id}/")
@@ -247,15 +303,20 @@ class Enrol:
         assignment = inputs.assignment
         with inputs.gradebook.open() as gb:  # before grading: a gradebook the assignment was not built in
             notebook = built_notebook(gb, inputs.gradebook, assignment.id, Path(inputs.info.notebook).stem)
-            changed = points_changed(notebook, {e.function: e.points for e in assignment.exercises}
-                                     | {w.grade_id: w.points for w in assignment.written})
+            changed = points_changed(
+                notebook,
+                {e.function: e.points for e in assignment.exercises}
+                | {w.grade_id: w.points for w in assignment.written},
+            )
             if not changed:  # a due date changed in course.yaml applies without a rebuild
                 set_due_dates(gb, {assignment.id: inputs.course.due_utc(assignment.id)})
         if changed:  # nbgrader would cap the new scores at the old maximum: rebuild before grading
             rebuild = f"{inputs.rebuild_command} --assignment {assignment.id}"  # another command's line
-            raise GraderError(f"the points of {assignment.id} changed in course.yaml since it was built "
-                              f"({', '.join(changed)}); the gradebook still has the old maximum. Run `{rebuild}` "
-                              "(keeps submissions, grades and manual grades), then autograde again")
+            raise GraderError(
+                f"the points of {assignment.id} changed in course.yaml since it was built "
+                f"({', '.join(changed)}); the gradebook still has the old maximum. Run `{rebuild}` "
+                "(keeps submissions, grades and manual grades), then autograde again"
+            )
         enrol(inputs.gradebook, state.students)
 
 
@@ -275,8 +336,9 @@ class Extract:
         inputs = state.inputs
         modules = assignment_modules(inputs.course, inputs.assignment)  # once for the class
         for student in students:
-            state.extractions[student] = extract(inputs.course, inputs.course_dir, inputs.assignment, inputs.info,
-                                                 student, modules=modules)
+            state.extractions[student] = extract(
+                inputs.course, inputs.course_dir, inputs.assignment, inputs.info, student, modules=modules
+            )
 
 
 class Grade:
@@ -295,11 +357,18 @@ class Grade:
         state.manual_before = manual_state(inputs.gradebook, inputs.assignment.id)
         with inputs.progress() as progress:
             where = f"Dask cluster at {options.scheduler}" if options.scheduler else f"{options.jobs} job(s)"
-            task = progress.add_task(f"grading {inputs.assignment.id} (trusted grader, {where})",
-                                     total=len(state.students))
-            state.records = grade_extractions(inputs.course, inputs.course_dir, inputs.assignment, state.extractions,
-                                              options, on_advance=lambda n: progress.advance(task, n),
-                                              listener=SessionNotices(inputs.console))
+            task = progress.add_task(
+                f"grading {inputs.assignment.id} (trusted grader, {where})", total=len(state.students)
+            )
+            state.records = grade_extractions(
+                inputs.course,
+                inputs.course_dir,
+                inputs.assignment,
+                state.extractions,
+                options,
+                on_advance=lambda n: progress.advance(task, n),
+                listener=SessionNotices(inputs.console),
+            )
 
 
 class SessionNotices(RunListener):
@@ -352,19 +421,30 @@ class Record:
             else:
                 changed = self.in_this_process(state, todo, failed, lambda: progress.advance(task))
             if changed:  # graded from a notebook that is not there any more: grade what is there
-                state.warnings.append(f"{len(changed)} notebook(s) changed while the class was graded, graded "
-                                      f"again: {', '.join(changed[:5])}{' ...' if len(changed) > 5 else ''}")
+                state.warnings.append(
+                    f"{len(changed)} notebook(s) changed while the class was graded, graded "
+                    f"again: {', '.join(changed[:5])}{' ...' if len(changed) > 5 else ''}"
+                )
                 Extract.run(state, changed)
-                state.records.update(grade_extractions(inputs.course, inputs.course_dir, inputs.assignment,
-                                                       {s: state.extractions[s] for s in changed}, inputs.options))
+                state.records.update(
+                    grade_extractions(
+                        inputs.course,
+                        inputs.course_dir,
+                        inputs.assignment,
+                        {s: state.extractions[s] for s in changed},
+                        inputs.options,
+                    )
+                )
                 again = [s for s in changed if not state.extractions[s].quarantined]
                 for student in self.in_this_process(state, again, failed, lambda: None):
                     failed[student] = "its notebook kept changing while it was graded"
         processed = [s for s in todo if (autograded / s / inputs.assignment.id / inputs.info.notebook).is_file()]
         state.record_failed = sorted(set(todo) - set(processed))
         for student in state.record_failed:
-            state.warnings.append(f"{student}: the notebook could not be recorded as it is "
-                                  f"({failed.get(student, 'no autograded notebook was written')}); rescued")
+            state.warnings.append(
+                f"{student}: the notebook could not be recorded as it is "
+                f"({failed.get(student, 'no autograded notebook was written')}); rescued"
+            )
 
     def in_this_process(self, state: AutogradeState, students: list[str], failed: dict[str, str], advance) -> list[str]:
         with state.inputs.recorder() as recorder:
@@ -384,8 +464,9 @@ class Record:
             raise
         return children
 
-    def follow(self, state: AutogradeState, children: dict[pipes.Child, list[str]], failed: dict[str, str],
-               advance) -> list[str]:
+    def follow(
+        self, state: AutogradeState, children: dict[pipes.Child, list[str]], failed: dict[str, str], advance
+    ) -> list[str]:
         """What the recording processes tell: a line when a submission is done, then what they found
         (the reasons of failures, notebooks that changed, warnings)."""
         changed: list[str] = []
@@ -424,8 +505,9 @@ class Record:
             return 1
 
     @staticmethod
-    def record(state: AutogradeState, recorder: Recorder, students: list[str], failed: dict[str, str],
-               advance) -> list[str]:
+    def record(
+        state: AutogradeState, recorder: Recorder, students: list[str], failed: dict[str, str], advance
+    ) -> list[str]:
         """Record each of ``students`` whose notebook holds the solution cells graded; the others, returned,
         changed since. A notebook nbgrader's steps fail on is left out, with the reason in ``failed``."""
         inputs = state.inputs

@@ -37,19 +37,25 @@ from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor, OverwriteCells
 from traitlets import Enum, List, Unicode
 
-from grader.notebooks.extract import GENERAL, check_notebook, linked_folder, read_notebook
 from grader.autograde.sanitize import sanitize_notebook
-from grader.notebooks.cells import HIDDEN_BEGIN, HIDDEN_END, exercise_of_grade
-from grader.notebooks.coursedir import BuiltAssignment
-from grader.notebooks.segments import ModuleParts, assignment_modules
+from grader.autograde.trusted import (
+    built_info,
+    extract,
+    fingerprint_of,
+    grade_extractions,
+    results_store,
+    submission_dir,
+)
 from grader.core.course import Assignment, Course, load_course
 from grader.core.fingerprint import run_fingerprint
 from grader.engine.dispatch import GradingOptions
 from grader.engine.record import GradeRecord
 from grader.feedback import function_report
+from grader.notebooks.cells import HIDDEN_BEGIN, HIDDEN_END, exercise_of_grade
+from grader.notebooks.coursedir import BuiltAssignment
+from grader.notebooks.extract import GENERAL, check_notebook, linked_folder, read_notebook
+from grader.notebooks.segments import ModuleParts, assignment_modules
 from grader.untrusted import refused_entries, shown
-from grader.autograde.trusted import (built_info, extract, fingerprint_of, grade_extractions, results_store,
-                                      submission_dir)
 
 
 def exercise_of(cell) -> str | None:
@@ -84,14 +90,21 @@ def fill_outputs(nb: nbformat.NotebookNode, record: GradeRecord) -> nbformat.Not
         # Made of the grader's own text: no schema check (nbformat's costs a millisecond an output).
         cell.outputs = [
             nbformat.from_dict({"output_type": "stream", "name": "stdout", "text": text}),
-            nbformat.from_dict({"output_type": "execute_result", "data": {"text/plain": repr(float(score))},
-                                "metadata": {}, "execution_count": count}),
+            nbformat.from_dict(
+                {
+                    "output_type": "execute_result",
+                    "data": {"text/plain": repr(float(score))},
+                    "metadata": {},
+                    "execution_count": count,
+                }
+            ),
         ]
     return nb
 
 
-def placeholder_notebook(course_dir: Path, assignment: str, notebook: str, student: str,
-                         record: GradeRecord) -> nbformat.NotebookNode:
+def placeholder_notebook(
+    course_dir: Path, assignment: str, notebook: str, student: str, record: GradeRecord
+) -> nbformat.NotebookNode:
     """What autograded/ holds for a submission whose notebook is not recorded as it is (quarantined,
     or nbgrader's preprocessors failed on it): its checked cells, or the release's, with a note on
     top. Nothing else of the submission is read, and nothing through a link."""
@@ -108,10 +121,13 @@ def placeholder_notebook(course_dir: Path, assignment: str, notebook: str, stude
         function = exercise_of(cell)
         if function and function not in present:
             base.cells.append(cell)
-    why = " ".join(record.notes.get(GENERAL, []) or ([problem] if problem else [])) or \
-        "nbgrader could not process this notebook"
-    note = nbformat.v4.new_markdown_cell(f"**Grading note.** {why} The grades below come from the course "
-                                         "grader; exercises it could not find score zero.")
+    why = (
+        " ".join(record.notes.get(GENERAL, []) or ([problem] if problem else []))
+        or "nbgrader could not process this notebook"
+    )
+    note = nbformat.v4.new_markdown_cell(
+        f"**Grading note.** {why} The grades below come from the course grader; exercises it could not find score zero."
+    )
     note.id = "grading-note"
     base.cells.insert(0, note)
     return base
@@ -135,31 +151,41 @@ def grading_context(course_root: str, course_dir: str, assignment_id: str) -> Gr
     once per nbgrader process: nbgrader calls :class:`TrustedGrade` once per notebook."""
     course = load_course(course_root or None, check_files=False)
     assignment = course.assignment(assignment_id)
-    return GradingContext(course, assignment, built_info(Path(course_dir), assignment),
-                          assignment_modules(course, assignment),
-                          run_fingerprint(course, [e.function for e in assignment.exercises]),
-                          tuple(e.function for e in assignment.exercises if e.kind == "lab"))
+    return GradingContext(
+        course,
+        assignment,
+        built_info(Path(course_dir), assignment),
+        assignment_modules(course, assignment),
+        run_fingerprint(course, [e.function for e in assignment.exercises]),
+        tuple(e.function for e in assignment.exercises if e.kind == "lab"),
+    )
 
 
 class TrustedGrade(NbGraderPreprocessor):
     """Fill autograded cells from the trusted grader instead of executing the notebook."""
 
     course_root = Unicode("", help="Directory holding course.yaml (written by `grader build`).").tag(config=True)
-    sandbox = Enum(["auto", "require", "off"], default_value="auto",
-                   help="How a notebook without a current trusted record is graded: in the bubblewrap sandbox "
-                        "when it works (auto), only in it (require), or with resource limits only (off)."
-                   ).tag(config=True)
-    results_dir = Unicode("", help="Where the trusted records are, <results_dir>/<assignment>/ (default: "
-                                   "grader-results/ in the course directory; set it to the --out DIR of "
-                                   "`grader autograde` to reuse those records).").tag(config=True)
+    sandbox = Enum(
+        ["auto", "require", "off"],
+        default_value="auto",
+        help="How a notebook without a current trusted record is graded: in the bubblewrap sandbox "
+        "when it works (auto), only in it (require), or with resource limits only (off).",
+    ).tag(config=True)
+    results_dir = Unicode(
+        "",
+        help="Where the trusted records are, <results_dir>/<assignment>/ (default: "
+        "grader-results/ in the course directory; set it to the --out DIR of "
+        "`grader autograde` to reuse those records).",
+    ).tag(config=True)
 
     def _course_dir(self) -> Path:
         # nbgrader's converter knows the course directory; the gradebook URL need not be a file in it.
         converter = getattr(self.parent, "parent", None)
         coursedir = getattr(converter, "coursedir", None)
         if coursedir is None:
-            raise ValueError("TrustedGrade runs inside nbgrader's autograde converter, which names the course "
-                             "directory")
+            raise ValueError(
+                "TrustedGrade runs inside nbgrader's autograde converter, which names the course directory"
+            )
         return Path(coursedir.root)
 
     def preprocess(self, nb, resources):
@@ -176,24 +202,30 @@ class TrustedGrade(NbGraderPreprocessor):
         linked = linked_folder(folder)
         refused = [] if linked else refused_entries(folder)
         trusted = not (linked or refused)
-        extraction = extract(course, course_dir, assignment, ctx.info, student, notebooks=[nb] if trusted else None,
-                             modules=ctx.modules)
+        extraction = extract(
+            course, course_dir, assignment, ctx.info, student, notebooks=[nb] if trusted else None, modules=ctx.modules
+        )
         out = Path(self.results_dir) if self.results_dir else None
         record = results_store(course_dir, assignment_id, out).load(student)
-        if record is not None and extraction.readable and record.is_current(fingerprint_of(student, extraction),
-                                                                            ctx.course_hash):
+        if (
+            record is not None
+            and extraction.readable
+            and record.is_current(fingerprint_of(student, extraction), ctx.course_hash)
+        ):
             self.log.info("Using the trusted grade of %s/%s", student, assignment_id)
             record = record.with_extraction(assignment_id, extraction, ctx.labs)
         else:
             self.log.info("Grading %s/%s with the trusted grader", student, assignment_id)
-            record = grade_extractions(course, course_dir, assignment, {student: extraction},
-                                       GradingOptions(sandbox=self.sandbox, out=out))[student]
+            record = grade_extractions(
+                course, course_dir, assignment, {student: extraction}, GradingOptions(sandbox=self.sandbox, out=out)
+            )[student]
         if not trusted:
             # nbgrader read this notebook, and copied the submission's other files, through links:
             # none of it may reach autograded/ (nor, from there, the feedback a student is given).
             self._drop_copies_of_untrusted(folder, refused, student, assignment_id)
-            nb = placeholder_notebook(course_dir, assignment_id, f"{resources['nbgrader']['notebook']}.ipynb",
-                                      student, record)
+            nb = placeholder_notebook(
+                course_dir, assignment_id, f"{resources['nbgrader']['notebook']}.ipynb", student, record
+            )
         return fill_outputs(nb, record), resources
 
     def _drop_copies_of_untrusted(self, folder: Path, refused: list, student: str, assignment_id: str) -> None:
@@ -215,8 +247,10 @@ class TrustedGrade(NbGraderPreprocessor):
                 path.unlink()
             else:
                 continue
-            self.log.warning("Left out of autograded/: %s (a link or special file in the submission)",
-                             shown(str(path.relative_to(dest))))
+            self.log.warning(
+                "Left out of autograded/: %s (a link or special file in the submission)",
+                shown(str(path.relative_to(dest))),
+            )
 
 
 def strip_hidden_tests(source: str) -> str:
@@ -235,8 +269,10 @@ def strip_hidden_tests(source: str) -> str:
 # The report of an autograded cell in feedback: its lines wrap (a stream output is a <pre> that does
 # not, cut by the page's 1170 px container and given a scrollbar). The text is escaped: it quotes
 # the student's own exception messages.
-REPORT_HTML = ('<div class="grader-report" style="white-space: pre-wrap; overflow-wrap: anywhere; '
-               'font-family: monospace; font-size: 13px; line-height: 1.4; max-width: 100%;">{}</div>')
+REPORT_HTML = (
+    '<div class="grader-report" style="white-space: pre-wrap; overflow-wrap: anywhere; '
+    'font-family: monospace; font-size: 13px; line-height: 1.4; max-width: 100%;">{}</div>'
+)
 
 
 def readable_report(outputs: list) -> list:
@@ -246,8 +282,15 @@ def readable_report(outputs: list) -> list:
     text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
     if not text:
         return [o for o in outputs if o.get("output_type") != "execute_result"]
-    return [nbformat.from_dict({"output_type": "display_data", "metadata": {},
-                                "data": {"text/html": REPORT_HTML.format(html.escape(text, quote=False)), "text/plain": text}})]
+    return [
+        nbformat.from_dict(
+            {
+                "output_type": "display_data",
+                "metadata": {},
+                "data": {"text/html": REPORT_HTML.format(html.escape(text, quote=False)), "text/plain": text},
+            }
+        )
+    ]
 
 
 class FeedbackPreprocessor(NbGraderPreprocessor):
@@ -308,8 +351,10 @@ class WrapFeedback(FeedbackPreprocessor):
     """Feedback lines wrap instead of scrolling sideways: code (the visible checks, the student's cells)
     and outputs. Runs after CSSHTMLHeaderPreprocessor, which replaces the page's CSS."""
 
-    CSS = (".input_area pre, .output_area pre, div.highlight pre { white-space: pre-wrap; overflow-wrap: anywhere; }\n"
-           ".grader-report { white-space: pre-wrap; overflow-wrap: anywhere; }")
+    CSS = (
+        ".input_area pre, .output_area pre, div.highlight pre { white-space: pre-wrap; overflow-wrap: anywhere; }\n"
+        ".grader-report { white-space: pre-wrap; overflow-wrap: anywhere; }"
+    )
 
     def preprocess(self, nb, resources):
         inlining = resources.setdefault("inlining", {})

@@ -39,17 +39,23 @@ from nbgrader.api import MissingEntry
 from nbgrader.converters import Autograde, BaseConverter
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.nbgraderformat import MetadataValidator
-from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Execute, OverwriteCells,
-                                    OverwriteKernelspec, SaveAutoGrades)
+from nbgrader.preprocessors import (
+    AssignLatePenalties,
+    CheckCellMetadata,
+    Execute,
+    OverwriteCells,
+    OverwriteKernelspec,
+    SaveAutoGrades,
+)
 from traitlets.utils.importstring import import_item
 
-from grader.notebooks.cells import exercise_of_grade
-from grader.notebooks.extract import linked_folder
-from grader.notebooks.gradebook import GradebookTarget, built_notebook, load_nbgrader_config
 from grader.autograde.preprocessors import SanitizeStudentHTML, TrustedGrade, fill_outputs, placeholder_notebook
 from grader.autograde.sanitize import sanitize_notebook
 from grader.engine.record import GradeRecord
 from grader.errors import GraderError
+from grader.notebooks.cells import exercise_of_grade
+from grader.notebooks.extract import linked_folder
+from grader.notebooks.gradebook import GradebookTarget, built_notebook, load_nbgrader_config
 from grader.untrusted import UntrustedFile, read_regular, shown
 
 # nbgrader's preprocessors log every change a student made to a locked cell, naming the cell:
@@ -95,8 +101,9 @@ class _Rows:
         # twice per new submission (SAWarning "not in session, add operation ... will not proceed").
         # Its own commit writes them all.
         with self.gb.db.no_autoflush:
-            self.submission = self.gb.update_or_create_submission(self.assignment, student,
-                                                                  **({"timestamp": timestamp} if timestamp else {}))
+            self.submission = self.gb.update_or_create_submission(
+                self.assignment, student, **({"timestamp": timestamp} if timestamp else {})
+            )
         found = [nb for nb in self.submission.notebooks if nb.notebook is self.notebook]
         if not found:  # nbgrader's find_submission_notebook says the same
             raise MissingEntry(f"No such submitted notebook: {self.notebook.name}")
@@ -183,19 +190,24 @@ class Recorder:
         # nbgrader's converter holds the settings: permissions, files kept from the submission,
         # the two lists of preprocessors; its own methods copy the submission's files and set modes.
         self.converter = Autograde(coursedir=coursedir, config=config, log=QUIET)
-        self.passes = [[step(config=config, log=QUIET) for step in _steps(names)]
-                       for names in (self.converter.sanitize_preprocessors, self.converter.autograde_preprocessors)]
+        self.passes = [
+            [step(config=config, log=QUIET) for step in _steps(names)]
+            for names in (self.converter.sanitize_preprocessors, self.converter.autograde_preprocessors)
+        ]
         steps = [step for steps in self.passes for step in steps]
         if any(isinstance(step, Execute) for step in steps) or not any(isinstance(s, TrustedGrade) for s in steps):
-            raise GraderError("nbgrader_config.py does not replace nbgrader's Execute with TrustedGrade in "
-                              "Autograde.autograde_preprocessors (it would run students' notebooks in a kernel): "
-                              "run `grader build` again")
+            raise GraderError(
+                "nbgrader_config.py does not replace nbgrader's Execute with TrustedGrade in "
+                "Autograde.autograde_preprocessors (it would run students' notebooks in a kernel): "
+                "run `grader build` again"
+            )
         self.sanitizes = any(isinstance(step, SanitizeStudentHTML) and step.enabled for step in steps)
         self.validator = _Validator()
         source = self.course_dir / "source" / assignment
         kept = {source / name for name in self.converter.exclude_overwriting.get(assignment, [])}
-        self.course_files = sorted(set(map(Path, utils.find_all_files(str(source), coursedir.ignore + ["*.ipynb"])))
-                                   - kept)
+        self.course_files = sorted(
+            set(map(Path, utils.find_all_files(str(source), coursedir.ignore + ["*.ipynb"]))) - kept
+        )
         self.source = source
         self.warnings: list[str] = []
         self._open = None
@@ -207,8 +219,9 @@ class Recorder:
         # The rows loaded once (the assignment's cells) stay loaded across the commits.
         self.gb.db().expire_on_commit = False
         try:
-            self.rows = _Rows(self.gb, self.assignment, built_notebook(self.gb, self.target, self.assignment,
-                                                                       self.notebook_id))
+            self.rows = _Rows(
+                self.gb, self.assignment, built_notebook(self.gb, self.target, self.assignment, self.notebook_id)
+            )
         except GraderError:
             self._open.__exit__(None, None, None)
             raise
@@ -227,6 +240,7 @@ class Recorder:
         Raises whatever nbgrader's preprocessors raise on this notebook; nothing of it is then
         left in autograded/ or the gradebook.
         """
+
         def convert(nb):
             resources = self._resources(student)
             for steps in self.passes:
@@ -263,9 +277,16 @@ class Recorder:
         return self._write(student, base, convert, copy_submission=False)
 
     def _resources(self, student: str) -> dict:
-        return {"unique_key": self.notebook_id, "output_files_dir": f"{self.notebook_id}_files",
-                "nbgrader": {"student": student, "assignment": self.assignment, "notebook": self.notebook_id,
-                             "db_url": self.target.url}}
+        return {
+            "unique_key": self.notebook_id,
+            "output_files_dir": f"{self.notebook_id}_files",
+            "nbgrader": {
+                "student": student,
+                "assignment": self.assignment,
+                "notebook": self.notebook_id,
+                "db_url": self.target.url,
+            },
+        }
 
     def _write(self, student: str, nb, convert, copy_submission: bool) -> Path:
         """autograded/<student>/<assignment>/ and the submission's rows, as nbgrader's converter makes them:
@@ -305,8 +326,10 @@ class Recorder:
             text = read_regular(folder / "timestamp.txt", MAX_TIMESTAMP_BYTES).decode("utf-8").strip()
             return utils.parse_utc(text) if text else None
         except (UntrustedFile, OSError, UnicodeDecodeError, ValueError, OverflowError) as exc:
-            self.warnings.append(f"submitted/{student}/{self.assignment}/timestamp.txt is not a time "
-                                 f"({shown(str(exc))}); the submission is recorded without one")
+            self.warnings.append(
+                f"submitted/{student}/{self.assignment}/timestamp.txt is not a time "
+                f"({shown(str(exc))}); the submission is recorded without one"
+            )
             return None
 
     # -- nbgrader's preprocessors, the ones that use the gradebook given its rows ------------------

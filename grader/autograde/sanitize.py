@@ -28,8 +28,8 @@ import functools
 import html
 import re
 
-import nh3
 import nbformat
+import nh3
 from nbconvert.filters import markdown2html_mistune
 
 from grader.notebooks.extract import CELL_ID, kept_metadata, nbgrader_problem, new_cell
@@ -43,8 +43,7 @@ ATTACHMENT = re.compile(r"attachment:([^\s)\"'<>]+)")
 ATTRIBUTES = {tag: set(attrs) for tag, attrs in nh3.ALLOWED_ATTRIBUTES.items()}
 for _tag in ("span", "div", "code", "pre", "a"):
     ATTRIBUTES.setdefault(_tag, set()).add("class")
-NBGRADER_KEYS = ("grade", "grade_id", "locked", "points", "schema_version", "solution", "task", "checksum",
-                 "cell_type")
+NBGRADER_KEYS = ("grade", "grade_id", "locked", "points", "schema_version", "solution", "task", "checksum", "cell_type")
 OUTPUT_NAMES = ("stdout", "stderr")
 MAX_TEXT = 2**20
 # Markdown rendering (mistune) slows down on adversarial text (a 1 MB cell of "$" takes 20 s):
@@ -78,8 +77,12 @@ def _only_image_data(tag: str, attribute: str, value: str) -> str | None:
 
 def clean_html(text: str) -> str:
     """``text`` with every element, attribute and URL that could run script removed."""
-    return nh3.clean(valid_text(text), attributes=ATTRIBUTES, attribute_filter=_only_image_data,
-                     url_schemes={"http", "https", "mailto", "data"})
+    return nh3.clean(
+        valid_text(text),
+        attributes=ATTRIBUTES,
+        attribute_filter=_only_image_data,
+        url_schemes={"http", "https", "mailto", "data"},
+    )
 
 
 def as_one_block(html: str) -> str:
@@ -146,9 +149,12 @@ def sanitize_output(output) -> nbformat.NotebookNode | None:
     if kind == "error":
         traceback = output.get("traceback")
         if isinstance(traceback, list) and all(isinstance(line, str) for line in traceback):
-            return _output("error", ename=valid_text(str(output.get("ename", ""))[:200]),
-                           evalue=valid_text(str(output.get("evalue", ""))[:2000]),
-                           traceback=[valid_text(line) for line in traceback])
+            return _output(
+                "error",
+                ename=valid_text(str(output.get("ename", ""))[:200]),
+                evalue=valid_text(str(output.get("evalue", ""))[:2000]),
+                traceback=[valid_text(line) for line in traceback],
+            )
         return None
     if kind not in ("display_data", "execute_result") or not isinstance(output.get("data"), dict):
         return None
@@ -167,8 +173,9 @@ def sanitize_output(output) -> nbformat.NotebookNode | None:
         return None
     if kind == "execute_result":
         count = output.get("execution_count")
-        return _output(kind, data=data, metadata={},
-                       execution_count=count if type(count) is int and 0 <= count < 10**9 else None)
+        return _output(
+            kind, data=data, metadata={}, execution_count=count if type(count) is int and 0 <= count < 10**9 else None
+        )
     return _output(kind, data=data, metadata={})
 
 
@@ -224,4 +231,3 @@ def sanitize_notebook(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     nb.metadata = nbformat.from_dict(kept_metadata(nb.get("metadata")))
     nb.nbformat, nb.nbformat_minor = 4, 5
     return nb
-

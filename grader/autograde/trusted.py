@@ -12,19 +12,19 @@ from typing import Callable
 
 import nbformat
 
-from grader.notebooks.extract import Extraction, extract_submission, notebooks_of
-from grader.notebooks.coursedir import BuiltAssignment, built_assignments
-from grader.notebooks.segments import ModuleParts
 from grader.core.course import Assignment, Course
+from grader.core.fingerprint import run_fingerprint
 from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
 from grader.engine.events import Relay, RunListener
-from grader.core.fingerprint import run_fingerprint
+from grader.engine.local import LocalPool
 from grader.engine.parcel import Parcel
 from grader.engine.record import GradeRecord, ungraded_record
 from grader.engine.store import ResultStore
 from grader.errors import GraderError
+from grader.notebooks.coursedir import BuiltAssignment, built_assignments
+from grader.notebooks.extract import Extraction, extract_submission, notebooks_of
+from grader.notebooks.segments import ModuleParts
 from grader.sandbox.reaper import become_subreaper, kill_strays
-from grader.engine.local import LocalPool
 
 EXTRACTED_DIR = "extracted"
 RESULTS_DIR = "grader-results"
@@ -53,9 +53,15 @@ def submission_dir(course_dir: Path, student: str, assignment: str) -> Path:
     return Path(course_dir) / "submitted" / student / assignment
 
 
-def extract(course: Course, course_dir: Path, assignment: Assignment, info: BuiltAssignment, student: str,
-            notebooks: list[nbformat.NotebookNode] | None = None,
-            modules: dict[str, ModuleParts] | None = None) -> Extraction:
+def extract(
+    course: Course,
+    course_dir: Path,
+    assignment: Assignment,
+    info: BuiltAssignment,
+    student: str,
+    notebooks: list[nbformat.NotebookNode] | None = None,
+    modules: dict[str, ModuleParts] | None = None,
+) -> Extraction:
     """Modules of one submission; the notebooks are read from submitted/ unless given.
 
     ``modules`` (:func:`assignment_modules`) is the same for the whole class: compute it once.
@@ -64,13 +70,28 @@ def extract(course: Course, course_dir: Path, assignment: Assignment, info: Buil
     problems: list[str] = []
     if notebooks is None:
         notebooks, problems = notebooks_of(folder, [info.notebook])
-    return extract_submission(course, assignment, notebooks, problems, folder,
-                              extraction_dir(course_dir, student, assignment.id), info.student_modules, modules)
+    return extract_submission(
+        course,
+        assignment,
+        notebooks,
+        problems,
+        folder,
+        extraction_dir(course_dir, student, assignment.id),
+        info.student_modules,
+        modules,
+    )
 
 
-def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, extractions: dict[str, Extraction],
-                      options: GradingOptions = GradingOptions(), *, on_advance: Callable[[int], None] | None = None,
-                      listener: RunListener | None = None) -> dict[str, GradeRecord]:
+def grade_extractions(
+    course: Course,
+    course_dir: Path,
+    assignment: Assignment,
+    extractions: dict[str, Extraction],
+    options: GradingOptions = GradingOptions(),
+    *,
+    on_advance: Callable[[int], None] | None = None,
+    listener: RunListener | None = None,
+) -> dict[str, GradeRecord]:
     """One record per extraction, graded by the engine (:func:`grader.engine.dispatch.grade_class`).
 
     Submissions are handed out one at a time to ``options.jobs`` trusted processes, or to the
@@ -98,8 +119,14 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
     records = {}
     for student, extraction in extractions.items():
         if not extraction.readable:  # nothing to run: every exercise scores zero, the notes say why
-            record = ungraded_record(course, student, f"{student}/{assignment.id}", only,
-                                     "the notebook could not be read", course_hash=course_hash)
+            record = ungraded_record(
+                course,
+                student,
+                f"{student}/{assignment.id}",
+                only,
+                "the notebook could not be read",
+                course_hash=course_hash,
+            )
             records[student] = record.with_extraction(assignment.id, extraction, labs)
             store.save(records[student])
             advance(1)
@@ -124,9 +151,11 @@ def grade_extractions(course: Course, course_dir: Path, assignment: Assignment, 
         records[student] = record.with_extraction(assignment.id, extractions[student], labs)
         store.save(records[student])
     if failed:
-        raise GraderError(f"{len(failed)} submission(s) of {assignment.id} could not be graded (the other "
-                          f"{len(records)} grades are saved in {store.root}; run again to grade only these):\n"
-                          + "\n".join(f"  {student}: {reason}" for student, reason in sorted(failed.items())))
+        raise GraderError(
+            f"{len(failed)} submission(s) of {assignment.id} could not be graded (the other "
+            f"{len(records)} grades are saved in {store.root}; run again to grade only these):\n"
+            + "\n".join(f"  {student}: {reason}" for student, reason in sorted(failed.items()))
+        )
     return records
 
 
@@ -140,8 +169,14 @@ def grading_pool(course: Course, assignments: list[Assignment], options: Grading
         return
 
     only = [e.function for a in assignments for e in a.exercises]
-    with LocalPool(course, jobs=options.jobs, sandbox=options.sandbox, course_hash=run_fingerprint(course, only),
-                   only=only, log_dir=logs) as pool:
+    with LocalPool(
+        course,
+        jobs=options.jobs,
+        sandbox=options.sandbox,
+        course_hash=run_fingerprint(course, only),
+        only=only,
+        log_dir=logs,
+    ) as pool:
         yield pool
 
 

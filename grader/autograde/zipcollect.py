@@ -48,9 +48,9 @@ from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from grader.notebooks.extract import MAX_CELL_CHARS, MAX_NOTEBOOK_BYTES
 from grader.engine.store import SAFE_ID
 from grader.errors import GraderError
+from grader.notebooks.extract import MAX_CELL_CHARS, MAX_NOTEBOOK_BYTES
 from grader.options import LMS_NAMES
 from grader.untrusted import shown
 
@@ -83,27 +83,48 @@ class LmsShape:
     own_files: re.Pattern | None = None
 
 
-LMS_SHAPES = {shape.name: shape for shape in (
-    # Canvas: Submissions > Download Submissions; "LATE_" after the login when handed in late;
-    # a resubmitted file gets "-1", "-2" before its extension.
-    LmsShape("canvas", re.compile(r"^(?P<student_id>[^_/]+)_(?P<late>LATE_)?(?P<lms_id>\d+)_\d+_(?P<file_id>[^/]+)$"),
-             "millerfrank_LATE_1234_567890_ps4a.ipynb"),
-    # Moodle: "Download all submissions", in folders (the default) or flat; online text is not a file.
-    LmsShape("moodle", re.compile(r"^(?P<name>[^/_]+)_(?P<lms_id>\d+)_assignsubmission_file_/?(?P<file_id>[^/]+)$"),
-             "Frank Miller_1234_assignsubmission_file_/ps4a.ipynb",
-             own_files=re.compile(r"_assignsubmission_(?!file_)[a-z]+_/?[^/]*$")),
-    # Blackboard Learn: Grade Centre > Assignment File Download; a .txt receipt per attempt.
-    LmsShape("blackboard", re.compile(r"^(?P<assignment>[^/]+?)_(?P<student_id>[^_/]+)_attempt_"
-                                      r"(?P<time>\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d)_(?P<file_id>[^/]+)$"),
-             "ps4a_fmiller_attempt_2026-12-01-22-30-00_ps4a.ipynb", time_format="%Y-%m-%d-%H-%M-%S",
-             own_files=re.compile(r"_attempt_\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d\.txt$")),
-    # Brightspace (D2L): Assignments > View Submissions > Download; an index.html of the download.
-    LmsShape("brightspace", re.compile(r"^(?P<submission>\d+)-(?P<lms_id>\d+) - (?P<name>[^/]+?) - "
-                                       r"(?P<time>[A-Z][a-z]{2} \d{1,2}, \d{4} \d{3,4} [AP]M)(?: - |/)"
-                                       r"(?P<file_id>[^/]+)$"),
-             "123456-7890 - Frank Miller - Dec 1, 2026 1030 PM - ps4a.ipynb", time_format="%b %d, %Y %I%M %p",
-             own_files=re.compile(r"^index\.html$")),
-)}
+LMS_SHAPES = {
+    shape.name: shape
+    for shape in (
+        # Canvas: Submissions > Download Submissions; "LATE_" after the login when handed in late;
+        # a resubmitted file gets "-1", "-2" before its extension.
+        LmsShape(
+            "canvas",
+            re.compile(r"^(?P<student_id>[^_/]+)_(?P<late>LATE_)?(?P<lms_id>\d+)_\d+_(?P<file_id>[^/]+)$"),
+            "millerfrank_LATE_1234_567890_ps4a.ipynb",
+        ),
+        # Moodle: "Download all submissions", in folders (the default) or flat; online text is not a file.
+        LmsShape(
+            "moodle",
+            re.compile(r"^(?P<name>[^/_]+)_(?P<lms_id>\d+)_assignsubmission_file_/?(?P<file_id>[^/]+)$"),
+            "Frank Miller_1234_assignsubmission_file_/ps4a.ipynb",
+            own_files=re.compile(r"_assignsubmission_(?!file_)[a-z]+_/?[^/]*$"),
+        ),
+        # Blackboard Learn: Grade Centre > Assignment File Download; a .txt receipt per attempt.
+        LmsShape(
+            "blackboard",
+            re.compile(
+                r"^(?P<assignment>[^/]+?)_(?P<student_id>[^_/]+)_attempt_"
+                r"(?P<time>\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d)_(?P<file_id>[^/]+)$"
+            ),
+            "ps4a_fmiller_attempt_2026-12-01-22-30-00_ps4a.ipynb",
+            time_format="%Y-%m-%d-%H-%M-%S",
+            own_files=re.compile(r"_attempt_\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d\.txt$"),
+        ),
+        # Brightspace (D2L): Assignments > View Submissions > Download; an index.html of the download.
+        LmsShape(
+            "brightspace",
+            re.compile(
+                r"^(?P<submission>\d+)-(?P<lms_id>\d+) - (?P<name>[^/]+?) - "
+                r"(?P<time>[A-Z][a-z]{2} \d{1,2}, \d{4} \d{3,4} [AP]M)(?: - |/)"
+                r"(?P<file_id>[^/]+)$"
+            ),
+            "123456-7890 - Frank Miller - Dec 1, 2026 1030 PM - ps4a.ipynb",
+            time_format="%b %d, %Y %I%M %p",
+            own_files=re.compile(r"^index\.html$"),
+        ),
+    )
+}
 assert LMS_NAMES == ("auto", *LMS_SHAPES, "generic"), "grader.options.LMS_NAMES names every shape"
 
 
@@ -183,8 +204,16 @@ def entry_parts(info: zipfile.ZipInfo) -> list[str] | None:
 class Collector:
     """Where each entry goes: ``(student, path in the submission)``, from the LMS shapes above."""
 
-    def __init__(self, archive_stem: str, notebooks: list[str], modules: list[str], name_regexp: str | None,
-                 lms: LmsShape | None = None, zone: ZoneInfo | None = None, exercise_modules: list[str] = ()):
+    def __init__(
+        self,
+        archive_stem: str,
+        notebooks: list[str],
+        modules: list[str],
+        name_regexp: str | None,
+        lms: LmsShape | None = None,
+        zone: ZoneInfo | None = None,
+        exercise_modules: list[str] = (),
+    ):
         self.archive_stem = archive_stem
         self.exercise_modules = set(exercise_modules)  # modules whose exercises are graded from the notebook
         self.notebooks = list(notebooks)
@@ -213,14 +242,16 @@ class Collector:
         name = parts[-1]
         suffix = PurePosixPath(name).suffix.lower()
         if suffix in ARCHIVES:
-            raise EntryRefused("an archive inside the archive (nested archives are never unpacked: "
-                               "ask for the notebook itself)")
+            raise EntryRefused(
+                "an archive inside the archive (nested archives are never unpacked: ask for the notebook itself)"
+            )
         when = None
         if self.lms is not None:
             match = self.lms.pattern.match("/".join(parts))
             if not match:
-                raise EntryRefused(f"its name is not shaped like a {self.lms.name} download's "
-                                   f"(e.g. {self.lms.example})")
+                raise EntryRefused(
+                    f"its name is not shaped like a {self.lms.name} download's (e.g. {self.lms.example})"
+                )
             groups = match.groupdict()
             student = groups.get("student_id") or name_to_id(groups.get("name") or "")
             if groups.get("name"):
@@ -254,8 +285,9 @@ class Collector:
         if when is not None:  # nbgrader keeps times in UTC
             when = when.replace(tzinfo=self.zone).astimezone(timezone.utc).replace(tzinfo=None)
         if not SAFE_ID.match(student):
-            raise EntryRefused(f"{shown(student, 40)!r} is not a usable student id (letters, digits and "
-                               ". _ @ + - only, at most 100)")
+            raise EntryRefused(
+                f"{shown(student, 40)!r} is not a usable student id (letters, digits and . _ @ + - only, at most 100)"
+            )
         if suffix == ".ipynb":
             if file_id in self.notebooks:
                 return student, file_id, when
@@ -312,8 +344,15 @@ def _copy_bounded(archive: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path, l
     return written
 
 
-def collect_zip(course_dir: Path, assignment: str, download: LmsDownload, notebooks: list[str],
-                modules: list[str] = (), time_zone: str | None = None, exercise_modules: list[str] = ()) -> Collected:
+def collect_zip(
+    course_dir: Path,
+    assignment: str,
+    download: LmsDownload,
+    notebooks: list[str],
+    modules: list[str] = (),
+    time_zone: str | None = None,
+    exercise_modules: list[str] = (),
+) -> Collected:
     """Collect ``download`` into ``<course_dir>/submitted/<student>/<assignment>/``.
 
     ``notebooks`` are the assignment's notebook names, ``modules`` its student modules
@@ -364,8 +403,9 @@ def collect_zip(course_dir: Path, assignment: str, download: LmsDownload, notebo
         with zipfile.ZipFile(archive) as zf:
             entries = zf.infolist()
             if len(entries) > MAX_ENTRIES:
-                collected.problems.append(f"the archive has {len(entries)} entries: only the first {MAX_ENTRIES} "
-                                          "were looked at")
+                collected.problems.append(
+                    f"the archive has {len(entries)} entries: only the first {MAX_ENTRIES} were looked at"
+                )
             for info in entries[:MAX_ENTRIES]:
                 try:
                     parts = entry_parts(info)
@@ -383,17 +423,24 @@ def collect_zip(course_dir: Path, assignment: str, download: LmsDownload, notebo
                     keep, drop = (info, earlier) if newer else (earlier, info)
                     chosen[key] = keep
                     times[key] = when if newer else times[key]
-                    duplicates.append((student, f"{shown(drop.filename, 120)}: not collected: {key[0]} has a "
-                                                f"newer copy of {key[1]} in the archive ({shown(keep.filename, 120)})"))
+                    duplicates.append(
+                        (
+                            student,
+                            f"{shown(drop.filename, 120)}: not collected: {key[0]} has a "
+                            f"newer copy of {key[1]} in the archive ({shown(keep.filename, 120)})",
+                        )
+                    )
                 else:
                     chosen[key], times[key] = info, when
             collided = {student for student, ids in collector.names.items() if len(ids) > 1}
             collected.problems += [problem for student, problem in duplicates if student not in collided]
             for student, ids in collector.names.items():  # two people whose names make one id
                 if student in collided:
-                    collected.problems.append(f"{len(ids)} students' names give the id {student} (LMS ids "
-                                              f"{', '.join(sorted(ids))}): none of them is collected; rename "
-                                              "their files in the archive, or collect with --name-regexp")
+                    collected.problems.append(
+                        f"{len(ids)} students' names give the id {student} (LMS ids "
+                        f"{', '.join(sorted(ids))}): none of them is collected; rename "
+                        "their files in the archive, or collect with --name-regexp"
+                    )
                     for key in [k for k in chosen if k[0] == student]:
                         del chosen[key]
             total = 0
@@ -422,7 +469,8 @@ def collect_zip(course_dir: Path, assignment: str, download: LmsDownload, notebo
             collected.stand_in.append(student)
         if student in collected.times:  # as nbgrader writes it: UTC, read back by nbgrader.utils.parse_utc
             (staging / student / "timestamp.txt").write_text(
-                collected.times[student].isoformat(" ") + " UTC\n", encoding="utf-8")
+                collected.times[student].isoformat(" ") + " UTC\n", encoding="utf-8"
+            )
         _replace(staging / student, Path(course_dir) / "submitted" / student / assignment)
     if len(collected.problems) > MAX_PROBLEMS:
         more = len(collected.problems) - MAX_PROBLEMS

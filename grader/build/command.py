@@ -13,20 +13,27 @@ from grader.options import course_dir_option, db_option, resolve_course_dir
 
 def register(sub, common) -> None:
     parser = sub.add_parser(
-        "build", parents=[common], help="write the nbgrader course directory and release every assignment",
+        "build",
+        parents=[common],
+        help="write the nbgrader course directory and release every assignment",
         description="Generate an nbgrader course directory from course.yaml, solutions/ and the tests: "
-                    "nbgrader_config.py, source/<assignment>/<assignment>.ipynb (solutions marked, hidden tests in "
-                    "hidden regions, points from course.yaml), then run `nbgrader generate_assignment` to write "
-                    "release/ and check it for leaks. Assignments whose pieces are missing are skipped with the "
-                    "reason. Exit status 1 when the leak check finds something.")
+        "nbgrader_config.py, source/<assignment>/<assignment>.ipynb (solutions marked, hidden tests in "
+        "hidden regions, points from course.yaml), then run `nbgrader generate_assignment` to write "
+        "release/ and check it for leaks. Assignments whose pieces are missing are skipped with the "
+        "reason. Exit status 1 when the leak check finds something.",
+    )
     course_dir_option(parser)
     db_option(parser, written=True)
-    parser.add_argument("--assignment", action="append", metavar="ID",
-                        help="build only this assignment (repeatable; default: all)")
+    parser.add_argument(
+        "--assignment", action="append", metavar="ID", help="build only this assignment (repeatable; default: all)"
+    )
     parser.add_argument("--no-leak-check", action="store_true", help="skip the leak check (not for releases)")
-    parser.add_argument("--new-gradebook", action="store_true",
-                        help="with --db: use that database even though the grades of the course's present gradebook "
-                             "would stay behind (by default this is refused; `grader gradebook copy` moves them)")
+    parser.add_argument(
+        "--new-gradebook",
+        action="store_true",
+        help="with --db: use that database even though the grades of the course's present gradebook "
+        "would stay behind (by default this is refused; `grader gradebook copy` moves them)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -36,8 +43,15 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     course = load_course(args.course, check_files=False)
     course_dir = resolve_course_dir(course, args.course_dir)
-    state = build_course(course, course_dir, only=args.assignment, leak_check=not args.no_leak_check,
-                         db_url=args.db, console=console, new_gradebook=args.new_gradebook)
+    state = build_course(
+        course,
+        course_dir,
+        only=args.assignment,
+        leak_check=not args.no_leak_check,
+        db_url=args.db,
+        console=console,
+        new_gradebook=args.new_gradebook,
+    )
     for b in state.built:
         extra = f" + {len(b.student_modules) + len(b.provided_files)} module file(s)" if b.lab else ""
         console.print(f"[green]built[/green] {b.id}: source/{b.id}/{b.notebook} -> release/{b.id}/{b.notebook}{extra}")

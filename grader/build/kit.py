@@ -44,8 +44,10 @@ REQUIREMENTS = ("numpy>=1.24", "pytest>=7", "hypothesis>=6", "pyyaml>=6", "rich>
 def kit_course_yaml(course: Course, assignments: list[str], label: str) -> str:
     data = yaml.safe_load(course.course_file.read_text(encoding="utf-8"))
     data["assignments"] = [a for a in data["assignments"] if a.get("id") in assignments]
-    return (f"# course.yaml of {course.id} for the student kit {label} (`grader build`): no solutions, no "
-            "hidden tests.\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    return (
+        f"# course.yaml of {course.id} for the student kit {label} (`grader build`): no solutions, no "
+        "hidden tests.\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    )
 
 
 def _copy_package(dest: Path) -> None:
@@ -79,7 +81,8 @@ def write_kit(course: Course, out: Path, kit_id: str, assignments: list[str], re
             shutil.copy(visible, data / "autograder-tests" / "visible" / visible.name)
     (folder / KIT_PACKAGE / "__init__.py").write_text(
         f'"""The course {course.id} as the student checker needs it (no solutions, no hidden tests)."""\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     _copy_package(folder / "grader")
     for a in assignments:
         notebook_dir = release / a if release is not None else None
@@ -90,7 +93,8 @@ def write_kit(course: Course, out: Path, kit_id: str, assignments: list[str], re
     shutil.rmtree(folder / "grader")
     shutil.rmtree(folder / KIT_PACKAGE)
     titles = ", ".join(f"{a.id} ({a.title})" for a in course.assignments if a.id in assignments)
-    (folder / "README.txt").write_text(f"""\
+    (folder / "README.txt").write_text(
+        f"""\
 {course.title}, module {course.module_number}: {course.module_title}
 Student kit: {titles}
 
@@ -103,7 +107,9 @@ Your work: the files in exercises/ (or the notebooks in notebooks/, when there a
     grader check exercises/ --only gae_advantages
 
 The checks are the visible tests only; the hidden tests run when your work is graded.
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     with zipfile.ZipFile(out / f"{kit_id}.zip", "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(folder.rglob("*")):
             if path.is_file():
@@ -128,7 +134,8 @@ def write_wheel(folder: Path, name: str, dest: Path) -> Path:
                 files[path.relative_to(folder).as_posix()] = path.read_bytes()
     files[f"{info}/METADATA"] = "".join(
         [f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nRequires-Python: >=3.10\n"]
-        + [f"Requires-Dist: {r}\n" for r in REQUIREMENTS]).encode()
+        + [f"Requires-Dist: {r}\n" for r in REQUIREMENTS]
+    ).encode()
     files[f"{info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: grader build\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
     files[f"{info}/entry_points.txt"] = b"[console_scripts]\ngrader = grader.cli:main\n"
     files[f"{info}/top_level.txt"] = f"grader\n{KIT_PACKAGE}\n".encode()
@@ -138,8 +145,9 @@ def write_wheel(folder: Path, name: str, dest: Path) -> Path:
     wheel = dest / f"{dist}-{version}-py3-none-any.whl"
     with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
         for rel, data in files.items():
-            archive.writestr(zipfile.ZipInfo(rel, date_time=(2020, 1, 1, 0, 0, 0)), data,
-                             compress_type=zipfile.ZIP_DEFLATED)
+            archive.writestr(
+                zipfile.ZipInfo(rel, date_time=(2020, 1, 1, 0, 0, 0)), data, compress_type=zipfile.ZIP_DEFLATED
+            )
     return wheel
 
 

@@ -23,7 +23,6 @@ lines such as ``return result`` prove nothing.
 from __future__ import annotations
 
 import dataclasses
-
 import html
 import json
 import math
@@ -35,14 +34,14 @@ from typing import Iterable, Iterator
 
 import yaml
 
-from grader.notebooks.coursedir import student_module_files
+from grader.build.kit import KIT_DIR
+from grader.build.written import rubric_lines
 from grader.core.course import BEGIN_SOLUTION, END_SOLUTION, Course
-from grader.untrusted import UntrustedFile, read_regular, refused_entries, shown
 from grader.core.diagnosis import MISTAKES_DIR
 from grader.notebooks.cells import helper_source
-from grader.build.written import rubric_lines
+from grader.notebooks.coursedir import student_module_files
 from grader.notebooks.extract import MAX_NOTEBOOK_BYTES, read_notebook, solution_cells
-from grader.build.kit import KIT_DIR
+from grader.untrusted import UntrustedFile, read_regular, refused_entries, shown
 
 MIN_FINGERPRINT = 20
 STRING = re.compile(r"(?:[rbfuRBFU]{0,2})(\"\"\"|'''|\"|')(?:\\.|(?!\1).)*?\1")
@@ -136,7 +135,7 @@ def literal_matches(literal: str, value: float) -> bool:
     if shown == value:
         return True
     decimals = len(literal.split(".", 1)[1].split("e")[0].split("E")[0]) if "." in literal else 0
-    return decimals >= 3 and abs(shown - value) <= 0.5 * 10 ** -decimals + 1e-15
+    return decimals >= 3 and abs(shown - value) <= 0.5 * 10**-decimals + 1e-15
 
 
 @dataclass
@@ -189,7 +188,7 @@ def course_secrets(course: Course) -> Secrets:
     examples = course.tests_dir / "worked_examples.yaml"
     if examples.is_file():
         data = yaml.safe_load(examples.read_text(encoding="utf-8")) or {}
-        for function, entries in (data.items() if isinstance(data, dict) else []):
+        for function, entries in data.items() if isinstance(data, dict) else []:
             for entry in entries or []:
                 if not isinstance(entry, dict):
                     continue
@@ -223,7 +222,9 @@ def text_units(path: Path) -> Iterator[tuple[str, list[str]]]:
             source = "".join(source) if isinstance(source, list) else source
             yield f"cell {i}", source.splitlines()
             for output in cell.get("outputs", []):
-                texts = [output.get("text", "")] + list((output.get("data") or {}).values()) + output.get("traceback", [])
+                texts = (
+                    [output.get("text", "")] + list((output.get("data") or {}).values()) + output.get("traceback", [])
+                )
                 for text in texts:
                     text = "".join(text) if isinstance(text, list) else str(text)
                     yield f"cell {i} output", text.splitlines()
@@ -277,8 +278,13 @@ def _files(root: Path) -> Iterator[tuple[Path, str | None]]:
                 yield path, None
 
 
-def scan_tree(root: Path, secrets: Secrets, label_root: Path, kinds: tuple[str, ...] = KINDS,
-              suffixes: tuple[str, ...] | None = None) -> list[Leak]:
+def scan_tree(
+    root: Path,
+    secrets: Secrets,
+    label_root: Path,
+    kinds: tuple[str, ...] = KINDS,
+    suffixes: tuple[str, ...] | None = None,
+) -> list[Leak]:
     """Leaks in the files under ``root``; a link there is a leak of its own (whatever it points
     at reaches whoever receives the folder)."""
     leaks = []
@@ -301,8 +307,14 @@ def student_lines(folder: Path, label_root: Path, read: bool = True) -> tuple[li
         return lines, links
     for path, what in sorted(_files(folder)):
         if what is not None:
-            links.append(Leak(shown(path.relative_to(label_root).as_posix(), 200), "",
-                              "link" if what == "a symbolic link" else "not a file", f"a student file that is {what}"))
+            links.append(
+                Leak(
+                    shown(path.relative_to(label_root).as_posix(), 200),
+                    "",
+                    "link" if what == "a symbolic link" else "not a file",
+                    f"a student file that is {what}",
+                )
+            )
         elif not read:
             continue
         elif path.suffix == ".py":
@@ -368,32 +380,47 @@ def kit_leaks(course_dir: Path, secrets: Secrets) -> list[Leak]:
     import tempfile
     import zipfile
 
-
     root = course_dir / KIT_DIR
     leaks: list[Leak] = []
 
     def hidden_name(rel: tuple[str, ...]) -> bool:
-        return bool({"solutions", "hidden", "mistakes"} & set(rel)) or rel[-1] in ("worked_examples.yaml",
-                                                                                   "written.yaml")
+        return bool({"solutions", "hidden", "mistakes"} & set(rel)) or rel[-1] in (
+            "worked_examples.yaml",
+            "written.yaml",
+        )
 
     for kit in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
         leaks += scan_tree(kit, secrets, course_dir, suffixes=(".py", ".ipynb", ".md", ".txt", ".yaml", ".toml"))
         for path in kit.rglob("*"):
             if hidden_name(path.relative_to(kit).parts):
-                leaks.append(Leak(shown(path.relative_to(course_dir).as_posix(), 200), "", "hidden file",
-                                  "a file of the course's solutions or hidden tests"))
+                leaks.append(
+                    Leak(
+                        shown(path.relative_to(course_dir).as_posix(), 200),
+                        "",
+                        "hidden file",
+                        "a file of the course's solutions or hidden tests",
+                    )
+                )
         for wheel in sorted(kit.rglob("*.whl")):
             with zipfile.ZipFile(wheel) as archive, tempfile.TemporaryDirectory() as tmp:
                 for name in archive.namelist():
                     parts = tuple(name.split("/"))
                     if hidden_name(parts):
-                        leaks.append(Leak(f"{shown(wheel.name)}/{shown(name, 200)}", "", "hidden file",
-                                          "a file of the course's solutions or hidden tests"))
+                        leaks.append(
+                            Leak(
+                                f"{shown(wheel.name)}/{shown(name, 200)}",
+                                "",
+                                "hidden file",
+                                "a file of the course's solutions or hidden tests",
+                            )
+                        )
                     if parts[0] != "grader" and not name.endswith("/"):
                         target = Path(tmp).joinpath(*[p for p in parts if p not in ("", ".", "..")])
                         target.parent.mkdir(parents=True, exist_ok=True)
                         target.write_bytes(archive.read(name))
                 inside = shown(wheel.relative_to(course_dir).as_posix())
-                leaks += [dataclasses.replace(leak, path=f"{inside}/{leak.path}")
-                          for leak in scan_tree(Path(tmp), secrets, Path(tmp))]
+                leaks += [
+                    dataclasses.replace(leak, path=f"{inside}/{leak.path}")
+                    for leak in scan_tree(Path(tmp), secrets, Path(tmp))
+                ]
     return leaks

@@ -19,8 +19,9 @@ def nbgrader_env() -> dict[str, str]:
     # is not activated.
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     # nbgrader imports the course's preprocessors from this grader.
-    env["PYTHONPATH"] = os.pathsep.join(p for p in [str(Path(__file__).resolve().parents[2]),
-                                                     env.get("PYTHONPATH", "")] if p)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in [str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH", "")] if p
+    )
     return env
 
 
@@ -44,9 +45,16 @@ def run_nbgrader(course_dir: Path, *args: str, timeout: float = 1800) -> subproc
         When nbgrader does not finish within ``timeout``, or fails (with the end of its log).
     """
     command = f"nbgrader {' '.join(args)}"
-    proc = subprocess.Popen([sys.executable, "-m", "nbgrader", *args], cwd=course_dir, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=nbgrader_env(),
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nbgrader", *args],
+        cwd=course_dir,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=nbgrader_env(),
+        start_new_session=True,
+    )
     timed_out = threading.Event()
 
     def expire() -> None:

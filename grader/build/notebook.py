@@ -17,13 +17,13 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from grader.notebooks import cells as C
 from grader.build.percent import read_percent
-from grader.notebooks.segments import ModuleParts, course_modules, setup_code, student_segments
+from grader.build.written import answer_cell_source, questions_of
 from grader.core.course import Assignment, Course, Exercise, is_lab
 from grader.errors import CourseError
 from grader.feedback import format_points
-from grader.build.written import answer_cell_source, questions_of
+from grader.notebooks import cells as C
+from grader.notebooks.segments import ModuleParts, course_modules, setup_code, student_segments
 
 PROSE_FILE = "notebooks/assignments.yaml"
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
@@ -82,11 +82,13 @@ class Title:
 
     def cells(self, ctx: Context) -> list:
         course, a = ctx.course, ctx.assignment
-        text = (f"# {a.title}\n\n"
-                f"**{course.title}**, module {course.module_number}: *{course.module_title}*  \n"
-                f"Assignment `{a.id}`: {len(a.exercises)} exercise(s)"
-                + (f" and {len(a.written)} written answer(s)" if a.written else "")
-                + f", {format_points(ctx.points)} points.")
+        text = (
+            f"# {a.title}\n\n"
+            f"**{course.title}**, module {course.module_number}: *{course.module_title}*  \n"
+            f"Assignment `{a.id}`: {len(a.exercises)} exercise(s)"
+            + (f" and {len(a.written)} written answer(s)" if a.written else "")
+            + f", {format_points(ctx.points)} points."
+        )
         return [C.markdown(text, "title")]
 
 
@@ -114,12 +116,18 @@ class Instructions:
 
     FUNCTION_TEXT = dict(
         work="Each exercise has a description, **a cell with the function you complete** (replace the\n"
-             "  `raise NotImplementedError(...)` line with your code) and a read-only cell of checks.",
-        what="function", signature=" and signature", unfinished="no cell still raises `NotImplementedError`")
+        "  `raise NotImplementedError(...)` line with your code) and a read-only cell of checks.",
+        what="function",
+        signature=" and signature",
+        unfinished="no cell still raises `NotImplementedError`",
+    )
     ANSWER_TEXT = dict(
         work="Each question has its text, **a cell with the answer you set** (replace `None` with your\n"
-             "  answer, in the format its comment gives) and a read-only cell of checks.",
-        what="answer", signature="", unfinished="no answer is still `None`")
+        "  answer, in the format its comment gives) and a read-only cell of checks.",
+        what="answer",
+        signature="",
+        unfinished="no answer is still `None`",
+    )
 
     LAB_TEXT = """\
 ### How to work in this lab
@@ -181,8 +189,12 @@ class Exercises:
             parts = ctx.modules.get(exercise.module)
             if parts is not None and exercise.module not in shown_modules and parts.docstring:
                 shown_modules.add(exercise.module)
-                out.append(C.markdown(f"## Background: `{exercise.module}`\n\n" + C.rst_to_markdown(parts.docstring),
-                                      f"about_{exercise.module}"))
+                out.append(
+                    C.markdown(
+                        f"## Background: `{exercise.module}`\n\n" + C.rst_to_markdown(parts.docstring),
+                        f"about_{exercise.module}",
+                    )
+                )
             segment = parts.exercises.get(exercise.function) if parts is not None else None
             # The prose comes from the student version: comments inside a region may hold the key.
             public = ctx.student.get(exercise.function)
@@ -207,14 +219,18 @@ class Exercises:
         else:
             doc = C.docstring_context(text)
         if exercise.kind == "lab":
-            where = (f"The check cell below runs `{exercise.function}` from `{exercise.module}.py` with *your* "
-                     "modules. When graded, the course runs the same training loop itself and calls your "
-                     "functions (not your copy of the training code), then evaluates the trained policy.")
+            where = (
+                f"The check cell below runs `{exercise.function}` from `{exercise.module}.py` with *your* "
+                "modules. When graded, the course runs the same training loop itself and calls your "
+                "functions (not your copy of the training code), then evaluates the trained policy."
+            )
         elif exercise.kind == "answer":
             where = f"Set `{exercise.function}` in the cell below; the check cell reads its value."
         else:
-            where = (f"Complete the {what} in the cell below. Its docstring gives the full contract "
-                     "(parameters, shapes, errors to raise).")
+            where = (
+                f"Complete the {what} in the cell below. Its docstring gives the full contract "
+                "(parameters, shapes, errors to raise)."
+            )
         return title + "\n\n" + (doc + "\n\n" if doc else "") + where
 
 
@@ -226,23 +242,34 @@ class WrittenAnswers:
         asked = questions_of(ctx.course, ctx.assignment)
         if not asked:
             return []
-        out = [C.markdown("## Written answers\n\nAnswer each question below in your own words, in the Markdown "
-                          "cell under it (replace its text). These answers are graded by hand by the teaching "
-                          "team; no check cell runs on them.", "written_answers")]
+        out = [
+            C.markdown(
+                "## Written answers\n\nAnswer each question below in your own words, in the Markdown "
+                "cell under it (replace its text). These answers are graded by hand by the teaching "
+                "team; no check cell runs on them.",
+                "written_answers",
+            )
+        ]
         for number, (w, q) in enumerate(asked, start=1):
-            out.append(C.markdown(f"### Written question {number}: {q.title} ({format_points(w.points)} points)"
-                                  f"\n\n{q.question}", f"context_{w.grade_id}"))
+            out.append(
+                C.markdown(
+                    f"### Written question {number}: {q.title} ({format_points(w.points)} points)\n\n{q.question}",
+                    f"context_{w.grade_id}",
+                )
+            )
             out.append(C.manual_answer(answer_cell_source(q, w.points), w.grade_id, w.points))
         return out
 
 
 class Closing:
     def cells(self, ctx: Context) -> list:
-        text = ("### Done?\n\nRestart the kernel and run every cell: the check cells should all pass. "
-                "Then save and submit this notebook"
-                + (" together with your `.py` modules." if is_lab(ctx.assignment) else ".")
-                + " The hidden tests decide the points; the feedback you get back names the mistakes "
-                  "they found, exercise by exercise.")
+        text = (
+            "### Done?\n\nRestart the kernel and run every cell: the check cells should all pass. "
+            "Then save and submit this notebook"
+            + (" together with your `.py` modules." if is_lab(ctx.assignment) else ".")
+            + " The hidden tests decide the points; the feedback you get back names the mistakes "
+            "they found, exercise by exercise."
+        )
         return [C.markdown(text, "closing")]
 
 
@@ -268,26 +295,48 @@ class LabGrading:
     """A closing section with the autograded cells of the lab's exercises."""
 
     def cells(self, ctx: Context) -> list:
-        out = [C.markdown("## Graded runs\n\nThe cells below are read-only. Each one runs a graded lab function "
-                          "with your modules, the way the grader does.", "graded_runs")]
+        out = [
+            C.markdown(
+                "## Graded runs\n\nThe cells below are read-only. Each one runs a graded lab function "
+                "with your modules, the way the grader does.",
+                "graded_runs",
+            )
+        ]
         for exercise in ctx.assignment.exercises:
-            out.append(C.markdown(Exercises.context(0, exercise, ctx.student.get(exercise.function)),
-                                  f"context_{exercise.function}"))
+            out.append(
+                C.markdown(
+                    Exercises.context(0, exercise, ctx.student.get(exercise.function)), f"context_{exercise.function}"
+                )
+            )
             out.append(C.check_cell(ctx.course, exercise))
         return out
 
 
-NOTEBOOK_STEPS = (Title(), Instructions(), Introduction(), ProvidedCode(), Helper(), Exercises(), WrittenAnswers(),
-                  Closing())
+NOTEBOOK_STEPS = (
+    Title(),
+    Instructions(),
+    Introduction(),
+    ProvidedCode(),
+    Helper(),
+    Exercises(),
+    WrittenAnswers(),
+    Closing(),
+)
 LAB_STEPS = (Title(), Instructions(), Introduction(), Helper(), LabBody(), LabGrading(), WrittenAnswers(), Closing())
 
 
-def build_notebook(course: Course, assignment: Assignment, prose: dict | None = None,
-                   warnings: list[str] | None = None) -> nbformat.NotebookNode:
+def build_notebook(
+    course: Course, assignment: Assignment, prose: dict | None = None, warnings: list[str] | None = None
+) -> nbformat.NotebookNode:
     """The source notebook (with solutions and hidden tests) of ``assignment``."""
     functions = {e.function for e in assignment.exercises}
-    ctx = Context(course, assignment, course_modules(course, functions), load_prose(course) if prose is None else prose,
-                  student=student_segments(course))
+    ctx = Context(
+        course,
+        assignment,
+        course_modules(course, functions),
+        load_prose(course) if prose is None else prose,
+        student=student_segments(course),
+    )
     steps = LAB_STEPS if is_lab(assignment) else NOTEBOOK_STEPS
     nb = nbformat.v4.new_notebook()
     nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}}

@@ -41,7 +41,7 @@ def read_percent(path: Path) -> list[nbformat.NotebookNode]:
     if lines and lines[0].strip() == "# ---":
         for i in range(1, len(lines)):
             if lines[i].strip() == "# ---":
-                lines = lines[i + 1:]
+                lines = lines[i + 1 :]
                 break
     cells: list[nbformat.NotebookNode] = []
     kind, body = "code", []

@@ -18,15 +18,22 @@ from pathlib import Path
 
 from rich.console import Console
 
-from grader.notebooks.coursedir import (CONFIG, BuiltAssignment, built_assignments, config_text, own_settings,
-                                    write_manifest, write_source)
+from grader.build.kit import write_kits
+from grader.build.leaks import check_leaks
 from grader.build.nbgrader_run import run_nbgrader
 from grader.build.notebook import build_notebook, lab_source, load_prose
 from grader.build.written import write_rubrics
 from grader.core.course import Assignment, Course, is_lab, solution_functions
 from grader.errors import GraderError
-from grader.build.kit import write_kits
-from grader.build.leaks import check_leaks
+from grader.notebooks.coursedir import (
+    CONFIG,
+    BuiltAssignment,
+    built_assignments,
+    config_text,
+    own_settings,
+    write_manifest,
+    write_source,
+)
 
 
 @dataclass
@@ -115,8 +122,9 @@ class WriteConfig:
             if (state.course_dir / CONFIG).is_file() and not state.new_gradebook:
                 grades_stay_behind(course_gradebook(state.course_dir), state.db_url)
         own = own_settings(state.course_dir, state.db_url)
-        (state.course_dir / CONFIG).write_text(config_text(state.course, list(built.values()), state.course_dir, own),
-                                               encoding="utf-8")
+        (state.course_dir / CONFIG).write_text(
+            config_text(state.course, list(built.values()), state.course_dir, own), encoding="utf-8"
+        )
         write_manifest(state.course, state.course_dir, list(built.values()), state.skipped)
         # Open the gradebook once here: a clear error before nbgrader runs, and the tables are
         # created by one process before any concurrent autograde.
@@ -133,7 +141,7 @@ def grades_stay_behind(old, new_url: str) -> None:
 
     if old.url == new_url:
         return
-    if old.url.startswith("sqlite:///") and not Path(old.url[len("sqlite:///"):]).is_file():
+    if old.url.startswith("sqlite:///") and not Path(old.url[len("sqlite:///") :]).is_file():
         return  # no gradebook there yet (opening it would create one)
 
     def submissions(target) -> int:
@@ -147,9 +155,11 @@ def grades_stay_behind(old, new_url: str) -> None:
     if held and not submissions(new):
         copy = f"grader gradebook copy --from {old.shown} --to {new.shown}"  # another command's line
         empty = "--new-gradebook"  # `grader build`'s own option (build_course's new_gradebook)
-        raise GraderError(f"the course's grades are in {old.shown} ({held} submission(s)) and {new.shown} has "
-                          f"none: they would stay behind. Copy them first: `{copy}`, then run this again (or add "
-                          f"{empty} to start empty)")
+        raise GraderError(
+            f"the course's grades are in {old.shown} ({held} submission(s)) and {new.shown} has "
+            f"none: they would stay behind. Copy them first: `{copy}`, then run this again (or add "
+            f"{empty} to start empty)"
+        )
 
 
 class Release:
@@ -159,7 +169,7 @@ class Release:
         ids = sorted(b.id for b in state.built)
         sources = sorted(p.name for p in (state.course_dir / "source").iterdir() if p.is_dir())
         # One nbgrader process for the whole course when possible: its start-up dominates.
-        for pattern in (["*"] if ids == sources else ids):
+        for pattern in ["*"] if ids == sources else ids:
             run_nbgrader(state.course_dir, "generate_assignment", pattern, "--force")
         from grader.notebooks.gradebook import course_gradebook, set_due_dates
 
@@ -191,17 +201,32 @@ class LeakCheck:
 BUILD_STEPS = (CheckReady(), WriteNotebooks(), WriteConfig(), Release(), WriteKits(), LeakCheck())
 
 
-def build_course(course: Course, course_dir: Path, *, only: list[str] | None = None, leak_check: bool = True,
-                 db_url: str | None = None, console: Console | None = None, steps=BUILD_STEPS,
-                 new_gradebook: bool = False) -> BuildState:
+def build_course(
+    course: Course,
+    course_dir: Path,
+    *,
+    only: list[str] | None = None,
+    leak_check: bool = True,
+    db_url: str | None = None,
+    console: Console | None = None,
+    steps=BUILD_STEPS,
+    new_gradebook: bool = False,
+) -> BuildState:
     """Run the build pipeline; the state says what was built, skipped and found.
 
     ``db_url`` becomes the gradebook of nbgrader_config.py; without it the configured one stays.
     A ``db_url`` that would leave the grades of the configured gradebook behind is refused unless
     ``new_gradebook``.
     """
-    state = BuildState(course=course, course_dir=Path(course_dir).resolve(), console=console or Console(),
-                       only=only, leak_check=leak_check, db_url=db_url, new_gradebook=new_gradebook)
+    state = BuildState(
+        course=course,
+        course_dir=Path(course_dir).resolve(),
+        console=console or Console(),
+        only=only,
+        leak_check=leak_check,
+        db_url=db_url,
+        new_gradebook=new_gradebook,
+    )
     state.course_dir.mkdir(parents=True, exist_ok=True)
     for step in steps:
         with state.console.status(f"{step.name} ..."):

@@ -13,8 +13,8 @@ from nbgrader import utils
 from nbgrader.preprocessors import ClearSolutions
 from traitlets import Unicode
 
-from grader.notebooks.segments import student_segments
 from grader.core.course import load_course
+from grader.notebooks.segments import student_segments
 
 
 class StubSolutions(ClearSolutions):

@@ -15,8 +15,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.core.course import (BEGIN_SOLUTION, END_SOLUTION, Assignment, Course, WrittenQuestion, load_written,
-                                questions_of)
+from grader.core.course import (
+    BEGIN_SOLUTION,
+    END_SOLUTION,
+    Assignment,
+    Course,
+    WrittenQuestion,
+    load_written,
+    questions_of,
+)
 from grader.errors import CourseError
 from grader.feedback import format_points
 
@@ -59,13 +66,21 @@ def write_rubrics(course: Course, course_dir: Path, assignment: Assignment) -> P
         if path.is_file():
             path.unlink()
         return None
-    parts = [f"# {assignment.id}: rubrics of the written answers",
-             "",
-             "Grade each answer in formgrader (Manual Grading, cell `written_<question>`); the points are the "
-             "cell's maximum in the gradebook."]
+    parts = [
+        f"# {assignment.id}: rubrics of the written answers",
+        "",
+        "Grade each answer in formgrader (Manual Grading, cell `written_<question>`); the points are the "
+        "cell's maximum in the gradebook.",
+    ]
     for w, q in asked:
-        parts += ["", f"## `{w.grade_id}`: {q.title} ({format_points(w.points)} points)", "", q.question, "",
-                  rubric_markdown(q, w.points)]
+        parts += [
+            "",
+            f"## `{w.grade_id}`: {q.title} ({format_points(w.points)} points)",
+            "",
+            q.question,
+            "",
+            rubric_markdown(q, w.points),
+        ]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(parts) + "\n", encoding="utf-8")
     return path

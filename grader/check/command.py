@@ -9,10 +9,10 @@ from pathlib import Path
 from rich.console import Console
 
 from grader.core.course import is_kit, load_course
-from grader.errors import GraderError
 from grader.display import visible
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
+from grader.errors import GraderError
 from grader.feedback import _notes, _where
 from grader.notebooks.submission import check_path, notebook_scope, prepare
 
@@ -21,13 +21,21 @@ ALL_PASSED = "visible tests passed; hidden tests will also be run"
 
 def register(sub, common) -> None:
     parser = sub.add_parser(
-        "check", parents=[common], help="students: run the visible tests on your exercises/",
+        "check",
+        parents=[common],
+        help="students: run the visible tests on your exercises/",
         description="Run the visible tests against your work (default: the course's exercises/ "
-                    "directory). Passing them is necessary, not sufficient: hidden tests are run when "
-                    "your work is graded. Exit status 1 when a visible test fails.")
-    parser.add_argument("path", nargs="?", default=None, metavar="PATH",
-                        help="directory shaped like exercises/, one .py file, a notebook or a folder of notebooks "
-                             "(default: exercises/)")
+        "directory). Passing them is necessary, not sufficient: hidden tests are run when "
+        "your work is graded. Exit status 1 when a visible test fails.",
+    )
+    parser.add_argument(
+        "path",
+        nargs="?",
+        default=None,
+        metavar="PATH",
+        help="directory shaped like exercises/, one .py file, a notebook or a folder of notebooks "
+        "(default: exercises/)",
+    )
     parser.add_argument("--only", action="append", metavar="FUNCTION", help="check only this function")
     parser.set_defaults(func=run)
 
@@ -72,11 +80,15 @@ def run(args: argparse.Namespace) -> int:
     well_formed = [f for f in answers if result.functions[f].tests and all(t.passed for t in result.functions[f].tests)]
     if answers:
         other = len(answers) - len(well_formed) - len(unanswered)
-        console.print(f"\nconcept answers: {len(well_formed)} of {len(answers)} written in the right format"
-                      + (f", {other} malformed or unreadable" if other else "")
-                      + (f", {len(unanswered)} still None ({', '.join(unanswered)})" if unanswered else "")
-                      + ". These checks test the format only, never whether an answer is right.",
-                      markup=False, highlight=False, soft_wrap=True)
+        console.print(
+            f"\nconcept answers: {len(well_formed)} of {len(answers)} written in the right format"
+            + (f", {other} malformed or unreadable" if other else "")
+            + (f", {len(unanswered)} still None ({', '.join(unanswered)})" if unanswered else "")
+            + ". These checks test the format only, never whether an answer is right.",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
     if failing:
         console.print(f"\n{failing} exercise(s) need more work.")
         return 1

@@ -27,28 +27,41 @@ DEFAULT_OUT = "grading-results"
 
 def register(sub, common) -> None:
     parser = sub.add_parser(
-        "grade-class", parents=[common], help="grade a whole class in parallel (resumable; here or on a Dask cluster)",
+        "grade-class",
+        parents=[common],
+        help="grade a whole class in parallel (resumable; here or on a Dask cluster)",
         description="Grade every submission in SUBMISSIONS_DIR with the hidden tests: each subdirectory "
-                    "(shaped like exercises/, or holding the student's notebooks), .py file or notebook "
-                    "(<student>_<assignment>.ipynb) is one student's submission, named by it. "
-                    "N trusted processes grade in parallel (or the workers of a Dask cluster, --scheduler), "
-                    "each running the student code in a fresh sandboxed worker. Every result is written to "
-                    "OUT/results/<student>.json as soon as it is graded, so an interrupted run continues where "
-                    "it stopped; a submission is graded again only when it or the course changed. "
-                    "OUT/summary.csv has one row per student; `grader report OUT` turns the results into an "
-                    "HTML page.",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("submissions_dir", metavar="SUBMISSIONS_DIR", help="one subdirectory, .py file or notebook per student")
-    engine_options(parser, jobs_help="grading processes in parallel on this machine (default: the number "
-                                         "of CPUs)")
-    parser.add_argument("--out", metavar="DIR", default=DEFAULT_OUT,
-                        help=f"results directory (default: ./{DEFAULT_OUT})")
+        "(shaped like exercises/, or holding the student's notebooks), .py file or notebook "
+        "(<student>_<assignment>.ipynb) is one student's submission, named by it. "
+        "N trusted processes grade in parallel (or the workers of a Dask cluster, --scheduler), "
+        "each running the student code in a fresh sandboxed worker. Every result is written to "
+        "OUT/results/<student>.json as soon as it is graded, so an interrupted run continues where "
+        "it stopped; a submission is graded again only when it or the course changed. "
+        "OUT/summary.csv has one row per student; `grader report OUT` turns the results into an "
+        "HTML page.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "submissions_dir", metavar="SUBMISSIONS_DIR", help="one subdirectory, .py file or notebook per student"
+    )
+    engine_options(parser, jobs_help="grading processes in parallel on this machine (default: the number of CPUs)")
+    parser.add_argument(
+        "--out", metavar="DIR", default=DEFAULT_OUT, help=f"results directory (default: ./{DEFAULT_OUT})"
+    )
     parser.add_argument("--force", action="store_true", help="grade every submission again, even if unchanged")
-    parser.add_argument("--student", action="append", metavar="ID",
-                        help="grade again this student's submission only, even if unchanged (repeatable; the name "
-                             "of its subdirectory or .py file without .py); the others' results are kept")
-    parser.add_argument("--only", action="append", metavar="FUNCTION",
-                        help="grade only this function (repeatable); such results are kept apart from full ones")
+    parser.add_argument(
+        "--student",
+        action="append",
+        metavar="ID",
+        help="grade again this student's submission only, even if unchanged (repeatable; the name "
+        "of its subdirectory or .py file without .py); the others' results are kept",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="FUNCTION",
+        help="grade only this function (repeatable); such results are kept apart from full ones",
+    )
     add_sandbox_options(parser)
     parser.set_defaults(func=run)
 
@@ -61,10 +74,18 @@ class ClassProgress(RunListener):
         self.what = what
         self.jobs_text = jobs_text
         self.interactive = console.is_terminal
-        self.progress = Progress(TextColumn("[bold]grading[/bold]"), BarColumn(), MofNCompleteColumn(),
-                                 TextColumn("{task.fields[status]}"), TimeElapsedColumn(), TextColumn("eta"),
-                                 TimeRemainingColumn(), console=console, disable=not self.interactive,
-                                 transient=False)
+        self.progress = Progress(
+            TextColumn("[bold]grading[/bold]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[status]}"),
+            TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            console=console,
+            disable=not self.interactive,
+            transient=False,
+        )
         self.task = None
         self.done = self.todo = self.failures = 0
         self.sessions: dict[str, int] = {}
@@ -79,8 +100,10 @@ class ClassProgress(RunListener):
 
     def plan(self, total: int, todo: int, current: int) -> None:
         self.todo = todo
-        self.console.print(f"{total} submissions in {markup(self.what)}: {current} already "
-                           f"graded and unchanged, {todo} to grade {self.jobs_text}")
+        self.console.print(
+            f"{total} submissions in {markup(self.what)}: {current} already "
+            f"graded and unchanged, {todo} to grade {self.jobs_text}"
+        )
         self.task = self.progress.add_task("grading", total=todo, status="")
 
     def started(self, session: str, sandbox: str, sandboxed: bool | None) -> None:
@@ -106,8 +129,9 @@ class ClassProgress(RunListener):
         line = f"{record.student} {format_points(record.total)}/{format_points(record.max)}"
         self.progress.update(self.task, advance=1, status=self.status(line))
         if not self.interactive:
-            self.console.print(f"[{self.done}/{self.todo}] graded {markup(line)} ({record.elapsed:.1f} s, "
-                               f"{markup(session)})")
+            self.console.print(
+                f"[{self.done}/{self.todo}] graded {markup(line)} ({record.elapsed:.1f} s, {markup(session)})"
+            )
 
     def retry(self, student: str, session: str, reason: str) -> None:
         self.in_flight.discard(student)
@@ -197,9 +221,15 @@ def run(args: argparse.Namespace) -> int:
     course = load_course(args.course)
     wanted = tuple(dict.fromkeys(args.student)) if args.student else None
     # A student asked for is graded again; the rest of the class keeps its results.
-    options = GradingOptions(jobs=jobs_of(args), sandbox=sandbox_mode(args),
-                             scheduler=scheduler_address(args.scheduler), only=tuple(args.only) if args.only else None,
-                             force=args.force or bool(wanted), students=wanted, out=Path(args.out).resolve())
+    options = GradingOptions(
+        jobs=jobs_of(args),
+        sandbox=sandbox_mode(args),
+        scheduler=scheduler_address(args.scheduler),
+        only=tuple(args.only) if args.only else None,
+        force=args.force or bool(wanted),
+        students=wanted,
+        out=Path(args.out).resolve(),
+    )
     out = options.out
     if not options.scheduler:  # on a cluster, each worker says what sandbox it has
         warn_without_sandbox(course, options.sandbox, console)
@@ -208,25 +238,36 @@ def run(args: argparse.Namespace) -> int:
     students = discover_submissions(submissions, skipped, assignments=[a.id for a in course.assignments])
     students, extractions = prepare_notebooks(course, students, out, skipped)
     if not students:
-        raise GraderError(f"{submissions} holds no submission that can be graded: "
-                          + "; ".join(f"{entry}: {reason}" for entry, reason in sorted(skipped.items())[:10]))
+        raise GraderError(
+            f"{submissions} holds no submission that can be graded: "
+            + "; ".join(f"{entry}: {reason}" for entry, reason in sorted(skipped.items())[:10])
+        )
     others: list[str] = []
     if wanted:  # these only, graded again; the rest of the class keeps its results
         unknown = [s for s in wanted if s not in students]
         if unknown:
             reasons = [f"{s}: {skipped[s]}" if s in skipped else s for s in unknown]
-            raise GraderError(f"no gradable submission in {submissions} for: {', '.join(reasons)} (students there: "
-                              f"{', '.join(sorted(students)[:20])}{' ...' if len(students) > 20 else ''})")
+            raise GraderError(
+                f"no gradable submission in {submissions} for: {', '.join(reasons)} (students there: "
+                f"{', '.join(sorted(students)[:20])}{' ...' if len(students) > 20 else ''})"
+            )
         others = [s for s in students if s not in wanted]
         students = {s: students[s] for s in wanted}
         skipped = {}
     jobs = options.jobs
-    where = f"on the Dask cluster at {options.scheduler}" if options.scheduler else \
-        f"with {jobs} process{'es' if jobs > 1 else ''}"
+    where = (
+        f"on the Dask cluster at {options.scheduler}"
+        if options.scheduler
+        else f"with {jobs} process{'es' if jobs > 1 else ''}"
+    )
     progress = ClassProgress(console, args.submissions_dir, where)
     with progress.progress:
-        result = grade_class(course, ClassRoster(students, submissions.resolve(), skipped, others,
-                                                 partial=bool(wanted)), options, listener=progress)
+        result = grade_class(
+            course,
+            ClassRoster(students, submissions.resolve(), skipped, others, partial=bool(wanted)),
+            options,
+            listener=progress,
+        )
     keep_extractions(course, out, extractions)
     table = Table(title=f"{course.title}: {len(result.students)} submissions", show_header=False)
     table.add_row("graded now", str(len(result.graded)))
@@ -241,7 +282,9 @@ def run(args: argparse.Namespace) -> int:
     table.add_row("summary", markup(out / "summary.csv"))
     console.print(table)
     if result.interrupted:
-        console.print(f"[yellow]interrupted: {len(result.graded)} graded in this run are saved; run the same "
-                      "command again to grade the rest[/yellow]")
+        console.print(
+            f"[yellow]interrupted: {len(result.graded)} graded in this run are saved; run the same "
+            "command again to grade the rest[/yellow]"
+        )
         return 130
     return 1 if result.failed else 0

@@ -20,8 +20,9 @@ def notebook_student(stem: str, assignments) -> str:
     return stem
 
 
-def discover_submissions(directory: Path, skipped: dict[str, str] | None = None,
-                         assignments=None) -> dict[str, Path | tuple[Path, ...]]:
+def discover_submissions(
+    directory: Path, skipped: dict[str, str] | None = None, assignments=None
+) -> dict[str, Path | tuple[Path, ...]]:
     """``{student: path}``: each subdirectory, or .py file, of ``directory`` is one submission.
 
     With ``assignments`` (the course's ids), notebooks count too: ``<student>_<assignment>.ipynb``
@@ -70,8 +71,11 @@ def discover_submissions(directory: Path, skipped: dict[str, str] | None = None,
         elif student in found or (skipped is not None and student in skipped):
             # Two entries for one student: grading either would be a guess.
             first = found.pop(student, None)
-            skip(Path(student), f"two submissions for {student!r} ({shown(first.name) if isinstance(first, Path) else 'another'} and "
-                                f"{shown(entry.name)}); neither is graded")
+            skip(
+                Path(student),
+                f"two submissions for {student!r} ({shown(first.name) if isinstance(first, Path) else 'another'} and "
+                f"{shown(entry.name)}); neither is graded",
+            )
         else:
             found[student] = directory.resolve() / entry.name
     if not found and not skipped:

@@ -14,11 +14,11 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
+from datetime import date, datetime, time, timezone
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
-from datetime import date, datetime, time, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
@@ -51,8 +51,16 @@ class Exercise:
 
 
 EXERCISE_KINDS = ("function", "lab", "answer")
-SANDBOX_KEYS = ("memory_mb", "cpu_seconds", "processes", "file_size_mb", "open_files", "output_kb", "reply_kb",
-                "submission_seconds")
+SANDBOX_KEYS = (
+    "memory_mb",
+    "cpu_seconds",
+    "processes",
+    "file_size_mb",
+    "open_files",
+    "output_kb",
+    "reply_kb",
+    "submission_seconds",
+)
 # When Gradescope shows students the results of the hidden tests (its "visibility" values).
 GRADESCOPE_VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 GRADESCOPE_KEYS = ("visibility",)
@@ -231,8 +239,7 @@ def find_course_root(start: Path | None = None) -> Path:
     if kit is not None:
         return kit
     raise CourseError(
-        f"no {COURSE_FILE} found in {here} or its parents; run inside the course "
-        "repository or pass --course DIR"
+        f"no {COURSE_FILE} found in {here} or its parents; run inside the course repository or pass --course DIR"
     )
 
 
@@ -250,8 +257,7 @@ def is_kit(root: Path) -> bool:
     return not (Path(root) / "solutions").is_dir() and (Path(root) / "exercises").is_dir()
 
 
-def load_course(root: Path | str | None = None, *, check_files: bool = True,
-                check_tests: bool = True) -> Course:
+def load_course(root: Path | str | None = None, *, check_files: bool = True, check_tests: bool = True) -> Course:
     """Load and validate ``<root>/course.yaml``.
 
     Parameters
@@ -306,8 +312,9 @@ class _Validator:
         for k_node, v_node in node.value:
             k = k_node.value
             if k not in allowed:
-                raise self.fail(k_node, f"{key}.{k}" if key else k,
-                                f"unknown key {k!r} (allowed: {', '.join(allowed)})")
+                raise self.fail(
+                    k_node, f"{key}.{k}" if key else k, f"unknown key {k!r} (allowed: {', '.join(allowed)})"
+                )
             if k in found:
                 raise self.fail(k_node, f"{key}.{k}" if key else k, "duplicate key")
             found[k] = v_node
@@ -346,8 +353,9 @@ class _Validator:
         return value
 
     def tolerance(self, node, key, default: Tolerance | None) -> Tolerance:
-        fields = self.mapping(node, key, required=() if default else ("rtol", "atol"),
-                              optional=("rtol", "atol") if default else ())
+        fields = self.mapping(
+            node, key, required=() if default else ("rtol", "atol"), optional=("rtol", "atol") if default else ()
+        )
         rtol = self.number(fields["rtol"], f"{key}.rtol", minimum=0) if "rtol" in fields else default.rtol
         atol = self.number(fields["atol"], f"{key}.atol", minimum=0) if "atol" in fields else default.atol
         return Tolerance(rtol, atol)
@@ -363,10 +371,14 @@ class _Validator:
         fields = self.mapping(node, key, required=("per_day",), optional=("zero_after_days",))
         per_day = self.number(fields["per_day"], f"{key}.per_day", positive=True)
         if per_day > 1:
-            raise self.fail(fields["per_day"], f"{key}.per_day",
-                            f"a fraction of the score (at most 1), got {per_day:g}")
-        after = (self.number(fields["zero_after_days"], f"{key}.zero_after_days", minimum=0)
-                 if "zero_after_days" in fields else 0.0)
+            raise self.fail(
+                fields["per_day"], f"{key}.per_day", f"a fraction of the score (at most 1), got {per_day:g}"
+            )
+        after = (
+            self.number(fields["zero_after_days"], f"{key}.zero_after_days", minimum=0)
+            if "zero_after_days" in fields
+            else 0.0
+        )
         return {"per_day": per_day, "zero_after_days": after}
 
     def written(self, node, key: str, assignment: str) -> tuple[Written, ...]:
@@ -380,8 +392,9 @@ class _Validator:
             if question in seen:
                 raise self.fail(fields["question"], f"{key}[{i}].question", f"question {question!r} appears twice")
             seen.add(question)
-            out.append(Written(question, self.number(fields["points"], f"{key}[{i}].points", positive=True),
-                               assignment))
+            out.append(
+                Written(question, self.number(fields["points"], f"{key}[{i}].points", positive=True), assignment)
+            )
         return tuple(out)
 
     def due(self, node, key: str) -> datetime:
@@ -394,15 +407,20 @@ class _Validator:
         if isinstance(value, date) and not isinstance(value, datetime):
             value = datetime.combine(value, time(23, 59, 59))  # a day: the end of it
         if not isinstance(value, datetime):
-            raise self.fail(node, key, f"not a date and time: {getattr(node, 'value', node)!r} "
-                                       "(e.g. \"2026-12-08 23:59\", in calendar.time_zone)")
+            raise self.fail(
+                node,
+                key,
+                f"not a date and time: {getattr(node, 'value', node)!r} "
+                '(e.g. "2026-12-08 23:59", in calendar.time_zone)',
+            )
         if value.tzinfo is not None:
             raise self.fail(node, key, "give the time without a zone: calendar.time_zone says which")
         return value
 
     def course(self, node) -> Course:
-        top = self.mapping(node, "", required=("course", "assignments"),
-                           optional=("defaults", "sandbox", "gradescope", "calendar"))
+        top = self.mapping(
+            node, "", required=("course", "assignments"), optional=("defaults", "sandbox", "gradescope", "calendar")
+        )
         time_zone, late_policy = "UTC", {}
         if "calendar" in top:
             calendar = self.mapping(top["calendar"], "calendar", required=(), optional=CALENDAR_KEYS)
@@ -412,32 +430,48 @@ class _Validator:
                 try:
                     ZoneInfo(time_zone)
                 except (ZoneInfoNotFoundError, ValueError):
-                    raise self.fail(v, "calendar.time_zone", f"unknown time zone {time_zone!r} (an IANA name such "
-                                                             "as Europe/Paris or UTC)") from None
+                    raise self.fail(
+                        v,
+                        "calendar.time_zone",
+                        f"unknown time zone {time_zone!r} (an IANA name such as Europe/Paris or UTC)",
+                    ) from None
             if "late_policy" in calendar:
                 late_policy = self.late_policy(calendar["late_policy"])
         sandbox = {}
         if "sandbox" in top:
             fields = self.mapping(top["sandbox"], "sandbox", required=(), optional=SANDBOX_KEYS + ("require",))
             for k, v in fields.items():
-                sandbox[k] = (self.scalar(v, f"sandbox.{k}", bool) if k == "require"
-                              else self.number(v, f"sandbox.{k}", positive=True))
+                sandbox[k] = (
+                    self.scalar(v, f"sandbox.{k}", bool)
+                    if k == "require"
+                    else self.number(v, f"sandbox.{k}", positive=True)
+                )
         gradescope = dict(DEFAULT_GRADESCOPE)
         if "gradescope" in top:
             for k, v in self.mapping(top["gradescope"], "gradescope", required=(), optional=GRADESCOPE_KEYS).items():
                 gradescope[k] = self.scalar(v, f"gradescope.{k}", str)
                 if gradescope[k] not in GRADESCOPE_VISIBILITIES:
-                    raise self.fail(v, f"gradescope.{k}", f"unknown visibility {gradescope[k]!r} "
-                                                          f"(one of: {', '.join(GRADESCOPE_VISIBILITIES)})")
+                    raise self.fail(
+                        v,
+                        f"gradescope.{k}",
+                        f"unknown visibility {gradescope[k]!r} (one of: {', '.join(GRADESCOPE_VISIBILITIES)})",
+                    )
         meta = self.mapping(top["course"], "course", required=("id", "title", "module", "module_title"))
         defaults = {}
         if "defaults" in top:
-            defaults = self.mapping(top["defaults"], "defaults", required=(),
-                                    optional=("time_limit", "tolerance", "property_examples"))
-        time_limit = (self.number(defaults["time_limit"], "defaults.time_limit", positive=True)
-                      if "time_limit" in defaults else 10.0)
-        tolerance = (self.tolerance(defaults["tolerance"], "defaults.tolerance", None)
-                     if "tolerance" in defaults else Tolerance(1e-6, 1e-9))
+            defaults = self.mapping(
+                top["defaults"], "defaults", required=(), optional=("time_limit", "tolerance", "property_examples")
+            )
+        time_limit = (
+            self.number(defaults["time_limit"], "defaults.time_limit", positive=True)
+            if "time_limit" in defaults
+            else 10.0
+        )
+        tolerance = (
+            self.tolerance(defaults["tolerance"], "defaults.tolerance", None)
+            if "tolerance" in defaults
+            else Tolerance(1e-6, 1e-9)
+        )
         examples = 30
         if "property_examples" in defaults:
             examples = self.scalar(defaults["property_examples"], "defaults.property_examples", int)
@@ -463,12 +497,17 @@ class _Validator:
             exercises = []
             for j, e_node in enumerate(ex_node.value):
                 ekey = f"{key}.exercises[{j}]"
-                e = self.mapping(e_node, ekey, required=("function", "module", "points"),
-                                 optional=("time_limit", "tolerance", "visible", "kind", "params"))
+                e = self.mapping(
+                    e_node,
+                    ekey,
+                    required=("function", "module", "points"),
+                    optional=("time_limit", "tolerance", "visible", "kind", "params"),
+                )
                 kind = self.scalar(e["kind"], f"{ekey}.kind", str) if "kind" in e else "function"
                 if kind not in EXERCISE_KINDS:
-                    raise self.fail(e["kind"], f"{ekey}.kind",
-                                    f"unknown kind {kind!r} (one of: {', '.join(EXERCISE_KINDS)})")
+                    raise self.fail(
+                        e["kind"], f"{ekey}.kind", f"unknown kind {kind!r} (one of: {', '.join(EXERCISE_KINDS)})"
+                    )
                 params = {}
                 if "params" in e:
                     if not isinstance(e["params"], yaml.MappingNode):
@@ -478,22 +517,37 @@ class _Validator:
                 if function in seen_functions:
                     raise self.fail(e["function"], f"{ekey}.function", f"function {function!r} appears twice")
                 seen_functions.add(function)
-                exercises.append(Exercise(
-                    function=function,
-                    module=self.identifier(e["module"], f"{ekey}.module"),
-                    points=self.number(e["points"], f"{ekey}.points", minimum=0),
-                    time_limit=(self.number(e["time_limit"], f"{ekey}.time_limit", positive=True)
-                                if "time_limit" in e else time_limit),
-                    tolerance=(self.tolerance(e["tolerance"], f"{ekey}.tolerance", tolerance)
-                               if "tolerance" in e else tolerance),
-                    visible=self.scalar(e["visible"], f"{ekey}.visible", bool) if "visible" in e else True,
-                    assignment=a_id,
-                    kind=kind,
-                    params=params,
-                ))
+                exercises.append(
+                    Exercise(
+                        function=function,
+                        module=self.identifier(e["module"], f"{ekey}.module"),
+                        points=self.number(e["points"], f"{ekey}.points", minimum=0),
+                        time_limit=(
+                            self.number(e["time_limit"], f"{ekey}.time_limit", positive=True)
+                            if "time_limit" in e
+                            else time_limit
+                        ),
+                        tolerance=(
+                            self.tolerance(e["tolerance"], f"{ekey}.tolerance", tolerance)
+                            if "tolerance" in e
+                            else tolerance
+                        ),
+                        visible=self.scalar(e["visible"], f"{ekey}.visible", bool) if "visible" in e else True,
+                        assignment=a_id,
+                        kind=kind,
+                        params=params,
+                    )
+                )
             written = self.written(a["written"], f"{key}.written", a_id) if "written" in a else ()
-            assignments.append(Assignment(a_id, self.scalar(a["title"], f"{key}.title", str), tuple(exercises),
-                                          self.due(a["due"], f"{key}.due") if "due" in a else None, written))
+            assignments.append(
+                Assignment(
+                    a_id,
+                    self.scalar(a["title"], f"{key}.title", str),
+                    tuple(exercises),
+                    self.due(a["due"], f"{key}.due") if "due" in a else None,
+                    written,
+                )
+            )
         return Course(
             root=self.root,
             id=self.scalar(meta["id"], "course.id", str),
@@ -520,7 +574,7 @@ def solution_functions(path: Path) -> dict[str, bool]:
     found = {}
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            body = lines[node.lineno - 1: node.end_lineno]
+            body = lines[node.lineno - 1 : node.end_lineno]
             found[node.name] = any(line.strip() == BEGIN_SOLUTION for line in body)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -596,16 +650,20 @@ def _check_files(course: Course, path: Path, node, check_tests: bool = True) -> 
             if e.function not in functions:
                 raise CourseError(f"{where}: function {e.function!r} does not exist in solutions/{e.module}.py")
             if e.kind == "function" and not functions[e.function]:
-                raise CourseError(f"{where}: solutions/{e.module}.py defines {e.function!r} "
-                                  f"without a {BEGIN_SOLUTION} region")
+                raise CourseError(
+                    f"{where}: solutions/{e.module}.py defines {e.function!r} without a {BEGIN_SOLUTION} region"
+                )
             if e.kind == "answer" and e.function not in answer_names(module_path):
-                raise CourseError(f"{where}: the answer {e.function!r} must be assigned at module level "
-                                  f"inside a {BEGIN_SOLUTION} region of solutions/{e.module}.py")
+                raise CourseError(
+                    f"{where}: the answer {e.function!r} must be assigned at module level "
+                    f"inside a {BEGIN_SOLUTION} region of solutions/{e.module}.py"
+                )
             if check_tests and not course.hidden_test_file(e.function).is_file():
                 raise CourseError(f"{where}: no hidden tests at autograder-tests/hidden/test_{e.function}.py")
             if check_tests and e.visible and not course.visible_test_file(e.function).is_file():
-                raise CourseError(f"{where}: 'visible' is true but autograder-tests/visible/"
-                                  f"test_{e.function}.py does not exist")
+                raise CourseError(
+                    f"{where}: 'visible' is true but autograder-tests/visible/test_{e.function}.py does not exist"
+                )
 
 
 # -- written questions (autograder-tests/written.yaml; the build makes their cells, grader/build/written.py) --
@@ -661,8 +719,11 @@ def load_written(course: Course) -> dict[str, WrittenQuestion]:
             raise CourseError(f"{where}.rubric: must be a non-empty list of {{criterion, share}}")
         criteria = []
         for i, item in enumerate(rubric):
-            if not isinstance(item, dict) or not isinstance(item.get("criterion"), str) or set(item) - {"criterion",
-                                                                                                      "share"}:
+            if (
+                not isinstance(item, dict)
+                or not isinstance(item.get("criterion"), str)
+                or set(item) - {"criterion", "share"}
+            ):
                 raise CourseError(f"{where}.rubric[{i}]: must be {{criterion: TEXT, share: NUMBER}}")
             share = item.get("share", 1)
             if isinstance(share, bool) or not isinstance(share, (int, float)) or not share > 0:
@@ -687,7 +748,9 @@ def questions_of(course: Course, assignment: Assignment) -> list[tuple[Written, 
     for w in assignment.written:
         if w.question not in known:
             have = ", ".join(known) or f"none: solutions/{course.written_file.name} does not exist"
-            raise CourseError(f"course.yaml: {assignment.id}.written: no question {w.question!r} in "
-                              f"autograder-tests/{course.written_file.name} (it has: {have})")
+            raise CourseError(
+                f"course.yaml: {assignment.id}.written: no question {w.question!r} in "
+                f"autograder-tests/{course.written_file.name} (it has: {have})"
+            )
         out.append((w, known[w.question]))
     return out

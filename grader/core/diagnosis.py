@@ -145,8 +145,7 @@ def known_mistakes(course: Course, function: str) -> list[Mistake]:
     key = (str(course.root), function, tuple((str(p), p.stat().st_mtime_ns) for p in files))
     if key not in _loaded:
         mistakes = []
-        reference_globals = {k: v for k, v in course.reference(function).__globals__.items()
-                             if not k.startswith("__")}
+        reference_globals = {k: v for k, v in course.reference(function).__globals__.items() if not k.startswith("__")}
         for path in files:
             header = read_header(path.read_text(encoding="utf-8"))
             if header is None or "diagnosis" not in header[1]:
@@ -156,8 +155,16 @@ def known_mistakes(course: Course, function: str) -> list[Mistake]:
             module = importlib.util.module_from_spec(spec)
             vars(module).update(reference_globals)
             spec.loader.exec_module(module)
-            mistakes.append(Mistake(function, path.stem, header[0], header[1]["diagnosis"], getattr(module, function),
-                                    header[1].get("expect", "")))
+            mistakes.append(
+                Mistake(
+                    function,
+                    path.stem,
+                    header[0],
+                    header[1]["diagnosis"],
+                    getattr(module, function),
+                    header[1].get("expect", ""),
+                )
+            )
         _loaded[key] = mistakes
     return _loaded[key]
 
@@ -195,6 +202,7 @@ def run(function: Callable[..., Any], call: Call) -> Any:
     writes into its inputs raises as the student's code did. Call it within :func:`quiet`:
     numpy's warnings about a mistake's NaN are not for anyone.
     """
+
     def copy(value):
         if not isinstance(value, np.ndarray):
             return value
@@ -279,8 +287,9 @@ def wrong_calls(course: Course, function: str, calls: list[Call], answers: Answe
     return [(c, want) for c, want in pairs if not answers.agrees(c, want)]
 
 
-def diagnose(course: Course, function: str, failed: list[Call], passed: list[Call] = (),
-             scope: str = "wrong result") -> tuple[str, str] | None:
+def diagnose(
+    course: Course, function: str, failed: list[Call], passed: list[Call] = (), scope: str = "wrong result"
+) -> tuple[str, str] | None:
     """(name, message) of the one known mistake that answers exactly like the student.
 
     ``failed`` are the calls made by the function's failed tests, ``passed`` the first calls
@@ -319,8 +328,15 @@ def causes_named(course: Course, function: str, message: str) -> list[str]:
     return [m.name for m in known_mistakes(course, function) if m.expect and m.expect.lower() in text]
 
 
-def evidenced(course: Course, function: str, probe: list[Call], passed: list[Call], causes: list[str],
-              relation: bool = False, failed: list[Call] = ()) -> list[str]:
+def evidenced(
+    course: Course,
+    function: str,
+    probe: list[Call],
+    passed: list[Call],
+    causes: list[str],
+    relation: bool = False,
+    failed: list[Call] = (),
+) -> list[str]:
     """Which of ``causes`` the student's own answers show on a failed probe (``probe``: its calls).
 
     A relation between the student's answers (``relation``: the probe's isolating property,
@@ -340,8 +356,10 @@ def evidenced(course: Course, function: str, probe: list[Call], passed: list[Cal
     shown = []
     with quiet():
         probe_ids = {id(c) for c in probe}
-        others = [(c, want) for c, want in wrong_calls(course, function, [c for c in failed if id(c) not in probe_ids],
-                                                        answers)]
+        others = [
+            (c, want)
+            for c, want in wrong_calls(course, function, [c for c in failed if id(c) not in probe_ids], answers)
+        ]
         for name in causes:
             mistake = by_name[name]
             if not (probe and all(answers.agrees(c, run(mistake.run, c)) for c in [*probe, *passed])):
@@ -443,18 +461,23 @@ def _factors(reference: Callable, call: Call) -> dict[str, str]:
             if array.dtype == bool or name in FLAG_ARGUMENTS:
                 flags = array != 0
                 if flags.size:
-                    factors[name] = (f"{name} all set" if flags.all() else f"{name} none set" if not flags.any()
-                                     else f"{name} mixed")
+                    factors[name] = (
+                        f"{name} all set" if flags.all() else f"{name} none set" if not flags.any() else f"{name} mixed"
+                    )
             if array.ndim == 1 and array.dtype != bool and name not in FLAG_ARGUMENTS:
-                factors[f"{name} length"] = (f"{name} empty" if array.size == 0 else f"{name} of one element"
-                                             if array.size == 1 else f"{name} of several elements")
+                factors[f"{name} length"] = (
+                    f"{name} empty"
+                    if array.size == 0
+                    else f"{name} of one element"
+                    if array.size == 1
+                    else f"{name} of several elements"
+                )
             if array.ndim == 2:
                 factors[f"{name} rows"] = f"one row of {name}" if array.shape[0] == 1 else f"several rows of {name}"
             if array.dtype.kind in "iu" and array.ndim == 2:  # token ids: holding an EOS or padding id or not
                 for id_name, id_value in ids.items():
                     holds = bool(np.any(array == id_value))
-                    factors[f"{name} {id_name}"] = (f"{name} holding {id_name}" if holds
-                                                    else f"{name} without {id_name}")
+                    factors[f"{name} {id_name}"] = f"{name} holding {id_name}" if holds else f"{name} without {id_name}"
     return factors
 
 
@@ -464,12 +487,15 @@ def _numbers(reference: Callable, call: Call) -> dict[str, float]:
         bound = inspect.signature(reference).bind(*call.args, **call.kwargs).arguments
     except TypeError:
         return {}
-    return {k: float(v) for k, v in bound.items()
-            if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))}
+    return {
+        k: float(v)
+        for k, v in bound.items()
+        if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+    }
 
 
 def _ordered(reference: Callable, wrong: list[Call], right: list[Call]) -> list[str]:
-    """"wrong only with the smaller values of eps": every wrong answer's number lies below (or above)
+    """ "wrong only with the smaller values of eps": every wrong answer's number lies below (or above)
     every right answer's, the wrong ones not all 0 or 1 (that the factors say). No value is shown."""
     wrong_numbers = [_numbers(reference, c) for c in wrong]
     right_numbers = [_numbers(reference, c) for c in right]
@@ -510,15 +536,14 @@ PAIR_CALLS = 200
 
 
 def _ignored(reference: Callable, judged: list[tuple[Call, Any]], answers: Answers) -> list[str]:
-    """"your answers do not change with gae_lambda": two of the student's calls that differ in that argument
+    """ "your answers do not change with gae_lambda": two of the student's calls that differ in that argument
     alone got the same answer from them where the right answers differ (a relation between their own
     answers: the metamorphic test of an ignored input). Said once per argument; no value shown."""
     found: dict[str, bool] = {}  # argument -> is it an array
-    calls = [(c, want, _bound(reference, c)) for c, want in judged[:PAIR_CALLS]
-             if not isinstance(c.outcome, Raised)]
+    calls = [(c, want, _bound(reference, c)) for c, want in judged[:PAIR_CALLS] if not isinstance(c.outcome, Raised)]
     calls = [(c, want, b) for c, want, b in calls if b is not None]
     for i, (a, want_a, bound_a) in enumerate(calls):
-        for b, want_b, bound_b in calls[i + 1:]:
+        for b, want_b, bound_b in calls[i + 1 :]:
             if bound_a.keys() != bound_b.keys():
                 continue
             differ = [k for k in bound_a if not _equal_argument(bound_a[k], bound_b[k])]
@@ -528,9 +553,13 @@ def _ignored(reference: Callable, judged: list[tuple[Call, Any]], answers: Answe
                 found[differ[0]] = isinstance(bound_a[differ[0]], (np.ndarray, list, tuple))
     # A number or flag the answers ignore is said so; two different arrays that get one answer are a
     # narrower fact (the answers do change with other arrays).
-    return [f"two inputs that differ in {name} alone get the same answer from you, and their right answers differ"
-            if array else f"your answers do not change with {name} (two inputs that differ in {name} alone get the "
-            f"same answer from you, and their right answers differ)" for name, array in found.items()]
+    return [
+        f"two inputs that differ in {name} alone get the same answer from you, and their right answers differ"
+        if array
+        else f"your answers do not change with {name} (two inputs that differ in {name} alone get the "
+        f"same answer from you, and their right answers differ)"
+        for name, array in found.items()
+    ]
 
 
 def _pieces(reference: Callable, got: Any, want: Any) -> list[tuple[str, Any, Any]]:
@@ -547,8 +576,11 @@ def _pieces(reference: Callable, got: Any, want: Any) -> list[tuple[str, Any, An
 # (or an exp forgotten), an exp applied once too often (or a log forgotten), a ratio inverted. Said only when the
 # relation holds for every wrong answer, on at least two of them, and the wrong values are not one constant (a
 # body answering ones where the right answer is zeros is no exp of it).
-ELEMENTWISE = {"the log of the right answer": np.log, "the exp of the right answer": np.exp,
-               "the reciprocal of the right answer": np.reciprocal}
+ELEMENTWISE = {
+    "the log of the right answer": np.log,
+    "the exp of the right answer": np.exp,
+    "the reciprocal of the right answer": np.reciprocal,
+}
 ELEMENTWISE_ANSWERS = 2
 
 
@@ -556,8 +588,11 @@ def _shape_of_error(got: Any, want: Any, answers: Answers) -> set[str]:
     """What relates a wrong array to the right one, in words that show no value."""
     if not (isinstance(got, np.ndarray) and isinstance(want, np.ndarray)):
         return set()
-    shapes = {words for words, function in ELEMENTWISE.items()
-              if got.shape == want.shape and got.size and answers.same(got, function(want))}
+    shapes = {
+        words
+        for words, function in ELEMENTWISE.items()
+        if got.shape == want.shape and got.size and answers.same(got, function(want))
+    }
     same = answers.same
     if got.shape != want.shape:
         if got.ndim == 2 and got.shape == want.shape[::-1] and same(got.T, want):
@@ -577,21 +612,26 @@ def _shape_of_error(got: Any, want: Any, answers: Answers) -> set[str]:
     # A factor is a relation only between several numbers: any wrong single number is "a factor" off.
     if np.count_nonzero(nonzero) > 1 and not np.any(~np.isfinite(got) & np.isfinite(want)):
         ratio = got[nonzero] / want[nonzero]
-        if np.allclose(ratio, ratio.flat[0], rtol=1e-9, atol=0) and not np.isclose(ratio.flat[0], 1.0) \
-                and same(got, ratio.flat[0] * want):
+        if (
+            np.allclose(ratio, ratio.flat[0], rtol=1e-9, atol=0)
+            and not np.isclose(ratio.flat[0], 1.0)
+            and same(got, ratio.flat[0] * want)
+        ):
             shapes.add("the right answer times a constant factor")
     if np.count_nonzero(finite) > 1 and finite.all():
         offset = got - want
-        if np.allclose(offset, offset.flat[0], rtol=0, atol=answers.atol + answers.rtol * np.max(np.abs(want))) \
-                and not same(got, want):
+        if np.allclose(
+            offset, offset.flat[0], rtol=0, atol=answers.atol + answers.rtol * np.max(np.abs(want))
+        ) and not same(got, want):
             shapes.add("the right answer plus a constant")
     if np.any(~np.isfinite(got) & np.isfinite(want)):
         shapes.add("NaN or inf where the answer is finite")
     return shapes
 
 
-def observe(course: Course, function: str, failed: list[Call], passed: list[Call] = (),
-            relations: list[str] = ()) -> str | None:
+def observe(
+    course: Course, function: str, failed: list[Call], passed: list[Call] = (), relations: list[str] = ()
+) -> str | None:
     """What the student's wrong answers show, found by the grader and naming no cause; None if nothing.
 
     Which input factor the error depends on (:func:`_factors`: every wrong answer shares one
@@ -610,14 +650,17 @@ def observe(course: Course, function: str, failed: list[Call], passed: list[Call
         seen = ("", [])
     count, words = seen
     if relations:
-        return (f"{function}: no known mistake explains every wrong result; what your answers show: "
-                + "; ".join([*relations, *([count] if count else []), *words]))
-    return (f"{function}: no known mistake explains every wrong result; what your answers show: "
-            + "; ".join([count, *words]))
+        return f"{function}: no known mistake explains every wrong result; what your answers show: " + "; ".join(
+            [*relations, *([count] if count else []), *words]
+        )
+    return f"{function}: no known mistake explains every wrong result; what your answers show: " + "; ".join(
+        [count, *words]
+    )
 
 
-def observations(course: Course, function: str, failed: list[Call], passed: list[Call] = ()
-                 ) -> tuple[str, list[str]] | None:
+def observations(
+    course: Course, function: str, failed: list[Call], passed: list[Call] = ()
+) -> tuple[str, list[str]] | None:
     """(how many answers are wrong, what they show) for :func:`observe`; None when none is wrong."""
     reference = course.reference(function)
     answers = Answers(course, function)
@@ -666,16 +709,20 @@ def observations(course: Course, function: str, failed: list[Call], passed: list
                 wrong_pieces += 1
                 if isinstance(g, np.ndarray) and isinstance(e, np.ndarray) and g.shape == e.shape:
                     wrong_values.append(g[~np.isclose(g, e, rtol=answers.rtol, atol=answers.atol, equal_nan=True)])
-    if shapes and (wrong_pieces < ELEMENTWISE_ANSWERS
-                   or np.unique(np.concatenate(wrong_values or [np.zeros(0)])).size < 2):
+    if shapes and (
+        wrong_pieces < ELEMENTWISE_ANSWERS or np.unique(np.concatenate(wrong_values or [np.zeros(0)])).size < 2
+    ):
         shapes -= set(ELEMENTWISE)
     if "" not in parts and parts and parts < every:
         words.append(f"only {' and '.join(sorted(parts))} {'is' if len(parts) == 1 else 'are'} ever wrong")
     if len(where) == 1 and "" not in where:
         words.append(f"the wrong values always sit {where.pop()}")
     for shape in sorted(shapes or ()):
-        words.append(f"each wrong answer is {shape}" if shape.startswith(("the ", "transposed", "of "))
-                     else f"each wrong answer has {shape}")
+        words.append(
+            f"each wrong answer is {shape}"
+            if shape.startswith(("the ", "transposed", "of "))
+            else f"each wrong answer has {shape}"
+        )
     if raised:
         words.append(f"it also raises on {len(raised)} input(s) where the contract defines an answer")
     return f"{len(wrong)} of {len(judged)} answers checked are wrong", words

@@ -28,8 +28,16 @@ from grader.errors import GraderError
 
 # The parts of the grader that decide a grade (not the notebook builder, the CLI, the
 # class run's bookkeeping): a cosmetic change elsewhere must not regrade a class.
-GRADING_CODE = ("core/", "worker/", "sandbox/", "testing.py", "answers.py",
-                "engine/driver.py", "engine/parcel.py", "engine/record.py")
+GRADING_CODE = (
+    "core/",
+    "worker/",
+    "sandbox/",
+    "testing.py",
+    "answers.py",
+    "engine/driver.py",
+    "engine/parcel.py",
+    "engine/record.py",
+)
 
 
 def digest_named(digest, items: Iterable[tuple[str, bytes]]) -> None:
@@ -59,8 +67,14 @@ def _files(root: Path, paths) -> list[tuple[str, bytes]]:
 def _tree(root: Path, pattern: str = "*") -> list[Path]:
     if not root.is_dir():
         return []
-    return [p for p in root.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts
-            and not any(part.startswith(".") for part in p.relative_to(root).parts) and p.suffix != ".pyc"]
+    return [
+        p
+        for p in root.rglob(pattern)
+        if p.is_file()
+        and "__pycache__" not in p.parts
+        and not any(part.startswith(".") for part in p.relative_to(root).parts)
+        and p.suffix != ".pyc"
+    ]
 
 
 def files_fingerprint(files: dict[str, bytes]) -> str:
@@ -72,8 +86,12 @@ def files_fingerprint(files: dict[str, bytes]) -> str:
 
 def course_files(course: Course) -> list[Path]:
     """Every file of the course that decides a grade (what a grading session needs of it)."""
-    paths = [course.course_file, *_tree(course.solutions_dir, "*.py"), *_tree(course.exercises_dir),
-             *_tree(course.tests_dir)]
+    paths = [
+        course.course_file,
+        *_tree(course.solutions_dir, "*.py"),
+        *_tree(course.exercises_dir),
+        *_tree(course.tests_dir),
+    ]
     return [p for p in paths if p.is_file()]
 
 
@@ -111,8 +129,10 @@ def check_course(course: Course, only: list[str] | None, expected: str, where: s
     """
     here = run_fingerprint(course, only)
     if here != expected:
-        raise CourseMismatch(f"{where} grades with course fingerprint {here[:16]}, the client with "
-                             f"{expected[:16]}: the course files, the grader's grading code, Python or numpy "
-                             f"differ there (python {platform.python_version()}, numpy {np.__version__}, "
-                             f"grader {grader.__version__})")
+        raise CourseMismatch(
+            f"{where} grades with course fingerprint {here[:16]}, the client with "
+            f"{expected[:16]}: the course files, the grader's grading code, Python or numpy "
+            f"differ there (python {platform.python_version()}, numpy {np.__version__}, "
+            f"grader {grader.__version__})"
+        )
     return here

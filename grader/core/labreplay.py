@@ -36,10 +36,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from grader.core.submission import FunctionUnavailable, Record, StudentError, UnsupportedReturn
-from grader.worker import runtime
 from grader.core.fingerprint import course_fingerprint
+from grader.core.submission import FunctionUnavailable, Record, StudentError, UnsupportedReturn
 from grader.testing import cache_directory
+from grader.worker import runtime
 
 # A chunk's reply stays under this fraction of the worker's reply limit (course.yaml sandbox.reply_kb),
 # so that an honest answer is never refused for its size.
@@ -133,15 +133,31 @@ class Recorder:
                 encoded = runtime.encode_stacked([m[3] for m in members])
                 expected = runtime.decode(encoded, Record)
                 row_bytes = len(runtime.frame(encoded)) // len(members) + 1
-                groups.append(Group(name, args, rows, dict(first_kwargs), [m[0] for m in members],
-                                    [m[4] for m in members], expected, row_bytes))
+                groups.append(
+                    Group(
+                        name,
+                        args,
+                        rows,
+                        dict(first_kwargs),
+                        [m[0] for m in members],
+                        [m[4] for m in members],
+                        expected,
+                        row_bytes,
+                    )
+                )
         return sorted(groups, key=lambda g: g.order[0])
 
 
 def _copy(value):
-    return tuple(_copy(v) for v in value) if isinstance(value, tuple) else (
-        {k: _copy(v) for k, v in value.items()} if isinstance(value, dict) else (
-            value.copy() if isinstance(value, np.ndarray) else value))
+    return (
+        tuple(_copy(v) for v in value)
+        if isinstance(value, tuple)
+        else (
+            {k: _copy(v) for k, v in value.items()}
+            if isinstance(value, dict)
+            else (value.copy() if isinstance(value, np.ndarray) else value)
+        )
+    )
 
 
 def _signature(value):
@@ -156,8 +172,9 @@ _FINGERPRINTS: dict = {}
 RECORD_FORMAT = "lab record v1"
 
 
-def reference_record(key, reference: Callable[[str], Callable], names, train: Callable[[Any], Any],
-                     course=None) -> LabRecord:
+def reference_record(
+    key, reference: Callable[[str], Callable], names, train: Callable[[Any], Any], course=None
+) -> LabRecord:
     """The record of the reference training ``train(functions)``, made once per process and ``key``.
 
     ``key`` must name everything the training depends on besides the course (lab, seed,
@@ -221,11 +238,24 @@ def _wire(tree):
 def store_record(record: LabRecord, path: Path) -> bool:
     """Write ``record`` to ``path`` atomically; False when it cannot be (the cache only saves time)."""
     try:
-        data = {"format": RECORD_FORMAT, "outcome": runtime.encode(record.outcome), "calls": dict(record.calls),
-                "groups": [{"function": g.function, "args": runtime.encode(list(g.args)), "rows": list(g.rows),
-                            "kwargs": runtime.encode(dict(g.kwargs)), "calls": list(g.calls),
-                            "order": list(g.order), "expected": _wire(g.expected), "row_bytes": g.row_bytes}
-                           for g in record.groups]}
+        data = {
+            "format": RECORD_FORMAT,
+            "outcome": runtime.encode(record.outcome),
+            "calls": dict(record.calls),
+            "groups": [
+                {
+                    "function": g.function,
+                    "args": runtime.encode(list(g.args)),
+                    "rows": list(g.rows),
+                    "kwargs": runtime.encode(dict(g.kwargs)),
+                    "calls": list(g.calls),
+                    "order": list(g.order),
+                    "expected": _wire(g.expected),
+                    "row_bytes": g.row_bytes,
+                }
+                for g in record.groups
+            ],
+        }
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(f".{os.getpid()}.tmp")
         partial.write_text(json.dumps(data), encoding="utf-8")
@@ -241,10 +271,19 @@ def load_record(path: Path) -> LabRecord | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("format") != RECORD_FORMAT:
             return None
-        groups = [Group(g["function"], runtime.decode(g["args"]), [int(r) for r in g["rows"]],
-                        runtime.decode(g["kwargs"]), [int(c) for c in g["calls"]], [int(o) for o in g["order"]],
-                        runtime.decode(g["expected"], Record), int(g["row_bytes"]))
-                  for g in data["groups"]]
+        groups = [
+            Group(
+                g["function"],
+                runtime.decode(g["args"]),
+                [int(r) for r in g["rows"]],
+                runtime.decode(g["kwargs"]),
+                [int(c) for c in g["calls"]],
+                [int(o) for o in g["order"]],
+                runtime.decode(g["expected"], Record),
+                int(g["row_bytes"]),
+            )
+            for g in data["groups"]
+        ]
         calls = {str(k): int(v) for k, v in data["calls"].items()}
         return LabRecord(groups, runtime.decode(data["outcome"]), calls)
     except (OSError, ValueError, KeyError, TypeError, AttributeError, runtime.WireError):
@@ -278,20 +317,29 @@ def replay(student, record: LabRecord, tolerance: dict, reply_bytes: int = DEFAU
             args = [a[start:stop] if j in group.rows else a for j, a in enumerate(group.args)]
             outcome.crossings += 1
             try:
-                got = getattr(student, group.function).map(args, group.rows, stop - start, group.kwargs,
-                                                           tentative=True)
+                got = getattr(student, group.function).map(args, group.rows, stop - start, group.kwargs, tentative=True)
             except (StudentError, FunctionUnavailable, UnsupportedReturn) as problem:
                 return first_of(first, _differs(outcome, group, start, "it failed when called: " + _failure(problem)))
             want = _rows(group.expected, start, stop)
             agree = agreeing_rows(got, want, stop - start, tolerance)
             if agree is None:
-                return first_of(first, _differs(outcome, group, start, "its results are not shaped like the reference's"))
+                return first_of(
+                    first, _differs(outcome, group, start, "its results are not shaped like the reference's")
+                )
             outcome.calls += stop - start
             if not agree.all():
                 bad = start + int(np.flatnonzero(~agree)[0])
-                first = first_of(first, _differs(outcome, group, bad, "its answer differs from the reference's",
-                                                 got=_rows(got, bad - start, bad - start + 1, single=True),
-                                                 want=_rows(group.expected, bad, bad + 1, single=True)))
+                first = first_of(
+                    first,
+                    _differs(
+                        outcome,
+                        group,
+                        bad,
+                        "its answer differs from the reference's",
+                        got=_rows(got, bad - start, bad - start + 1, single=True),
+                        want=_rows(group.expected, bad, bad + 1, single=True),
+                    ),
+                )
                 break
     return first_of(first, outcome)
 
@@ -311,9 +359,19 @@ def _failure(problem: Exception) -> str:
 
 def _differs(outcome: Replay, group: Group, row: int, reason: str, got=None, want=None) -> Replay:
     args = tuple(a[row] if j in group.rows else a for j, a in enumerate(group.args))
-    return dataclasses.replace(outcome, agrees=False, function=group.function, call=group.calls[row], reason=reason,
-                               args=args, kwargs=dict(group.kwargs), got=got, want=want, order=group.order,
-                               call_row=row)
+    return dataclasses.replace(
+        outcome,
+        agrees=False,
+        function=group.function,
+        call=group.calls[row],
+        reason=reason,
+        args=args,
+        kwargs=dict(group.kwargs),
+        got=got,
+        want=want,
+        order=group.order,
+        call_row=row,
+    )
 
 
 def _rows(tree, start: int, stop: int, single: bool = False):
@@ -339,8 +397,12 @@ def agreeing_rows(got, want, count: int, tolerance: dict) -> np.ndarray | None:
     keys, and arrays of its shapes. Values agree within ``tolerance``; NaN never agrees.
     """
     if isinstance(want, np.ndarray):
-        if (not isinstance(got, np.ndarray) or got.shape != want.shape or got.shape[:1] != (count,)
-                or got.dtype.kind not in "biuf"):  # complex or text: not what the training reads as real
+        if (
+            not isinstance(got, np.ndarray)
+            or got.shape != want.shape
+            or got.shape[:1] != (count,)
+            or got.dtype.kind not in "biuf"
+        ):  # complex or text: not what the training reads as real
             return None
         try:
             g, w = got.astype(float), want.astype(float)
@@ -375,5 +437,16 @@ def reply_limit_of(impl) -> int:
     return int(value) if isinstance(value, int) and value > 0 else DEFAULT_REPLY_BYTES
 
 
-__all__ = ["Group", "LabRecord", "Recorder", "Replay", "agreeing_rows", "load_record", "record_cache_file",
-           "reference_record", "replay", "reply_limit_of", "store_record"]
+__all__ = [
+    "Group",
+    "LabRecord",
+    "Recorder",
+    "Replay",
+    "agreeing_rows",
+    "load_record",
+    "record_cache_file",
+    "reference_record",
+    "replay",
+    "reply_limit_of",
+    "store_record",
+]

@@ -61,8 +61,9 @@ class CrossCheck:
         The sample: calls ``1..first``, then every ``every``-th call.
     """
 
-    def __init__(self, student, reference: Callable[[str], Callable], judges: dict[str, Judge], *,
-                 first: int = 3, every: int = 5):
+    def __init__(
+        self, student, reference: Callable[[str], Callable], judges: dict[str, Judge], *, first: int = 3, every: int = 5
+    ):
         self._student = student
         self._reference = reference
         self._judges = dict(judges)
@@ -104,5 +105,8 @@ class CrossCheck:
 
     def findings(self) -> list[str]:
         """One sentence per function that differed: ``"<function> differs from its definition <kind>"``."""
-        return [f"{name} differs from its definition {' and '.join(s.kinds[:MOST_KINDS])}"
-                for name, s in self.stats.items() if s.kinds]
+        return [
+            f"{name} differs from its definition {' and '.join(s.kinds[:MOST_KINDS])}"
+            for name, s in self.stats.items()
+            if s.kinds
+        ]

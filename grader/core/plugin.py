@@ -24,11 +24,23 @@ import pytest
 
 from grader import testing
 from grader.core.course import Course, find_course_root, load_course
-from grader.core.diagnosis import (EVIDENCE_BYTES, PASSED_PER_TEST, SUBMISSION_EVIDENCE_BYTES, Call, Raised,
-                                    call_bytes, causes_named, diagnose, evidenced, explained, known_mistakes,
-                                    observations, observe, remembered)
+from grader.core.diagnosis import (
+    EVIDENCE_BYTES,
+    PASSED_PER_TEST,
+    SUBMISSION_EVIDENCE_BYTES,
+    Call,
+    Raised,
+    call_bytes,
+    causes_named,
+    diagnose,
+    evidenced,
+    explained,
+    known_mistakes,
+    observations,
+    observe,
+    remembered,
+)
 from grader.core.results import KINDS, SubmissionResult, TestOutcome, score_function
-from grader.worker.client import WorkerStartError
 from grader.core.submission import (
     FunctionUnavailable,
     Implementation,
@@ -36,6 +48,7 @@ from grader.core.submission import (
     Submission,
     UnsupportedReturn,
 )
+from grader.worker.client import WorkerStartError
 
 # The calls the function under test answered during one run of a hidden test (None: not observed).
 # Set afresh when the run's setup starts: the engine runs the same items once per submission.
@@ -83,8 +96,15 @@ class GradingPlugin:
     from :func:`pytest_configure`.
     """
 
-    def __init__(self, course: Course, submissions: dict[str, Path], *, launcher=None,
-                 only: list[str] | None = None, only_for: dict[str, list[str]] | None = None):
+    def __init__(
+        self,
+        course: Course,
+        submissions: dict[str, Path],
+        *,
+        launcher=None,
+        only: list[str] | None = None,
+        only_for: dict[str, list[str]] | None = None,
+    ):
         self.course = course
         self.launcher = launcher
         self.only = list(only) if only else None
@@ -124,8 +144,15 @@ class GradingPlugin:
         if state.infrastructure_error is None:
             state.result = self._result(state, submission)
 
-    def record(self, sid: str, function: str, outcome: TestOutcome, calls: list[Call] = (),
-               relation: bool = False, claims: bool = True) -> None:
+    def record(
+        self,
+        sid: str,
+        function: str,
+        outcome: TestOutcome,
+        calls: list[Call] = (),
+        relation: bool = False,
+        claims: bool = True,
+    ) -> None:
         """Keep a test's outcome and the calls it made; ``relation``: it failed on a relation between the
         student's own answers (grader.testing.Evidenced), which is evidence of the cause it names;
         ``claims``: its message is a check's text, which may name a cause (not the student's own error)."""
@@ -135,7 +162,7 @@ class GradingPlugin:
         # Kept until the submission's result is built: bounded per function and per submission.
         held = sum(e.bytes for e in state.evidence.values())
         kept = []
-        for call in (calls[:PASSED_PER_TEST] if outcome.passed else calls):
+        for call in calls[:PASSED_PER_TEST] if outcome.passed else calls:
             size = call_bytes(call)
             if evidence.bytes + size > EVIDENCE_BYTES or held + size > SUBMISSION_EVIDENCE_BYTES:
                 break  # the diagnosis works from the calls kept so far
@@ -158,8 +185,12 @@ class GradingPlugin:
             error = error_kind = None
             if function_state is not None and function_state.unavailable is not None:
                 error, error_kind = function_state.unavailable.reason, function_state.unavailable.kind
-            elif (function_state is not None and function_state.not_implemented and tests
-                  and not any(t.passed for t in tests)):
+            elif (
+                function_state is not None
+                and function_state.not_implemented
+                and tests
+                and not any(t.passed for t in tests)
+            ):
                 error = "not implemented"
             evidence = state.evidence.pop(function, Evidence())
             found = None
@@ -173,8 +204,11 @@ class GradingPlugin:
                     found = None
             functions[function] = score_function(self.course, function, tests, error, error_kind, found)
         now = time.monotonic()
-        return SubmissionResult(submission=str(state.path), functions=functions,
-                                elapsed=now - (state.started if state.started is not None else now))
+        return SubmissionResult(
+            submission=str(state.path),
+            functions=functions,
+            elapsed=now - (state.started if state.started is not None else now),
+        )
 
     def _diagnosis(self, function: str, tests: list[TestOutcome], evidence: Evidence) -> tuple | None:
         """(mistake, message, causes) to read first; None when nothing failed in the values.
@@ -228,14 +262,19 @@ class GradingPlugin:
             behaviour = [(o, c) for o, c, _ in failed_tests if o.kind != "contract"]
 
             def explains(probe, shown):
-                return [o for o, c in behaviour
-                        if o is probe or any(explained(course, function, cause, c) for cause in shown)]
+                return [
+                    o
+                    for o, c in behaviour
+                    if o is probe or any(explained(course, function, cause, c) for cause in shown)
+                ]
 
             counted = [(len(explains(o, shown)), -i, o, shown) for i, (o, shown) in enumerate(shown_by)]
             count, _, outcome, shown = max(counted, key=lambda x: x[:2])
             rest = len(failed_tests) - count
-            scope = (f"your answers show it on check '{outcome.name}'; it explains {count} of the "
-                     f"{len(failed_tests)} failed checks" + ("" if not rest else "; the others are listed after it"))
+            scope = (
+                f"your answers show it on check '{outcome.name}'; it explains {count} of the "
+                f"{len(failed_tests)} failed checks" + ("" if not rest else "; the others are listed after it")
+            )
             return None, f"{outcome.message} ({scope})", shown
         said = observe(course, function, evidence.failed, evidence.passed, related)
         return (None, said, []) if said else None
@@ -309,17 +348,29 @@ class GradingPlugin:
         relation = any(isinstance(e, testing.Evidenced) for e in chain)
         # A failure the student's code raised (its own error, shown as it is) claims no cause: only a
         # check's hand-written message does.
-        claims = next((isinstance(e, testing.Misconception) for e in chain
-                       if isinstance(e, (testing.Misconception, StudentError, FunctionUnavailable))), False)
+        claims = next(
+            (
+                isinstance(e, testing.Misconception)
+                for e in chain
+                if isinstance(e, (testing.Misconception, StudentError, FunctionUnavailable))
+            ),
+            False,
+        )
         gate = item.get_closest_marker("gate") is not None
-        self.record(sid, function, TestOutcome(outcome_name(item, sid), report.passed, weight, message, kind, gate),
-                    item.stash.get(CALLS, None) or [], relation, claims)
+        self.record(
+            sid,
+            function,
+            TestOutcome(outcome_name(item, sid), report.passed, weight, message, kind, gate),
+            item.stash.get(CALLS, None) or [],
+            relation,
+            claims,
+        )
 
 
 def function_of(item) -> str:
     """Tests of ``test_<function>.py`` belong to ``<function>``."""
     stem = Path(str(item.path)).stem
-    return stem[len("test_"):] if stem.startswith("test_") else stem
+    return stem[len("test_") :] if stem.startswith("test_") else stem
 
 
 def submission_of(item) -> str | None:
@@ -337,30 +388,43 @@ def outcome_name(item, sid: str) -> str:
 # -- hooks -------------------------------------------------------------------------------
 def pytest_addoption(parser):
     group = parser.getgroup("grader", "course grader")
-    group.addoption("--submission", action="append", default=[], metavar="PATH",
-                    help="submission to test (a directory shaped like exercises/ or one .py file); "
-                         "repeatable; default: solutions/")
-    group.addoption("--only", action="append", default=[], metavar="FUNCTION",
-                    help="test only this function (repeatable)")
+    group.addoption(
+        "--submission",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="submission to test (a directory shaped like exercises/ or one .py file); repeatable; default: solutions/",
+    )
+    group.addoption(
+        "--only", action="append", default=[], metavar="FUNCTION", help="test only this function (repeatable)"
+    )
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "weight(value): share of the function's points this test carries (default 1)")
     config.addinivalue_line("markers", "example: a worked example of the module (read after the probes)")
-    config.addinivalue_line("markers", "property: compared with the definition on many inputs (grader.testing.given "
-                                       "marks these)")
-    config.addinivalue_line("markers", "gate: failing it shows the function does not do the work (a simulation "
-                                       "that ignores its seed): the exercise earns nothing")
-    config.addinivalue_line("markers", "contract: errors on bad input, lists, inputs left unchanged, edge cases a "
-                                       "trivial body passes; earns only when the function computes right, at most "
-                                       "10 % of the exercise")
+    config.addinivalue_line(
+        "markers", "property: compared with the definition on many inputs (grader.testing.given marks these)"
+    )
+    config.addinivalue_line(
+        "markers",
+        "gate: failing it shows the function does not do the work (a simulation "
+        "that ignores its seed): the exercise earns nothing",
+    )
+    config.addinivalue_line(
+        "markers",
+        "contract: errors on bad input, lists, inputs left unchanged, edge cases a "
+        "trivial body passes; earns only when the function computes right, at most "
+        "10 % of the exercise",
+    )
     # The grader passes its plugin in; a developer's plain `pytest` run gets one here.
     plugin = next((p for p in config.pluginmanager.get_plugins() if isinstance(p, GradingPlugin)), None)
     if plugin is None:
         course = load_course(find_course_root(Path(str(config.rootpath))), check_tests=False)
         paths = config.getoption("submission") or [str(course.solutions_dir)]
-        plugin = GradingPlugin(course, {f"@{i}": Path(p).resolve() for i, p in enumerate(paths)},
-                               only=config.getoption("only") or None)
+        plugin = GradingPlugin(
+            course, {f"@{i}": Path(p).resolve() for i, p in enumerate(paths)}, only=config.getoption("only") or None
+        )
         config.pluginmanager.register(plugin, "grader-plugin")
     config.stash[PLUGIN] = plugin
     # Read when the test modules are collected (worked examples, property counts), before any test runs.
@@ -464,8 +528,9 @@ def graded_submission(request):
 def impl(request, graded_submission):
     """The submission under test; ``impl.<function>(...)`` runs the student's code remotely."""
     item = request.node
-    return ObservedImplementation(graded_submission, f"submission {submission_of(item)}", function_of(item),
-                                  item.stash.get(CALLS, None))
+    return ObservedImplementation(
+        graded_submission, f"submission {submission_of(item)}", function_of(item), item.stash.get(CALLS, None)
+    )
 
 
 @pytest.fixture(scope="session")
@@ -522,5 +587,6 @@ def explain(excinfo, item, function: str) -> str:
 try:  # Python 3.10 has no builtin BaseExceptionGroup
     BaseExceptionGroup
 except NameError:  # pragma: no cover
+
     class BaseExceptionGroup(BaseException):  # type: ignore[no-redef]
         exceptions: tuple = ()

@@ -33,13 +33,25 @@ class TestOutcome:
     gate: bool = False
 
     def to_json(self) -> dict:
-        return {"name": self.name, "passed": self.passed, "weight": self.weight, "message": self.message,
-                "kind": self.kind, "gate": self.gate}
+        return {
+            "name": self.name,
+            "passed": self.passed,
+            "weight": self.weight,
+            "message": self.message,
+            "kind": self.kind,
+            "gate": self.gate,
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> "TestOutcome":
-        return cls(data["name"], data["passed"], data["weight"], data["message"], data.get("kind", "probe"),
-                   bool(data.get("gate", False)))
+        return cls(
+            data["name"],
+            data["passed"],
+            data["weight"],
+            data["message"],
+            data.get("kind", "probe"),
+            bool(data.get("gate", False)),
+        )
 
 
 @dataclass
@@ -64,9 +76,15 @@ class FunctionResult:
     causes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"score": self.score, "max": self.max, "tests": [t.to_json() for t in self.tests],
-                "error": self.error, "diagnosis": self.diagnosis, "mistake": self.mistake,
-                "causes": list(self.causes)}
+        return {
+            "score": self.score,
+            "max": self.max,
+            "tests": [t.to_json() for t in self.tests],
+            "error": self.error,
+            "diagnosis": self.diagnosis,
+            "mistake": self.mistake,
+            "causes": list(self.causes),
+        }
 
     @property
     def messages(self) -> list[str]:
@@ -108,8 +126,12 @@ class SubmissionResult:
         return round(sum(f.max for f in self.functions.values()), 6)
 
     def to_json(self) -> dict:
-        return {"submission": self.submission, "total": self.total, "max": self.max,
-                "functions": {name: f.to_json() for name, f in self.functions.items()}}
+        return {
+            "submission": self.submission,
+            "total": self.total,
+            "max": self.max,
+            "functions": {name: f.to_json() for name, f in self.functions.items()},
+        }
 
     @classmethod
     def from_json(cls, data: dict, assignment_of: Callable[[str], str]) -> "SubmissionResult":
@@ -118,9 +140,17 @@ class SubmissionResult:
         functions = {}
         for name, f in data["functions"].items():
             tests = [TestOutcome.from_json(t) for t in f["tests"]]
-            functions[name] = FunctionResult(name, assignment_of(name), f["score"], f["max"], tests, f["error"],
-                                             diagnosis=f.get("diagnosis"), mistake=f.get("mistake"),
-                                             causes=list(f.get("causes") or []))
+            functions[name] = FunctionResult(
+                name,
+                assignment_of(name),
+                f["score"],
+                f["max"],
+                tests,
+                f["error"],
+                diagnosis=f.get("diagnosis"),
+                mistake=f.get("mistake"),
+                causes=list(f.get("causes") or []),
+            )
         return cls(submission=data["submission"], functions=functions)
 
 
@@ -165,8 +195,14 @@ def earned_share(tests: list[TestOutcome]) -> float:
     return earned / total
 
 
-def score_function(course: Course, function: str, tests: list[TestOutcome], error: str | None,
-                   error_kind: str | None = None, diagnosis: tuple | None = None) -> FunctionResult:
+def score_function(
+    course: Course,
+    function: str,
+    tests: list[TestOutcome],
+    error: str | None,
+    error_kind: str | None = None,
+    diagnosis: tuple | None = None,
+) -> FunctionResult:
     """Points earned: the exercise's points times :func:`earned_share` of its tests.
 
     A function that became unavailable (missing, import failure, time limit,
@@ -180,6 +216,15 @@ def score_function(course: Course, function: str, tests: list[TestOutcome], erro
     score = 0.0 if error is not None else exercise.points * earned_share(tests)
     mistake, message, *named = diagnosis if diagnosis is not None and error is None else (None, None)
     causes = list(named[0]) if named else ([mistake] if mistake else [])
-    return FunctionResult(function=function, assignment=exercise.assignment, score=round(score, 6),
-                          max=exercise.points, tests=tests, error=error, error_kind=error_kind,
-                          diagnosis=message, mistake=mistake, causes=causes)
+    return FunctionResult(
+        function=function,
+        assignment=exercise.assignment,
+        score=round(score, 6),
+        max=exercise.points,
+        tests=tests,
+        error=error,
+        error_kind=error_kind,
+        diagnosis=message,
+        mistake=mistake,
+        causes=causes,
+    )

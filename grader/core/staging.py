@@ -18,8 +18,8 @@ import stat
 from pathlib import Path
 
 from grader.core.course import Course
-from grader.errors import GraderError
 from grader.core.stubs import SKIP_PARTS, has_solution_regions, solution_files
+from grader.errors import GraderError
 
 # The module a lone .py file is staged as when its own name is no Python identifier (my-work.py).
 SINGLE_FILE_MODULE = "submission"
@@ -39,8 +39,11 @@ def course_provided_files(course: Course) -> tuple[Path, ...]:
     solutions/): the files of exercises/ that hold no function or answer exercise (the lab code)."""
     if not course.solutions_dir.is_dir():
         graded = {e.module for e in course.exercises if e.kind != "lab"}
-        return tuple(p.relative_to(course.exercises_dir) for p in sorted(course.exercises_dir.glob("*.py"))
-                     if p.stem not in graded)
+        return tuple(
+            p.relative_to(course.exercises_dir)
+            for p in sorted(course.exercises_dir.glob("*.py"))
+            if p.stem not in graded
+        )
     return _provided_files(course.solutions_dir)
 
 
@@ -77,8 +80,10 @@ def submission_files(submission: Path) -> list[Path]:
                 # Counted as listed, so the walk stops at the bound whatever one folder holds.
                 listed += 1
                 if listed > MAX_SUBMISSION_ENTRIES:
-                    raise SubmissionRefused(f"{submission.name}: more than {MAX_SUBMISSION_ENTRIES:,} files and "
-                                            "folders; hand in your code only")
+                    raise SubmissionRefused(
+                        f"{submission.name}: more than {MAX_SUBMISSION_ENTRIES:,} files and "
+                        "folders; hand in your code only"
+                    )
                 # Linked folders are never entered (is_dir without following links), like os.walk.
                 (dirs if entry.is_dir(follow_symlinks=False) else files).append(entry.name)
         for name in sorted(files):

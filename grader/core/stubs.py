@@ -74,7 +74,7 @@ def _format_comments(source: str) -> dict[int, str]:
             if tok.type == tokenize.COMMENT:
                 text = tok.string.lstrip("#").strip()
                 if text.startswith(ANSWER_FORMAT):
-                    found[tok.start[0]] = text[len(ANSWER_FORMAT):].strip()
+                    found[tok.start[0]] = text[len(ANSWER_FORMAT) :].strip()
     except (tokenize.TokenError, SyntaxError):  # the ast parse has already vouched for the source
         pass
     return found
@@ -97,10 +97,14 @@ def answer_templates(tree: ast.Module, formats: dict[int, str], begin: int, end:
         if not begin < node.lineno <= node.end_lineno < end:
             raise CourseError(f"{label}:{node.lineno}: a statement crosses the solution region's markers")
         targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
-        if (not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None
-                or not all(isinstance(t, ast.Name) for t in targets)):
-            raise CourseError(f"{label}:{node.lineno}: a module-level solution region may hold only "
-                              "`NAME = value` answers")
+        if (
+            not isinstance(node, (ast.Assign, ast.AnnAssign))
+            or node.value is None
+            or not all(isinstance(t, ast.Name) for t in targets)
+        ):
+            raise CourseError(
+                f"{label}:{node.lineno}: a module-level solution region may hold only `NAME = value` answers"
+            )
         hint = formats.get(node.lineno, ANSWER_FALLBACK)
         lines.extend(f"{t.id} = None  # your answer: {hint}" for t in targets)
     if not lines:
@@ -136,8 +140,10 @@ def stub_source(source: str, label: str) -> str:
             indent = line[: len(line) - len(line.lstrip())]
             if not owners:
                 if indent:
-                    raise CourseError(f"{label}:{number}: a solution region must sit inside a function, "
-                                      "or at module level around `NAME = value` answers")
+                    raise CourseError(
+                        f"{label}:{number}: a solution region must sit inside a function, "
+                        "or at module level around `NAME = value` answers"
+                    )
                 inside, answers = (number, None), True
                 continue
             function = max(owners, key=lambda s: s[0])[2]
@@ -166,8 +172,11 @@ def stub_source(source: str, label: str) -> str:
 
 def solution_files(root: Path) -> list[Path]:
     """Every file under ``root`` (the solutions directory) that stubs are made from."""
-    return sorted(p for p in root.rglob("*") if p.is_file() and not (SKIP_PARTS & set(p.relative_to(root).parts))
-                  and p.suffix not in (".pyc",))
+    return sorted(
+        p
+        for p in root.rglob("*")
+        if p.is_file() and not (SKIP_PARTS & set(p.relative_to(root).parts)) and p.suffix not in (".pyc",)
+    )
 
 
 def generate(course: Course) -> dict[Path, bytes]:

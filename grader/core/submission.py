@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from grader.core.course import Course
-from grader.worker import runtime
 from grader.errors import GraderError
+from grader.worker import runtime
 from grader.worker.client import WorkerDied, WorkerProcess, WorkerStartError, WorkerTimeout, describe_exit
 from grader.worker.replies import ReplyRejected, ReplyTooLarge
 
@@ -171,7 +171,8 @@ class Submission:
                 f"grading took more than {self.deadline:g} s",
                 f"grading this submission took more than {self.deadline:g} s in all (the exercises' time "
                 f"limits and the grader's own work on the replies); {exercise}'s remaining tests were not run",
-                "submission deadline")
+                "submission deadline",
+            )
         raise state.unavailable
 
     def close(self) -> None:
@@ -189,8 +190,7 @@ class Submission:
         try:
             return self.course.exercise(function).module
         except KeyError:
-            raise FunctionUnavailable("unknown function", f"{function} is not part of this course",
-                                      "unknown") from None
+            raise FunctionUnavailable("unknown function", f"{function} is not part of this course", "unknown") from None
 
     def _ensure_worker(self) -> WorkerProcess:
         if self.worker is None or not self.worker.running:
@@ -226,7 +226,9 @@ class Submission:
             problem = FunctionUnavailable(
                 f"importing {module}.py timed out",
                 f"importing {module}.py did not finish within {limit:g} s (is there a loop or a "
-                "long computation at module level?)", "time limit")
+                "long computation at module level?)",
+                "time limit",
+            )
             self.broken_modules[module] = problem
             raise problem from None
         except WorkerDied as exc:
@@ -234,14 +236,17 @@ class Submission:
             problem = FunctionUnavailable(
                 f"{module}.py ended the process on import",
                 f"importing {module}.py ended the grading process ({describe_exit(exc.returncode)}); "
-                "remove module-level code that exits", "crash")
+                "remove module-level code that exits",
+                "crash",
+            )
             self.broken_modules[module] = problem
             raise problem from None
         except ReplyRejected as exc:
             if isinstance(exc, ReplyTooLarge):
                 self._lose_worker()
-            problem = FunctionUnavailable(f"importing {module}.py broke the protocol",
-                                          f"importing {module}.py sent {exc}", "reply limit")
+            problem = FunctionUnavailable(
+                f"importing {module}.py broke the protocol", f"importing {module}.py sent {exc}", "reply limit"
+            )
             self.broken_modules[module] = problem
             raise problem from None
         if not reply.get("ok"):
@@ -250,8 +255,9 @@ class Submission:
             raise problem
         self.imported.add(module)
 
-    def call(self, function: str, args: tuple, kwargs: dict, *, readonly_args: bool = False,
-             charge_to: str | None = None) -> dict:
+    def call(
+        self, function: str, args: tuple, kwargs: dict, *, readonly_args: bool = False, charge_to: str | None = None
+    ) -> dict:
         """Run ``function(*args, **kwargs)`` in the worker; return the decoded reply.
 
         The call's time and failures are charged to exercise ``charge_to`` (default:
@@ -262,12 +268,29 @@ class Submission:
         ------
         FunctionUnavailable, StudentError, UnsupportedReturn
         """
-        return self._request(function, {"op": "call", "function": function, "args": runtime.encode(list(args)),
-                                        "kwargs": runtime.encode(dict(kwargs)), "readonly_args": readonly_args},
-                             charge_to=charge_to)
+        return self._request(
+            function,
+            {
+                "op": "call",
+                "function": function,
+                "args": runtime.encode(list(args)),
+                "kwargs": runtime.encode(dict(kwargs)),
+                "readonly_args": readonly_args,
+            },
+            charge_to=charge_to,
+        )
 
-    def map(self, function: str, args: list, rows: list[int], count: int, kwargs: dict, *,
-            charge_to: str | None = None, tentative: bool = False):
+    def map(
+        self,
+        function: str,
+        args: list,
+        rows: list[int],
+        count: int,
+        kwargs: dict,
+        *,
+        charge_to: str | None = None,
+        tentative: bool = False,
+    ):
         """``count`` calls of ``function`` in one crossing; their results stacked leaf by leaf.
 
         Positional arguments at the indices ``rows`` have one row per call along their
@@ -283,8 +306,14 @@ class Submission:
         ------
         FunctionUnavailable, StudentError, UnsupportedReturn
         """
-        request = {"op": "map", "function": function, "args": runtime.encode(list(args)),
-                   "rows": sorted(int(r) for r in rows), "count": int(count), "kwargs": runtime.encode(dict(kwargs))}
+        request = {
+            "op": "map",
+            "function": function,
+            "args": runtime.encode(list(args)),
+            "rows": sorted(int(r) for r in rows),
+            "count": int(count),
+            "kwargs": runtime.encode(dict(kwargs)),
+        }
         if not tentative:
             return self._request(function, request, charge_to=charge_to)["value"]
         state = self.state(charge_to or function)
@@ -330,7 +359,9 @@ class Submission:
             state.unavailable = FunctionUnavailable(
                 f"time limit exceeded ({limit:g} s)",
                 f"{exercise} used up its time limit of {limit:g} s{during} (an endless loop, or far too slow); "
-                "its remaining tests were not run", "time limit")
+                "its remaining tests were not run",
+                "time limit",
+            )
             raise state.unavailable from None
         except WorkerDied as exc:
             worker.observe_memory(name)
@@ -338,12 +369,15 @@ class Submission:
             state.unavailable = FunctionUnavailable(
                 "crashed the grading process",
                 f"{name} ended the grading process ({describe_exit(exc.returncode)}); "
-                "do not call sys.exit/os._exit or crash the interpreter", "crash")
+                "do not call sys.exit/os._exit or crash the interpreter",
+                "crash",
+            )
             raise state.unavailable from None
         except ReplyTooLarge as exc:
             self._lose_worker()  # the rest of that reply is still in the pipe
             state.unavailable = FunctionUnavailable(
-                "reply over the size limit", f"{name} sent {exc}; its remaining tests were not run", "reply limit")
+                "reply over the size limit", f"{name} sent {exc}; its remaining tests were not run", "reply limit"
+            )
             raise state.unavailable from None
         except ReplyRejected as exc:
             raise UnsupportedReturn(f"{name} returned {exc}") from None
@@ -370,8 +404,8 @@ class Submission:
         kind = reply.get("kind")
         if kind == "missing":
             state.unavailable = FunctionUnavailable(
-                "not defined", f"{function} is not defined in your submission (check its name and module)",
-                "missing")
+                "not defined", f"{function} is not defined in your submission (check its name and module)", "missing"
+            )
             raise state.unavailable
         if kind == "import":
             raise _import_problem(self._module_of(function), reply)
@@ -379,8 +413,10 @@ class Submission:
             state.unavailable = _cell_problem(function, reply)
             raise state.unavailable
         if kind == "unsupported":
-            raise UnsupportedReturn(f"{function} returned unsupported type {reply.get('message', '?')}; "
-                                    "return numbers, arrays, tuples, lists or dicts of them")
+            raise UnsupportedReturn(
+                f"{function} returned unsupported type {reply.get('message', '?')}; "
+                "return numbers, arrays, tuples, lists or dicts of them"
+            )
         if kind == "too large":
             raise UnsupportedReturn(f"{function} returned {reply.get('message', 'a value too large')}")
         if kind == "raised":
@@ -403,15 +439,18 @@ def _import_problem(module: str, reply: dict) -> FunctionUnavailable:
     where = reply.get("where") or []
     location = f" ({where[-1]})" if where else ""
     if error_type == "ModuleNotFoundError" and "has no file" in message:
-        return FunctionUnavailable("not defined", f"{message}; every function of {module}.py is missing",
-                                   "missing")
+        return FunctionUnavailable("not defined", f"{message}; every function of {module}.py is missing", "missing")
     if error_type == "SystemExit":
-        return FunctionUnavailable(f"{module}.py exits on import",
-                                   f"importing {module}.py called sys.exit(); remove module-level code that exits",
-                                   "crash")
+        return FunctionUnavailable(
+            f"{module}.py exits on import",
+            f"importing {module}.py called sys.exit(); remove module-level code that exits",
+            "crash",
+        )
     return FunctionUnavailable(
         f"could not import {module}.py: {error_type}",
-        f"could not import {module}.py: {error_type}: {message}{location}", "import")
+        f"could not import {module}.py: {error_type}: {message}{location}",
+        "import",
+    )
 
 
 def _cell_problem(function: str, reply: dict) -> FunctionUnavailable:
@@ -426,7 +465,9 @@ def _cell_problem(function: str, reply: dict) -> FunctionUnavailable:
         f"its cell stopped with {error_type}",
         f"{function} was not graded: its solution cell stopped with {error_type}: {message}{location} when "
         "it ran. Every line of a solution cell runs at grading, as in Kernel > Restart & Run All: "
-        "a print or a call there must work on its own (keep scratch work in cells of your own).", "import")
+        "a print or a call there must work on its own (keep scratch work in cells of your own).",
+        "import",
+    )
 
 
 class RemoteFunction:
@@ -442,13 +483,15 @@ class RemoteFunction:
 
     def call_with_readonly_inputs(self, *args, **kwargs):
         """Call with every array argument read-only in the worker (a write into one raises there)."""
-        return self._submission.call(self.__name__, args, kwargs, readonly_args=True,
-                                     charge_to=self._charge_to)["value"]
+        return self._submission.call(self.__name__, args, kwargs, readonly_args=True, charge_to=self._charge_to)[
+            "value"
+        ]
 
     def map(self, args: list, rows: list[int], count: int, kwargs: dict, *, tentative: bool = False):
         """``count`` calls in one crossing (:meth:`Submission.map`)."""
-        return self._submission.map(self.__name__, args, rows, count, kwargs, charge_to=self._charge_to,
-                                    tentative=tentative)
+        return self._submission.map(
+            self.__name__, args, rows, count, kwargs, charge_to=self._charge_to, tentative=tentative
+        )
 
     def __repr__(self) -> str:
         return f"<student function {self.__name__}>"

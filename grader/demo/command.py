@@ -12,12 +12,12 @@ from rich.console import Console
 from rich.table import Table
 
 from grader.core.course import load_course
-from grader.display import markup, text
+from grader.core.stubs import stale_files
 from grader.demo import assemble_sample_class
+from grader.display import markup, text
 from grader.engine.events import RunListener, failed_message
 from grader.errors import GraderError
 from grader.feedback import format_points, grade_table
-from grader.core.stubs import stale_files
 
 if TYPE_CHECKING:
     from grader.engine.record import GradeRecord
@@ -25,16 +25,29 @@ if TYPE_CHECKING:
 
 def register(sub, common) -> None:
     parser = sub.add_parser(
-        "demo", parents=[common], help="build the course and grade the embedded sample class (what `make demo` runs)",
+        "demo",
+        parents=[common],
+        help="build the course and grade the embedded sample class (what `make demo` runs)",
         description="Check that exercises/ matches solutions/, build the nbgrader course (with its leak check), "
-                    "assemble the sample class (alice: the reference solutions; bob: the untouched stubs; carol: "
-                    "partly wrong), grade it like a real class (sandboxed, in parallel, labs included), print the "
-                    "grades and write the instructor's HTML report. Everything goes under --out.")
-    parser.add_argument("--out", metavar="DIR", default="course-build/demo",
-                        help="where to write the nbgrader course, the class and its results "
-                             "(default: course-build/demo in the course repository)")
-    parser.add_argument("-j", "--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
-                        help="grading processes in parallel (default: 2, or 1 on a single core)")
+        "assemble the sample class (alice: the reference solutions; bob: the untouched stubs; carol: "
+        "partly wrong), grade it like a real class (sandboxed, in parallel, labs included), print the "
+        "grades and write the instructor's HTML report. Everything goes under --out.",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        default="course-build/demo",
+        help="where to write the nbgrader course, the class and its results "
+        "(default: course-build/demo in the course repository)",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=min(2, os.cpu_count() or 1),
+        metavar="N",
+        help="grading processes in parallel (default: 2, or 1 on a single core)",
+    )
     parser.add_argument("--skip-build", action="store_true", help="do not build the nbgrader course")
     parser.set_defaults(func=run)
 
@@ -54,11 +67,15 @@ def run(args: argparse.Namespace) -> int:
     console.rule("1. the course")
     stale = stale_files(course)
     if stale:
-        console.print("[yellow]warning:[/yellow] exercises/ is out of date with solutions/ (run `grader stubs`): "
-                      + "; ".join(stale[:3]))
+        console.print(
+            "[yellow]warning:[/yellow] exercises/ is out of date with solutions/ (run `grader stubs`): "
+            + "; ".join(stale[:3])
+        )
     else:
-        console.print(f"{course.title}, module {course.module_number}: {len(course.assignments)} assignments, "
-                      f"{len(course.exercises)} exercises; exercises/ matches solutions/")
+        console.print(
+            f"{course.title}, module {course.module_number}: {len(course.assignments)} assignments, "
+            f"{len(course.exercises)} exercises; exercises/ matches solutions/"
+        )
     if args.skip_build:
         console.print("nbgrader course: skipped (--skip-build)")
     elif importlib.util.find_spec("nbgrader") is None:
@@ -86,8 +103,12 @@ def run(args: argparse.Namespace) -> int:
 
     with console.status("grading the sample class (the labs train policies: about a minute) ..."):
         options = GradingOptions(jobs=max(1, args.jobs), force=True, out=results_dir)
-        run_info = grade_class(course, ClassRoster(discover_submissions(submissions), root=submissions), options,
-                               listener=_Grading(console))
+        run_info = grade_class(
+            course,
+            ClassRoster(discover_submissions(submissions), root=submissions),
+            options,
+            listener=_Grading(console),
+        )
     store = ResultStore(results_dir)
     records = {student: store.load(student) for student in students}
     missing = [student for student, record in records.items() if record is None]
@@ -100,14 +121,19 @@ def run(args: argparse.Namespace) -> int:
         summary.add_column(a.id, justify="right")
     summary.add_column("total", justify="right")
     for student, record in records.items():
-        parts = [f"{format_points(record.assignments[a.id]['score'])}/{format_points(record.assignments[a.id]['max'])}"
-                 for a in course.assignments]
-        summary.add_row(text(student, one_line=True), *parts, f"{format_points(record.total)}/{format_points(record.max)}")
+        parts = [
+            f"{format_points(record.assignments[a.id]['score'])}/{format_points(record.assignments[a.id]['max'])}"
+            for a in course.assignments
+        ]
+        summary.add_row(
+            text(student, one_line=True), *parts, f"{format_points(record.total)}/{format_points(record.max)}"
+        )
     console.print(summary)
     carol = records["carol"].result
     carol.functions = {n: f for n, f in carol.functions.items() if f.score < f.max}
-    console.print(grade_table(carol, title="carol: what to look at (first message of each)",
-                              max_messages=1, show_total=False))
+    console.print(
+        grade_table(carol, title="carol: what to look at (first message of each)", max_messages=1, show_total=False)
+    )
 
     report = write_report(results_dir)
     console.print(f"graded in {run_info.wall_time:.0f} s ({run_info.sandbox or 'no sandbox'})")

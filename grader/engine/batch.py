@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 
 from grader.core.course import load_course
-from grader.errors import GraderError
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
+from grader.errors import GraderError
 
 
 def main() -> int:

@@ -28,9 +28,9 @@ import uuid
 from pathlib import Path
 
 from grader.core.course import Course, load_course
+from grader.core.fingerprint import check_course, course_files
 from grader.engine.dispatch import Dispatcher
 from grader.engine.driver import HostedSession, Outcome
-from grader.core.fingerprint import check_course, course_files
 from grader.engine.parcel import Parcel
 from grader.engine.record import totals
 from grader.errors import GraderError
@@ -95,8 +95,9 @@ class GradingPlugin(WorkerPlugin):
             root = unpack_bundle(self.bundle, Path(worker.local_directory) / f"grader-course-{self.course_hash[:16]}")
             course = load_course(root)
             check_course(course, self.only, self.course_hash, where=f"worker {worker.address}")
-            session = HostedSession(course, mode=self.sandbox, course_hash=self.course_hash, only=self.only,
-                                    grader=worker.address)
+            session = HostedSession(
+                course, mode=self.sandbox, course_hash=self.course_hash, only=self.only, grader=worker.address
+            )
         except GraderError as exc:
             self.refused = str(exc)
             return
@@ -117,9 +118,12 @@ class GradingPlugin(WorkerPlugin):
 
     def status(self) -> dict:
         warm = getattr(self, "_warm", None)
-        return {"refused": self.refused, "ready": self.session is not None and warm is not None and not warm.is_alive(),
-                "sandbox": self.session.sandbox if self.session else "",
-                "sandboxed": self.session.sandboxed if self.session else False}
+        return {
+            "refused": self.refused,
+            "ready": self.session is not None and warm is not None and not warm.is_alive(),
+            "sandbox": self.session.sandbox if self.session else "",
+            "sandboxed": self.session.sandboxed if self.session else False,
+        }
 
 
 def grade_on_worker(parcel: Parcel, plugin_name: str) -> dict:
@@ -157,11 +161,15 @@ def member_outcome(outcome: Outcome, worker: str, course: Course | None = None) 
     if record is None or course is None:
         return outcome
     points = {e.function: e.points for e in course.exercises}
-    wrong = [name for name, f in record.result.functions.items()
-             if name not in points or f.max != points[name] or not 0 <= f.score <= f.max]
+    wrong = [
+        name
+        for name, f in record.result.functions.items()
+        if name not in points or f.max != points[name] or not 0 <= f.score <= f.max
+    ]
     if wrong:
-        return Outcome(failure=f"{worker} sent a record the course does not allow ({', '.join(wrong[:3])})",
-                       infrastructure=True)
+        return Outcome(
+            failure=f"{worker} sent a record the course does not allow ({', '.join(wrong[:3])})", infrastructure=True
+        )
     record.assignments = totals(record.result)
     return outcome
 
@@ -182,12 +190,14 @@ def check_address(address: str, insecure: bool = False) -> str:
         return address
     if scheme in ("tcp", "ws") and (insecure or os.environ.get(INSECURE_ENV)):
         return address
-    raise GraderError(f"refusing to grade on {address}: a scheduler reached over plain {scheme}:// (on 127.0.0.1 "
-                      "too: every user of this machine reaches it) lets anyone who reaches it join as a worker, "
-                      "receive every submission and return chosen grades, or as a client and read the course's "
-                      "solutions; use tls:// with the credentials of `grader cluster-credentials` "
-                      f"(${CREDENTIALS_ENV}), or, on a network you trust entirely, set ${INSECURE_ENV}=1 "
-                      "(what the insecure option of grade-class and autograde does)")
+    raise GraderError(
+        f"refusing to grade on {address}: a scheduler reached over plain {scheme}:// (on 127.0.0.1 "
+        "too: every user of this machine reaches it) lets anyone who reaches it join as a worker, "
+        "receive every submission and return chosen grades, or as a client and read the course's "
+        "solutions; use tls:// with the credentials of `grader cluster-credentials` "
+        f"(${CREDENTIALS_ENV}), or, on a network you trust entirely, set ${INSECURE_ENV}=1 "
+        "(what the insecure option of grade-class and autograde does)"
+    )
 
 
 def cluster_security(address: str):
@@ -205,19 +215,32 @@ def cluster_security(address: str):
     missing = [str(p) for p in files.values() if not p.is_file()]
     if missing:
         raise GraderError(f"missing cluster credentials: {', '.join(missing)}")
-    return Security(tls_ca_file=str(files["ca.pem"]), tls_client_cert=str(files["member.pem"]),
-                    tls_client_key=str(files["member-key.pem"]), require_encryption=True)
+    return Security(
+        tls_ca_file=str(files["ca.pem"]),
+        tls_client_cert=str(files["member.pem"]),
+        tls_client_key=str(files["member-key.pem"]),
+        require_encryption=True,
+    )
 
 
 class DaskCluster:
     """The workers of the Dask cluster whose scheduler is at ``address``."""
 
-    def __init__(self, address: str, course: Course, *, sandbox: str, course_hash: str, only: list[str] | None,
-                 insecure: bool = False):
+    def __init__(
+        self,
+        address: str,
+        course: Course,
+        *,
+        sandbox: str,
+        course_hash: str,
+        only: list[str] | None,
+        insecure: bool = False,
+    ):
         address = check_address(address, insecure)
         if Client is None:
-            raise GraderError("grading on a Dask cluster needs the distributed package: "
-                              "pip install 'rl-llm-m4-grader[cluster]'")
+            raise GraderError(
+                "grading on a Dask cluster needs the distributed package: pip install 'rl-llm-m4-grader[cluster]'"
+            )
         self.address = address
         self.course = course
         self.sandbox = sandbox
@@ -229,8 +252,13 @@ class DaskCluster:
         try:
             # What comes back (records, statuses) is plain data: msgpack only, never unpickled
             # (a member's pickle would run code in the instructor's client).
-            return Client(self.address, timeout=CONNECT_TIMEOUT, set_as_default=False,
-                          security=cluster_security(self.address), deserializers=["msgpack", "error"])
+            return Client(
+                self.address,
+                timeout=CONNECT_TIMEOUT,
+                set_as_default=False,
+                security=cluster_security(self.address),
+                deserializers=["msgpack", "error"],
+            )
         except (OSError, TimeoutError) as exc:
             raise GraderError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
 
@@ -242,8 +270,9 @@ class DaskCluster:
             try:
                 client.register_plugin(plugin)
             except Exception as exc:  # a worker could not even load it (no grader there): refused below
-                dispatcher.listener.refused("a worker", f"could not set up the grading plugin: "
-                                                        f"{type(exc).__name__}: {exc}")
+                dispatcher.listener.refused(
+                    "a worker", f"could not set up the grading plugin: {type(exc).__name__}: {exc}"
+                )
             self._grade(client, plugin.name, dispatcher, futures)
         finally:
             for future in futures:
@@ -272,9 +301,15 @@ class DaskCluster:
                     parcel = dispatcher.next(worker)
                     if parcel is None:
                         break
-                    future = client.submit(grade_on_worker, parcel, plugin_name, workers=[worker],
-                                           allow_other_workers=False, pure=False,
-                                           key=f"grade-{parcel.student}-{uuid.uuid4().hex[:8]}")
+                    future = client.submit(
+                        grade_on_worker,
+                        parcel,
+                        plugin_name,
+                        workers=[worker],
+                        allow_other_workers=False,
+                        pure=False,
+                        key=f"grade-{parcel.student}-{uuid.uuid4().hex[:8]}",
+                    )
                     futures[future] = (parcel.student, worker)
                     busy += 1
             if not futures:
@@ -288,8 +323,7 @@ class DaskCluster:
             for future in done:
                 student, worker = futures.pop(future)
                 if future.status == "finished":
-                    dispatcher.outcome(student, member_outcome(Outcome.from_json(future.result()), worker,
-                                                                 self.course))
+                    dispatcher.outcome(student, member_outcome(Outcome.from_json(future.result()), worker, self.course))
                 elif future.status != "cancelled":  # erred: the worker died under it, or Dask failed
                     error = future.exception()
                     dispatcher.lost(student, worker, f"{type(error).__name__}: {error}")
@@ -313,8 +347,10 @@ class DaskCluster:
             if not isinstance(status, dict) or not status.get("ready") and not status.get("refused"):
                 # Still setting up, or the plugin not there (yet): look again later, for a while.
                 if time.monotonic() - seen[worker] > SETUP_TIMEOUT:
-                    status = {"refused": f"worker {worker} did not set up a grading session in "
-                                         f"{SETUP_TIMEOUT:g} s (is the grader installed there?)"}
+                    status = {
+                        "refused": f"worker {worker} did not set up a grading session in "
+                        f"{SETUP_TIMEOUT:g} s (is the grader installed there?)"
+                    }
                 else:
                     continue
             if status.get("refused"):

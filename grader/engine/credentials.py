@@ -37,17 +37,64 @@ def make_credentials(dest: Path, course_id: str) -> Path:
     dest = Path(dest)
     dest.mkdir(parents=True, mode=0o700, exist_ok=False)
     name = "".join(c if c.isalnum() or c in "-_." else "-" for c in course_id)[:40] or "course"
-    _openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-             "-keyout", "ca-key.pem", "-out", "ca.pem", "-days", str(DAYS), "-subj", f"/CN=grader {name} cluster CA",
-             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-             cwd=dest)
-    _openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-             "-keyout", "member-key.pem", "-out", "member.csr", "-subj", f"/CN=grader {name} cluster member",
-             cwd=dest)
-    (dest / "member.ext").write_text("basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth,clientAuth\n"
-                                     "subjectAltName=DNS:localhost,IP:127.0.0.1\n")
-    _openssl("x509", "-req", "-in", "member.csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial",
-             "-out", "member.pem", "-days", str(DAYS), "-extfile", "member.ext", cwd=dest)
+    _openssl(
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        "ca-key.pem",
+        "-out",
+        "ca.pem",
+        "-days",
+        str(DAYS),
+        "-subj",
+        f"/CN=grader {name} cluster CA",
+        "-addext",
+        "basicConstraints=critical,CA:TRUE",
+        "-addext",
+        "keyUsage=critical,keyCertSign,cRLSign",
+        cwd=dest,
+    )
+    _openssl(
+        "req",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        "member-key.pem",
+        "-out",
+        "member.csr",
+        "-subj",
+        f"/CN=grader {name} cluster member",
+        cwd=dest,
+    )
+    (dest / "member.ext").write_text(
+        "basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth,clientAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n"
+    )
+    _openssl(
+        "x509",
+        "-req",
+        "-in",
+        "member.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca-key.pem",
+        "-CAcreateserial",
+        "-out",
+        "member.pem",
+        "-days",
+        str(DAYS),
+        "-extfile",
+        "member.ext",
+        cwd=dest,
+    )
     for leftover in ("member.csr", "member.ext", "ca.srl"):
         (dest / leftover).unlink(missing_ok=True)
     # The authority's key signs nothing more: whoever holds it could make members.
@@ -59,12 +106,14 @@ def make_credentials(dest: Path, course_id: str) -> Path:
 
 def register(sub, common) -> None:
     parser = sub.add_parser(
-        "cluster-credentials", parents=[common],
+        "cluster-credentials",
+        parents=[common],
         help="make the mutual-TLS credentials of this course's Dask cluster",
         description="Write a new certificate authority of this course and one member certificate into DIR "
-                    "(ca.pem, member.pem, member-key.pem). Give DIR to the scheduler, every worker and "
-                    "the grader (GRADER_CLUSTER_CREDENTIALS=DIR) and use a tls:// scheduler address: only "
-                    "machines holding it can join. See docs/cluster.md.")
+        "(ca.pem, member.pem, member-key.pem). Give DIR to the scheduler, every worker and "
+        "the grader (GRADER_CLUSTER_CREDENTIALS=DIR) and use a tls:// scheduler address: only "
+        "machines holding it can join. See docs/cluster.md.",
+    )
     parser.add_argument("dest", metavar="DIR", help="a new folder for the credentials")
     parser.set_defaults(func=run)
 

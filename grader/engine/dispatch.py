@@ -19,15 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from grader.calendar import calendar_of, read_timestamp
 from grader.core.course import Course
+from grader.core.fingerprint import run_fingerprint
 from grader.engine.driver import Outcome, check_functions
 from grader.engine.events import Relay, RunListener
-from grader.core.fingerprint import run_fingerprint
 from grader.engine.parcel import Parcel, SubmissionRefused, label_of
 from grader.engine.record import now, ungraded_record
 from grader.engine.store import ResultStore
 from grader.errors import GraderError
-from grader.calendar import calendar_of, read_timestamp
 
 MAX_ATTEMPTS = 2
 
@@ -124,8 +124,17 @@ class Backend(Protocol):
 class Dispatcher:
     """The submissions still to grade, who is grading what, and every record saved as it comes."""
 
-    def __init__(self, course: Course, students: dict[str, Path], labels: dict[str, str], store: ResultStore,
-                 run: ClassRun, listener: RunListener, only: list[str] | None = None, course_hash: str = ""):
+    def __init__(
+        self,
+        course: Course,
+        students: dict[str, Path],
+        labels: dict[str, str],
+        store: ResultStore,
+        run: ClassRun,
+        listener: RunListener,
+        only: list[str] | None = None,
+        course_hash: str = "",
+    ):
         self.course = course
         self.course_hash = course_hash
         self.paths = students
@@ -153,8 +162,14 @@ class Dispatcher:
             try:
                 parcel = Parcel.read(student, self.paths[student], self.labels[student], self.only)
             except SubmissionRefused as exc:  # the student's doing: a grade of zero that says why
-                record = ungraded_record(self.course, student, self.labels[student],
-                                         self.only or self.course.functions, str(exc), course_hash=self.course_hash)
+                record = ungraded_record(
+                    self.course,
+                    student,
+                    self.labels[student],
+                    self.only or self.course.functions,
+                    str(exc),
+                    course_hash=self.course_hash,
+                )
                 self.store.save(record)
                 self.run.graded.append(student)
                 self.listener.graded(student, record, "-")
@@ -192,8 +207,12 @@ class Dispatcher:
             self.queue.appendleft(student)
             self.listener.retry(student, session, reason)
         else:
-            self._fail(student, f"not graded: the grading infrastructure failed {MAX_ATTEMPTS} times on it "
-                                f"(last: {reason}); this is not a grade, run again to retry", infrastructure=True)
+            self._fail(
+                student,
+                f"not graded: the grading infrastructure failed {MAX_ATTEMPTS} times on it "
+                f"(last: {reason}); this is not a grade, run again to retry",
+                infrastructure=True,
+            )
 
     def session_lost(self, session: str, reason: str) -> None:
         """``session`` died or left: what it was grading is retried (or failed), then the listener hears of it."""
@@ -206,8 +225,9 @@ class Dispatcher:
         self.listener.failed(student, reason, infrastructure)
 
 
-def plan(students: dict[str, Path], labels: dict[str, str], store: ResultStore, course_hash: str,
-         force: bool = False) -> tuple[list[str], list[str]]:
+def plan(
+    students: dict[str, Path], labels: dict[str, str], store: ResultStore, course_hash: str, force: bool = False
+) -> tuple[list[str], list[str]]:
     """(students to grade, students whose stored record is current).
 
     A stored record that is not current (other files, another course) is removed here,
@@ -228,8 +248,9 @@ def plan(students: dict[str, Path], labels: dict[str, str], store: ResultStore, 
     return todo, current
 
 
-def make_backend(course: Course, options: GradingOptions, *, jobs: int, course_hash: str, only: list[str] | None,
-                 store: ResultStore) -> Backend:
+def make_backend(
+    course: Course, options: GradingOptions, *, jobs: int, course_hash: str, only: list[str] | None, store: ResultStore
+) -> Backend:
     """New grading sessions for one run: on the cluster of ``options.scheduler``, else ``jobs`` processes here."""
     if options.scheduler:
         from grader.engine.cluster import DaskCluster
@@ -237,12 +258,14 @@ def make_backend(course: Course, options: GradingOptions, *, jobs: int, course_h
         return DaskCluster(options.scheduler, course, sandbox=options.sandbox, course_hash=course_hash, only=only)
     from grader.engine.local import LocalPool
 
-    return LocalPool(course, jobs=jobs, sandbox=options.sandbox, course_hash=course_hash, only=only,
-                     log_dir=store.logs_dir)
+    return LocalPool(
+        course, jobs=jobs, sandbox=options.sandbox, course_hash=course_hash, only=only, log_dir=store.logs_dir
+    )
 
 
-def grade_class(course: Course, roster: ClassRoster, options: GradingOptions,
-                listener: RunListener | None = None) -> ClassRun:
+def grade_class(
+    course: Course, roster: ClassRoster, options: GradingOptions, listener: RunListener | None = None
+) -> ClassRun:
     """Grade every submission of ``roster`` that has no current record in ``options.out``.
 
     ``options.out`` keeps the results of one class folder (:attr:`ClassRoster.root`) only.
@@ -270,8 +293,10 @@ def grade_class(course: Course, roster: ClassRoster, options: GradingOptions,
     try:
         previous = store.manifest()
         if previous and previous.get("class") not in (None, root.name):
-            raise GraderError(f"{out} holds the results of the class in a folder named {previous['class']!r}, "
-                              f"not {root.name!r}; write these results somewhere else")
+            raise GraderError(
+                f"{out} holds the results of the class in a folder named {previous['class']!r}, "
+                f"not {root.name!r}; write these results somewhere else"
+            )
         if only:
             check_functions(course, only)
             only = [f for f in course.functions if f in only]
@@ -279,8 +304,9 @@ def grade_class(course: Course, roster: ClassRoster, options: GradingOptions,
         todo, current = plan(students, labels, store, course_hash, options.force)
         run = ClassRun(students=dict(students), up_to_date=current, failed=dict(roster.skipped))
         # The whole class, for the manifest and summary.csv: a partial run leaves the others in it.
-        everyone = sorted(set(students) | set(roster.others)
-                          | set(previous.get("students", []) if partial and previous else []))
+        everyone = sorted(
+            set(students) | set(roster.others) | set(previous.get("students", []) if partial and previous else [])
+        )
         for entry, reason in run.failed.items():
             listener.failed(entry, reason)
         # Submission times the instructor gave (timestamp.txt in a student's folder), read here in the
@@ -297,32 +323,62 @@ def grade_class(course: Course, roster: ClassRoster, options: GradingOptions,
             if problem:
                 time_problems[student] = problem
         manifest = {
-            "format": 2, "course": course.id, "course_title": course.title, "module": course.module_number,
-            "module_title": course.module_title, "course_hash": course_hash, "class": root.name,
-            "students": everyone, "jobs": jobs, "where": None, "started_at": now(), "finished_at": None,
-            "wall_time": None, "graded_this_run": 0, "only": only,
-            "assignments": [{"id": a.id, "title": a.title, "functions": [e.function for e in a.exercises]}
-                            for a in course.assignments],
-            "calendar": calendar_of(course), "submitted": submitted, "submitted_problems": time_problems,
+            "format": 2,
+            "course": course.id,
+            "course_title": course.title,
+            "module": course.module_number,
+            "module_title": course.module_title,
+            "course_hash": course_hash,
+            "class": root.name,
+            "students": everyone,
+            "jobs": jobs,
+            "where": None,
+            "started_at": now(),
+            "finished_at": None,
+            "wall_time": None,
+            "graded_this_run": 0,
+            "only": only,
+            "assignments": [
+                {"id": a.id, "title": a.title, "functions": [e.function for e in a.exercises]}
+                for a in course.assignments
+            ],
+            "calendar": calendar_of(course),
+            "submitted": submitted,
+            "submitted_problems": time_problems,
         }
         store.save_manifest(manifest)
         listener.plan(len(students), len(todo), len(current))
         try:
             if todo:
-                backend = options.pool or make_backend(course, options, jobs=max(1, min(jobs, len(todo))),
-                                                       course_hash=course_hash, only=only, store=store)
+                backend = options.pool or make_backend(
+                    course, options, jobs=max(1, min(jobs, len(todo))), course_hash=course_hash, only=only, store=store
+                )
                 run.where = backend.where
-                dispatcher = Dispatcher(course, {s: students[s] for s in todo}, labels, store, run,
-                                        Relay(_FirstSandbox(run), listener), only, course_hash)
+                dispatcher = Dispatcher(
+                    course,
+                    {s: students[s] for s in todo},
+                    labels,
+                    store,
+                    run,
+                    Relay(_FirstSandbox(run), listener),
+                    only,
+                    course_hash,
+                )
                 backend.run(dispatcher)
         except KeyboardInterrupt:
             run.interrupted = True
         finally:
             run.wall_time = time.monotonic() - started
             store.write_summary(course, store.all_records(everyone), run.failed)
-            manifest.update(finished_at=None if run.interrupted else now(), wall_time=round(run.wall_time, 3),
-                            graded_this_run=len(run.graded), sandbox=run.sandbox, where=run.where,
-                            interrupted=run.interrupted, failed=run.failed)
+            manifest.update(
+                finished_at=None if run.interrupted else now(),
+                wall_time=round(run.wall_time, 3),
+                graded_this_run=len(run.graded),
+                sandbox=run.sandbox,
+                where=run.where,
+                interrupted=run.interrupted,
+                failed=run.failed,
+            )
             store.save_manifest(manifest)
     finally:
         lock.close()

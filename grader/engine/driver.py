@@ -31,11 +31,11 @@ import pytest
 
 from grader.core.course import Course
 from grader.core.fingerprint import run_fingerprint
+from grader.core.plugin import GradingPlugin, function_of
+from grader.core.staging import stage_submission
 from grader.engine.parcel import Parcel
 from grader.engine.record import GradeRecord, graded_record
 from grader.errors import GraderError
-from grader.core.plugin import GradingPlugin, function_of
-from grader.core.staging import stage_submission
 from grader.sandbox import sandbox_launcher
 from grader.sandbox.limits import Limits
 from grader.worker.client import WorkerStartError
@@ -79,20 +79,43 @@ def run_pytest(course: Course, suite: str, plugins: list) -> None:
     # leaving most out costs a third of a second more per session).
     files = [tests_dir / f"test_{f}.py" for f in plugin.functions] if plugin.only else []
     targets = [str(path) for path in files if path.is_file()] or [str(tests_dir)]
-    args = [*targets, "-c", str(course.tests_dir / "pytest.ini"), "--rootdir", str(course.tests_dir),
-            "-p", "no:terminal", "-p", "no:cacheprovider",
-            # Messages come from the tests themselves; rewriting asserts would cost ~1 s.
-            "--assert=plain",
-            # Its end-of-test gc.collect() calls cost ~0.4 s a session and report nothing we use.
-            "-p", "no:unraisableexception",
-            # No fd-level capture: callbacks may report progress on the real stdout
-            # (Python-level output of pytest/hypothesis still goes to the sink below).
-            "--capture=no",
-            # Per-test plugins that grading never uses (log capture, warning capture, ...)
-            # cost a fraction of a millisecond per test, hundreds of times per submission.
-            *[arg for plugin in ("logging", "warnings", "doctest", "junitxml", "pastebin", "stepwise",
-                                 "faulthandler", "threadexception", "legacypath", "nose")
-              for arg in ("-p", f"no:{plugin}")]]
+    args = [
+        *targets,
+        "-c",
+        str(course.tests_dir / "pytest.ini"),
+        "--rootdir",
+        str(course.tests_dir),
+        "-p",
+        "no:terminal",
+        "-p",
+        "no:cacheprovider",
+        # Messages come from the tests themselves; rewriting asserts would cost ~1 s.
+        "--assert=plain",
+        # Its end-of-test gc.collect() calls cost ~0.4 s a session and report nothing we use.
+        "-p",
+        "no:unraisableexception",
+        # No fd-level capture: callbacks may report progress on the real stdout
+        # (Python-level output of pytest/hypothesis still goes to the sink below).
+        "--capture=no",
+        # Per-test plugins that grading never uses (log capture, warning capture, ...)
+        # cost a fraction of a millisecond per test, hundreds of times per submission.
+        *[
+            arg
+            for plugin in (
+                "logging",
+                "warnings",
+                "doctest",
+                "junitxml",
+                "pastebin",
+                "stepwise",
+                "faulthandler",
+                "threadexception",
+                "legacypath",
+                "nose",
+            )
+            for arg in ("-p", f"no:{plugin}")
+        ],
+    ]
     # pytest and hypothesis talk on stdout; the grader's own output must stay clean (--json).
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
@@ -122,8 +145,16 @@ class Session:
     grader : who grades, for the records (a host name, a Dask worker's address).
     """
 
-    def __init__(self, course: Course, *, launcher=None, course_hash: str = "", suite: str = "hidden",
-                 only: list[str] | None = None, grader: str = ""):
+    def __init__(
+        self,
+        course: Course,
+        *,
+        launcher=None,
+        course_hash: str = "",
+        suite: str = "hidden",
+        only: list[str] | None = None,
+        grader: str = "",
+    ):
         tests_dir_of(course, suite)
         check_functions(course, only or [])
         self.course = course
@@ -154,8 +185,16 @@ class Session:
         history = getattr(self.launcher, "history", None)
         # One submission at a time: every worker that ended since the last one was this one's.
         exits = [e for key in list(history) for e in self.launcher.take_history(key)] if history else []
-        return graded_record(self.course, parcel, result, course_hash=self.course_hash_of(parcel), exits=exits,
-                             limits=self.limits, sandbox=self.sandbox, grader=self.grader)
+        return graded_record(
+            self.course,
+            parcel,
+            result,
+            course_hash=self.course_hash_of(parcel),
+            exits=exits,
+            limits=self.limits,
+            sandbox=self.sandbox,
+            grader=self.grader,
+        )
 
     def course_hash_of(self, parcel: Parcel) -> str:
         """The run fingerprint of the functions ``parcel`` is graded on: a record of some functions is
@@ -171,8 +210,15 @@ class Session:
 class _Loop:
     """The run loop: pull a submission, run its items against it, repeat."""
 
-    def __init__(self, session: Session, plugin: StreamPlugin, feed: Feed, on_record: OnRecord,
-                 on_failure: OnFailure, scratch: Path):
+    def __init__(
+        self,
+        session: Session,
+        plugin: StreamPlugin,
+        feed: Feed,
+        on_record: OnRecord,
+        on_failure: OnFailure,
+        scratch: Path,
+    ):
         self.session = session
         self.plugin = plugin
         self.feed = feed
@@ -224,9 +270,16 @@ class _Loop:
         return True
 
 
-def grade_here(course: Course, parcels: list[Parcel], *, launcher=None, course_hash: str = "",
-               suite: str = "hidden", only: list[str] | None = None,
-               on_record: OnRecord | None = None) -> dict[str, GradeRecord]:
+def grade_here(
+    course: Course,
+    parcels: list[Parcel],
+    *,
+    launcher=None,
+    course_hash: str = "",
+    suite: str = "hidden",
+    only: list[str] | None = None,
+    on_record: OnRecord | None = None,
+) -> dict[str, GradeRecord]:
     """Grade ``parcels`` in this process, one session; a record per student.
 
     Raises
@@ -253,7 +306,8 @@ def grade_here(course: Course, parcels: list[Parcel], *, launcher=None, course_h
             problems.append(f"{parcel.label}: {reason}")
 
     Session(course, launcher=launcher, course_hash=course_hash, suite=suite, only=only).run(
-        lambda: pending.pop(0) if pending and not trouble else None, keep, failed)
+        lambda: pending.pop(0) if pending and not trouble else None, keep, failed
+    )
     if trouble:
         raise WorkerStartError("; ".join(trouble))
     if problems:
@@ -272,8 +326,12 @@ class Outcome:
     fatal: bool = False  # no session can grade anything (the tests do not collect, no sandbox)
 
     def to_json(self) -> dict:
-        return {"record": self.record.to_json() if self.record else None, "failure": self.failure,
-                "infrastructure": self.infrastructure, "fatal": self.fatal}
+        return {
+            "record": self.record.to_json() if self.record else None,
+            "failure": self.failure,
+            "infrastructure": self.infrastructure,
+            "fatal": self.fatal,
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> "Outcome":
@@ -293,8 +351,16 @@ class HostedSession:
     and pytest session); :meth:`close` ends it.
     """
 
-    def __init__(self, course: Course, *, mode: str = "auto", course_hash: str = "", only: list[str] | None = None,
-                 grader: str = "", warn: Callable[[str], None] | None = None):
+    def __init__(
+        self,
+        course: Course,
+        *,
+        mode: str = "auto",
+        course_hash: str = "",
+        only: list[str] | None = None,
+        grader: str = "",
+        warn: Callable[[str], None] | None = None,
+    ):
         self.course = course
         self.mode = mode
         self.course_hash = course_hash
@@ -326,8 +392,9 @@ class HostedSession:
                 raise
             self.sandbox, self.sandboxed = launcher.describe(), launcher.sandboxed
             self._inbox = queue.Queue()
-            self._thread = threading.Thread(target=self._serve, args=(launcher, self._inbox), daemon=True,
-                                            name="grader-session")
+            self._thread = threading.Thread(
+                target=self._serve, args=(launcher, self._inbox), daemon=True, name="grader-session"
+            )
             self._thread.start()
 
     def _serve(self, launcher, inbox: queue.Queue) -> None:
@@ -347,8 +414,9 @@ class HostedSession:
         def on_failure(parcel, reason, infrastructure):
             current.pop().put(Outcome(failure=reason, infrastructure=infrastructure))
 
-        session = Session(self.course, launcher=launcher, course_hash=self.course_hash, only=self.only,
-                          grader=self.grader)
+        session = Session(
+            self.course, launcher=launcher, course_hash=self.course_hash, only=self.only, grader=self.grader
+        )
         fatal = error = None
         try:
             session.run(feed, on_record, on_failure)
@@ -358,8 +426,9 @@ class HostedSession:
             error = f"the grading session stopped: {type(exc).__name__}: {exc}"
         finally:
             launcher.close()
-            ended = Outcome(failure=fatal or error or "the grading session stopped", infrastructure=True,
-                            fatal=bool(fatal))
+            ended = Outcome(
+                failure=fatal or error or "the grading session stopped", infrastructure=True, fatal=bool(fatal)
+            )
             if current:
                 current.pop().put(ended)
             # Nobody else may wait on this inbox: the next grade() starts a new session.

@@ -87,6 +87,7 @@ class Relay(RunListener):
 
 # What people read, as rich markup (print with markup on): written once for every command.
 
+
 def refused_message(session: str, reason: str) -> str:
     return f"[bold red]refused {markup(session)}: {markup(reason)}[/bold red]"
 

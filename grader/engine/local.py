@@ -29,9 +29,9 @@ import traceback
 from pathlib import Path
 
 from grader.core.course import Course, load_course
+from grader.core.fingerprint import check_course
 from grader.engine.dispatch import Dispatcher
 from grader.engine.driver import HostedSession, Outcome
-from grader.core.fingerprint import check_course
 from grader.engine.parcel import Parcel
 from grader.engine.pipes import MessageReader, teller
 from grader.errors import GraderError
@@ -44,23 +44,45 @@ STOP_TIMEOUT = 30.0  # seconds for a kept process to end its session when the po
 class _Process:
     """One trusted grading process, as the coordinator sees it."""
 
-    def __init__(self, index: int, course: Course, course_hash: str, sandbox: str, log_dir: Path,
-                 only: list[str] | None = None):
+    def __init__(
+        self, index: int, course: Course, course_hash: str, sandbox: str, log_dir: Path, only: list[str] | None = None
+    ):
         self.name = f"{socket.gethostname()}/local-{index}"
         read_fd, write_fd = os.pipe()
         request_r, request_w = os.pipe()
         log_dir.mkdir(parents=True, exist_ok=True)
         self.log_path = log_dir / f"worker-{index}.log"
         self.log = open(self.log_path, "ab")
-        argv = [sys.executable, "-m", "grader.engine.local", "--course", str(course.root),
-                "--course-hash", course_hash, "--sandbox", sandbox, "--request-fd", str(request_r),
-                "--reply-fd", str(write_fd), "--name", self.name]
+        argv = [
+            sys.executable,
+            "-m",
+            "grader.engine.local",
+            "--course",
+            str(course.root),
+            "--course-hash",
+            course_hash,
+            "--sandbox",
+            sandbox,
+            "--request-fd",
+            str(request_r),
+            "--reply-fd",
+            str(write_fd),
+            "--name",
+            self.name,
+        ]
         for function in only or []:
             argv += ["--only", function]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         try:
-            self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
-                                            pass_fds=(write_fd, request_r), env=env, start_new_session=True)
+            self.process = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=self.log,
+                stderr=subprocess.STDOUT,
+                pass_fds=(write_fd, request_r),
+                env=env,
+                start_new_session=True,
+            )
         except OSError:
             os.close(request_w)
             os.close(read_fd)
@@ -109,8 +131,9 @@ class LocalPool:
     :meth:`close` ends them. Otherwise they end with the run.
     """
 
-    def __init__(self, course: Course, *, jobs: int, sandbox: str, course_hash: str, only: list[str] | None,
-                 log_dir: Path):
+    def __init__(
+        self, course: Course, *, jobs: int, sandbox: str, course_hash: str, only: list[str] | None, log_dir: Path
+    ):
         self.course = course
         self.jobs = max(1, jobs)
         self.sandbox = sandbox
@@ -174,8 +197,7 @@ class LocalPool:
         try:
             while processes and not (self.keep and dispatcher.finished and len(self.idle) == len(processes)):
                 events = self.selector.select(timeout=5.0)
-                if not events and time.monotonic() - last_heard > START_TIMEOUT and not any(
-                        p.ready for p in processes):
+                if not events and time.monotonic() - last_heard > START_TIMEOUT and not any(p.ready for p in processes):
                     raise GraderError("the grading processes did not start:\n" + processes[0].log_tail())
                 for key, _ in events:
                     process: _Process = key.data
@@ -188,14 +210,19 @@ class LocalPool:
                             self.idle.remove(process)
                         code = process.process.wait()
                         if not process.finished:
-                            dispatcher.session_lost(process.name, f"the grading process ended (exit code {code}); "
-                                                                  f"see {process.log_path.name} in the logs")
+                            dispatcher.session_lost(
+                                process.name,
+                                f"the grading process ended (exit code {code}); "
+                                f"see {process.log_path.name} in the logs",
+                            )
                             if dispatcher.waiting and restarts < 2 * self.jobs:
                                 restarts += 1
                                 self._launch()
                             elif dispatcher.waiting and not processes:
-                                raise GraderError(f"the grading processes keep dying; last log "
-                                                  f"({process.log_path}):\n" + process.log_tail())
+                                raise GraderError(
+                                    f"the grading processes keep dying; last log "
+                                    f"({process.log_path}):\n" + process.log_tail()
+                                )
                         process.kill()
                         continue
                     for message in messages:
@@ -236,8 +263,9 @@ class LocalPool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="grader.engine.local", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="grader.engine.local", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--course", required=True)
     parser.add_argument("--course-hash", required=True)
     parser.add_argument("--sandbox", choices=("auto", "require", "off"), default="auto")
@@ -257,8 +285,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         course = load_course(args.course)
         check_course(course, args.only, args.course_hash, where=args.name)
-        session = HostedSession(course, mode=args.sandbox, course_hash=args.course_hash, only=args.only,
-                                grader=args.name, warn=lambda text: print(text, file=log, flush=True))
+        session = HostedSession(
+            course,
+            mode=args.sandbox,
+            course_hash=args.course_hash,
+            only=args.only,
+            grader=args.name,
+            warn=lambda text: print(text, file=log, flush=True),
+        )
         session.start()
     except GraderError as exc:
         tell({"error": str(exc)})

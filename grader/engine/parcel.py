@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.core.fingerprint import files_fingerprint
-from grader.errors import GraderError
 from grader.core.staging import MAX_SUBMISSION_BYTES, SubmissionRefused, submission_files  # noqa: F401
+from grader.errors import GraderError
 from grader.untrusted import shown
 
 
@@ -80,14 +80,20 @@ class Parcel:
 
     # Plain data for the local pool's pipes (a Dask cluster moves the object itself).
     def to_json(self) -> dict:
-        return {"student": self.student, "label": self.label, "single_file": self.single_file, "only": self.only,
-                "files": {rel: base64.b64encode(data).decode("ascii") for rel, data in self.files.items()}}
+        return {
+            "student": self.student,
+            "label": self.label,
+            "single_file": self.single_file,
+            "only": self.only,
+            "files": {rel: base64.b64encode(data).decode("ascii") for rel, data in self.files.items()},
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> "Parcel":
         files = {rel: base64.b64decode(text) for rel, text in data["files"].items()}
-        return cls(data["student"], data["label"], files, single_file=bool(data.get("single_file")),
-                   only=data.get("only"))
+        return cls(
+            data["student"], data["label"], files, single_file=bool(data.get("single_file")), only=data.get("only")
+        )
 
 
 def check_submission_path(path: Path | str) -> Path:
@@ -105,7 +111,10 @@ def check_submission_path(path: Path | str) -> Path:
 def label_of(path: Path, root: Path) -> str:
     """``path`` relative to ``root`` when inside it, else its name."""
     try:
-        return Path(os.path.relpath(Path(path).resolve(), Path(root).resolve())).as_posix() \
-            if Path(path).resolve().is_relative_to(Path(root).resolve()) else Path(path).name
+        return (
+            Path(os.path.relpath(Path(path).resolve(), Path(root).resolve())).as_posix()
+            if Path(path).resolve().is_relative_to(Path(root).resolve())
+            else Path(path).name
+        )
     except ValueError:
         return Path(path).name

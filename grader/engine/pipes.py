@@ -44,6 +44,7 @@ class MessageReader:
 
 def teller(stream: TextIO) -> Tell:
     """``tell(message)``: one JSON line on ``stream``, flushed at once."""
+
     def tell(message: dict) -> None:
         stream.write(json.dumps(message) + "\n")
         stream.flush()

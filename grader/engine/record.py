@@ -87,16 +87,33 @@ class GradeRecord:
 
     def with_extraction(self, assignment: str, extraction, labs=()) -> "GradeRecord":
         """This record with what a notebook's extraction tells the student: notes and cell spans."""
-        return dataclasses.replace(self, assignment=assignment, labs=list(labs), notes=dict(extraction.notes),
-                                   spans={f: [s.module, s.first, s.last, s.cell] for f, s in extraction.spans.items()})
+        return dataclasses.replace(
+            self,
+            assignment=assignment,
+            labs=list(labs),
+            notes=dict(extraction.notes),
+            spans={f: [s.module, s.first, s.last, s.cell] for f, s in extraction.spans.items()},
+        )
 
     # -- JSON ----------------------------------------------------------------------
     def to_json(self) -> dict:
-        data = {"format": FORMAT, "student": self.student, "submission": self.submission, "course": self.course,
-                "submission_hash": self.submission_hash, "course_hash": self.course_hash,
-                "graded_at": self.graded_at, "grader": self.grader, "sandbox": self.sandbox,
-                "elapsed": self.elapsed, "assignments": self.assignments, "result": self.result.to_json(),
-                "limits": self.limits, "workers": self.workers, "output": self.output}
+        data = {
+            "format": FORMAT,
+            "student": self.student,
+            "submission": self.submission,
+            "course": self.course,
+            "submission_hash": self.submission_hash,
+            "course_hash": self.course_hash,
+            "graded_at": self.graded_at,
+            "grader": self.grader,
+            "sandbox": self.sandbox,
+            "elapsed": self.elapsed,
+            "assignments": self.assignments,
+            "result": self.result.to_json(),
+            "limits": self.limits,
+            "workers": self.workers,
+            "output": self.output,
+        }
         if self.assignment is not None:
             data.update(assignment=self.assignment, notes=self.notes, spans=self.spans, labs=self.labs)
         return data
@@ -110,14 +127,25 @@ class GradeRecord:
             assignment_of = {f: a for a, t in data["assignments"].items() for f in t.get("functions", [])}
             result = SubmissionResult.from_json(data["result"], lambda f: assignment_of.get(f, ""))
             result.elapsed = float(data.get("elapsed", 0.0))
-            return cls(student=data["student"], submission=data["submission"], result=result,
-                       course=data.get("course", ""), submission_hash=data.get("submission_hash", ""),
-                       course_hash=data.get("course_hash", ""), graded_at=data.get("graded_at", ""),
-                       grader=data.get("grader", ""), sandbox=data.get("sandbox", ""),
-                       limits=list(data.get("limits", [])), workers=list(data.get("workers", [])),
-                       output=data.get("output", ""), assignments=data["assignments"],
-                       assignment=data.get("assignment"), notes=data.get("notes", {}),
-                       spans=data.get("spans", {}), labs=list(data.get("labs", [])))
+            return cls(
+                student=data["student"],
+                submission=data["submission"],
+                result=result,
+                course=data.get("course", ""),
+                submission_hash=data.get("submission_hash", ""),
+                course_hash=data.get("course_hash", ""),
+                graded_at=data.get("graded_at", ""),
+                grader=data.get("grader", ""),
+                sandbox=data.get("sandbox", ""),
+                limits=list(data.get("limits", [])),
+                workers=list(data.get("workers", [])),
+                output=data.get("output", ""),
+                assignments=data["assignments"],
+                assignment=data.get("assignment"),
+                notes=data.get("notes", {}),
+                spans=data.get("spans", {}),
+                labs=list(data.get("labs", [])),
+            )
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
@@ -143,22 +171,38 @@ def limit_events(result: SubmissionResult, exits: list[WorkerExit], limits: Limi
         # Only what the kernel reported of the worker counts; whatever the student's code
         # raised or printed ("MemoryError" included) proves nothing.
         if limits.near_memory_limit(exit.peak_memory):
-            events.append({"function": exit.memory_function, "kind": "memory limit",
-                           "detail": f"peak memory {exit.peak_memory / 2**20:.0f} MiB of the "
-                                     f"{limits.memory_mb:g} MiB address space limit"})
+            events.append(
+                {
+                    "function": exit.memory_function,
+                    "kind": "memory limit",
+                    "detail": f"peak memory {exit.peak_memory / 2**20:.0f} MiB of the "
+                    f"{limits.memory_mb:g} MiB address space limit",
+                }
+            )
         if exit.code is not None and exit.code < 0 and -exit.code == signal.SIGXCPU:
             events.append({"function": None, "kind": "CPU limit", "detail": describe_exit(exit.code)})
         if exit.output_bytes >= int(limits.file_size_mb * 1024 * 1024):
-            events.append({"function": None, "kind": "output limit",
-                           "detail": f"printed {exit.output_bytes / 2**20:.0f} MB (cap {limits.file_size_mb:g} MB)"})
+            events.append(
+                {
+                    "function": None,
+                    "kind": "output limit",
+                    "detail": f"printed {exit.output_bytes / 2**20:.0f} MB (cap {limits.file_size_mb:g} MB)",
+                }
+            )
         elif exit.output_bytes > limits.output_bytes:
-            events.append({"function": None, "kind": "output truncated",
-                           "detail": f"printed {exit.output_bytes / 1024:.0f} KB, kept {limits.output_kb:g} KB"})
+            events.append(
+                {
+                    "function": None,
+                    "kind": "output truncated",
+                    "detail": f"printed {exit.output_bytes / 1024:.0f} KB, kept {limits.output_kb:g} KB",
+                }
+            )
     return events
 
 
-def ungraded_record(course: Course, student: str, label: str, functions: list[str], reason: str, *,
-                    course_hash: str = "") -> GradeRecord:
+def ungraded_record(
+    course: Course, student: str, label: str, functions: list[str], reason: str, *, course_hash: str = ""
+) -> GradeRecord:
     """The record of a submission nothing could be run of (a notebook that cannot be read, more
     code than a submission may hold): every function scores zero and ``reason`` says why. It has
     no submission fingerprint, so it is never current: a rerun tries again."""
@@ -166,14 +210,29 @@ def ungraded_record(course: Course, student: str, label: str, functions: list[st
     return GradeRecord(student, label, result, course=course.id, course_hash=course_hash)
 
 
-def graded_record(course: Course, parcel: Parcel, result: SubmissionResult, *, course_hash: str,
-                  exits: list[WorkerExit] = (), limits: Limits | None = None, sandbox: str = "",
-                  grader: str = "") -> GradeRecord:
+def graded_record(
+    course: Course,
+    parcel: Parcel,
+    result: SubmissionResult,
+    *,
+    course_hash: str,
+    exits: list[WorkerExit] = (),
+    limits: Limits | None = None,
+    sandbox: str = "",
+    grader: str = "",
+) -> GradeRecord:
     """The record of the submission ``parcel`` a grading session has just graded."""
     limits = limits or Limits.from_course(course)
     return GradeRecord(
-        student=parcel.student, submission=parcel.label, result=result, course=course.id,
+        student=parcel.student,
+        submission=parcel.label,
+        result=result,
+        course=course.id,
         submission_hash=parcel.fingerprint,
-        course_hash=course_hash, grader=grader, sandbox=sandbox, limits=limit_events(result, list(exits), limits),
+        course_hash=course_hash,
+        grader=grader,
+        sandbox=sandbox,
+        limits=limit_events(result, list(exits), limits),
         workers=[{"exit": e.code, "ended": describe_exit(e.code), "output_bytes": e.output_bytes} for e in exits],
-        output="".join(e.output for e in exits)[:limits.output_bytes])
+        output="".join(e.output for e in exits)[: limits.output_bytes],
+    )

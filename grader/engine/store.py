@@ -116,8 +116,9 @@ class ResultStore:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             handle.close()
-            raise GraderError(f"another grading run is writing to {self.root}; wait for it, or write the "
-                              "results somewhere else") from None
+            raise GraderError(
+                f"another grading run is writing to {self.root}; wait for it, or write the results somewhere else"
+            ) from None
         return handle
 
     # -- the manifest ---------------------------------------------------------------
@@ -132,8 +133,9 @@ class ResultStore:
         atomic_write(self.root / MANIFEST, json.dumps(data, indent=1) + "\n")
 
     # -- the summary ------------------------------------------------------------------
-    def write_summary(self, course: Course, records: list[GradeRecord],
-                      not_graded: dict[str, str] | None = None) -> Path:
+    def write_summary(
+        self, course: Course, records: list[GradeRecord], not_graded: dict[str, str] | None = None
+    ) -> Path:
         """summary.csv: one row per student with totals per assignment and per function.
 
         ``not_graded`` (student -> reason): students of the run without a record; their row
@@ -143,24 +145,45 @@ class ResultStore:
         assignments = [a.id for a in course.assignments]
         buffer = io.StringIO()
         writer = csv.writer(buffer)
-        writer.writerow(["student", "total", "max", "percent", *assignments, *functions, "limits",
-                         "grading_seconds", "graded_at", "graded_by"])
+        writer.writerow(
+            [
+                "student",
+                "total",
+                "max",
+                "percent",
+                *assignments,
+                *functions,
+                "limits",
+                "grading_seconds",
+                "graded_at",
+                "graded_by",
+            ]
+        )
         for r in records:
             by_function = r.result.functions
-            writer.writerow([spreadsheet_cell(value) for value in (
-                r.student, _num(r.total), _num(r.max), f"{100 * r.total / r.max:.1f}" if r.max else "",
-                *[_num(r.assignments.get(a, {}).get("score", "")) for a in assignments],
-                *[_num(by_function[f].score) if f in by_function else "" for f in functions],
-                "; ".join(f"{x['function'] or 'submission'}: {x['kind']}" for x in r.limits),
-                f"{r.elapsed:.2f}", r.graded_at, r.grader,
-            )])
+            writer.writerow(
+                [
+                    spreadsheet_cell(value)
+                    for value in (
+                        r.student,
+                        _num(r.total),
+                        _num(r.max),
+                        f"{100 * r.total / r.max:.1f}" if r.max else "",
+                        *[_num(r.assignments.get(a, {}).get("score", "")) for a in assignments],
+                        *[_num(by_function[f].score) if f in by_function else "" for f in functions],
+                        "; ".join(f"{x['function'] or 'submission'}: {x['kind']}" for x in r.limits),
+                        f"{r.elapsed:.2f}",
+                        r.graded_at,
+                        r.grader,
+                    )
+                ]
+            )
         graded = {r.student for r in records}
         for student, reason in sorted((not_graded or {}).items()):
             if student not in graded and SAFE_ID.match(student):
                 reason = visible(reason, 300, one_line=True)
                 reason = reason if reason.startswith("not graded") else f"not graded: {reason}"
-                writer.writerow([student, "", "", "", *[""] * (len(assignments) + len(functions)), reason,
-                                 "", "", ""])
+                writer.writerow([student, "", "", "", *[""] * (len(assignments) + len(functions)), reason, "", "", ""])
         path = self.root / SUMMARY
         atomic_write(path, buffer.getvalue())
         return path

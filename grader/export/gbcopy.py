@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.exc import NoSuchModuleError, SQLAlchemyError
 
-from grader.notebooks.gradebook import GradebookTarget, checked_url, masked_url
 from grader.errors import GraderError
+from grader.notebooks.gradebook import GradebookTarget, checked_url, masked_url
 
 BATCH = 5000
 
@@ -72,17 +72,24 @@ def copy_gradebook(source_url: str, dest_url: str) -> Copied:
     try:
         with engine.connect() as src, dest.open() as dst:  # nbgrader creates the schema in an empty destination
             if _version(dst.db) != version:
-                raise GraderError(f"the gradebooks have different nbgrader schema versions ({version} in "
-                                  f"{shown_source}, {_version(dst.db)} in {dest.shown}): open the older one with "
-                                  "this nbgrader first (any nbgrader command upgrades it)")
+                raise GraderError(
+                    f"the gradebooks have different nbgrader schema versions ({version} in "
+                    f"{shown_source}, {_version(dst.db)} in {dest.shown}): open the older one with "
+                    "this nbgrader first (any nbgrader command upgrades it)"
+                )
             present = {row.id for row in dst.db.execute(select(course))}
-            occupied = {t.name: n for t in tables
-                        if (n := dst.db.execute(select(func.count()).select_from(t)).scalar())
-                        and not (t is course and present <= courses)}
+            occupied = {
+                t.name: n
+                for t in tables
+                if (n := dst.db.execute(select(func.count()).select_from(t)).scalar())
+                and not (t is course and present <= courses)
+            }
             if occupied:
-                raise GraderError(f"the gradebook {dest.shown} is not empty ("
-                                  + ", ".join(f"{k}: {v} rows" for k, v in sorted(occupied.items()))
-                                  + "): copy into a new, empty database")
+                raise GraderError(
+                    f"the gradebook {dest.shown} is not empty ("
+                    + ", ".join(f"{k}: {v} rows" for k, v in sorted(occupied.items()))
+                    + "): copy into a new, empty database"
+                )
             copied: dict[str, int] = {}
             try:
                 for table in tables:
@@ -105,8 +112,10 @@ def copy_gradebook(source_url: str, dest_url: str) -> Copied:
             except SQLAlchemyError as exc:  # a constraint or type the destination refuses: nothing is kept
                 dst.db.rollback()
                 reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-                raise GraderError(f"copying into {dest.shown} failed, nothing was written: "
-                                  f"{reason[0] if reason else type(exc).__name__}") from None
+                raise GraderError(
+                    f"copying into {dest.shown} failed, nothing was written: "
+                    f"{reason[0] if reason else type(exc).__name__}"
+                ) from None
     finally:
         engine.dispose()
     return Copied(copied)

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from grader.display import spreadsheet_cell as shown  # a CSV cell never run as a formula
 from grader.engine.store import SAFE_ID, atomic_write
-from grader.feedback import format_points
 from grader.errors import GraderError
+from grader.feedback import format_points
 
 MAX_ROSTER_BYTES = 8 * 2**20
 MAX_CELL = 200
@@ -72,8 +72,10 @@ def read_roster(path: Path) -> list[Person]:
     reader = csv.DictReader(io.StringIO(text))
     columns = [c.strip().lower() for c in reader.fieldnames or []]
     if "id" not in columns:
-        raise GraderError(f"{path}: the first line must name the columns, with id (and name or first_name, "
-                          f"last_name, email, lms_id); it has {', '.join(columns) or 'nothing'}")
+        raise GraderError(
+            f"{path}: the first line must name the columns, with id (and name or first_name, "
+            f"last_name, email, lms_id); it has {', '.join(columns) or 'nothing'}"
+        )
     reader.fieldnames = columns
     people, seen = [], set()
     for line, row in enumerate(reader, start=2):
@@ -81,8 +83,9 @@ def read_roster(path: Path) -> list[Person]:
         if not sid:
             continue
         if not SAFE_ID.match(sid):
-            raise GraderError(f"roster line {line}: id {sid[:40]!r} is not a usable student id (letters, digits and "
-                              ". _ @ + - only)")
+            raise GraderError(
+                f"roster line {line}: id {sid[:40]!r} is not a usable student id (letters, digits and . _ @ + - only)"
+            )
         if sid in seen:
             raise GraderError(f"roster line {line}: id {sid} appears twice")
         seen.add(sid)
@@ -110,9 +113,13 @@ def fill_gradebook(gb, people: list[Person]) -> tuple[int, int]:
             updated += 1
         except MissingEntry:
             added += 1
-        gb.update_or_create_student(person.id, first_name=person.first_name or None,
-                                    last_name=person.last_name or None, email=person.email or None,
-                                    lms_user_id=person.lms_id or None)
+        gb.update_or_create_student(
+            person.id,
+            first_name=person.first_name or None,
+            last_name=person.last_name or None,
+            email=person.email or None,
+            lms_user_id=person.lms_id or None,
+        )
     return added, updated
 
 
@@ -130,8 +137,13 @@ def gradebook_grades(gb, assignments: list[str] | None = None):
     maxima = {a: float(known[a].max_score) for a in names}
     rows = []
     for student in sorted(gb.students, key=lambda s: s.id):
-        person = Person(student.id, student.first_name or "", student.last_name or "", student.email or "",
-                        student.lms_user_id or "")
+        person = Person(
+            student.id,
+            student.first_name or "",
+            student.last_name or "",
+            student.email or "",
+            student.lms_user_id or "",
+        )
         scores = {}
         for a in names:
             try:
@@ -152,12 +164,23 @@ def export_rows(fmt: str, maxima: dict[str, float], rows, titles: dict[str, str]
         out = [["student_id", "first_name", "last_name", "email", "lms_id", *names, "total"]]
         for p, scores in rows:
             total = sum(v for v in scores.values() if v is not None)
-            out.append([p.id, shown(p.first_name), shown(p.last_name), shown(p.email), shown(p.lms_id),
-                        *[score(scores, a) for a in names], format_points(total)])
+            out.append(
+                [
+                    p.id,
+                    shown(p.first_name),
+                    shown(p.last_name),
+                    shown(p.email),
+                    shown(p.lms_id),
+                    *[score(scores, a) for a in names],
+                    format_points(total),
+                ]
+            )
         return out
     if fmt == "canvas":
-        out = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *[titles.get(a, a) for a in names]],
-               ["Points Possible", "", "", "", "", *[format_points(maxima[a]) for a in names]]]
+        out = [
+            ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *[titles.get(a, a) for a in names]],
+            ["Points Possible", "", "", "", "", *[format_points(maxima[a]) for a in names]],
+        ]
         for p, scores in rows:
             name = ", ".join(x for x in (p.last_name, p.first_name) if x) or p.id
             out.append([shown(name), shown(p.lms_id), "", shown(p.id), "", *[score(scores, a) for a in names]])
@@ -165,8 +188,15 @@ def export_rows(fmt: str, maxima: dict[str, float], rows, titles: dict[str, str]
     if fmt == "moodle":
         out = [["First name", "Last name", "ID number", "Email address", *[titles.get(a, a) for a in names]]]
         for p, scores in rows:
-            out.append([shown(p.first_name), shown(p.last_name), shown(p.lms_id), shown(p.email),
-                        *[score(scores, a) for a in names]])
+            out.append(
+                [
+                    shown(p.first_name),
+                    shown(p.last_name),
+                    shown(p.lms_id),
+                    shown(p.email),
+                    *[score(scores, a) for a in names],
+                ]
+            )
         return out
     raise GraderError(f"no export format {fmt!r} (one of {', '.join(FORMATS)})")
 

@@ -21,8 +21,8 @@ from rich.table import Table
 from rich.text import Text
 
 from grader import display
-from grader.engine.record import GradeRecord
 from grader.core.results import SubmissionResult
+from grader.engine.record import GradeRecord
 
 GENERAL = ""  # notes key for the submission as a whole
 WHERE = re.compile(r"\b(\w+)\.py, line (\d+)")
@@ -34,19 +34,28 @@ def format_points(x: float) -> str:
 
 
 # -- tables (grader grade, grader demo) ------------------------------------------------------
-def grade_table(result: SubmissionResult, *, title: str | None = None, max_messages: int = 3,
-                show_total: bool = True, record: GradeRecord | None = None) -> Table:
+def grade_table(
+    result: SubmissionResult,
+    *,
+    title: str | None = None,
+    max_messages: int = 3,
+    show_total: bool = True,
+    record: GradeRecord | None = None,
+) -> Table:
     """``record``: when the submission came from notebooks, its notes come first and cell lines are
     named as the student sees them ('the cell of gae_advantages (cell 12), line 3')."""
-    table = Table(title=display.text(title or f"Grades for {result.submission}", one_line=True), show_lines=False,
-                  expand=False)
+    table = Table(
+        title=display.text(title or f"Grades for {result.submission}", one_line=True), show_lines=False, expand=False
+    )
     table.add_column("assignment", style="dim")
     table.add_column("function")
     table.add_column("score", justify="right")
     table.add_column("what to look at", overflow="fold", max_width=90)
     for name, f in result.functions.items():
-        score = Text(f"{format_points(f.score)}/{format_points(f.max)}",
-                     style="green" if f.score == f.max else ("yellow" if f.score > 0 else "red"))
+        score = Text(
+            f"{format_points(f.score)}/{format_points(f.max)}",
+            style="green" if f.score == f.max else ("yellow" if f.score > 0 else "red"),
+        )
         notes = f.error or ""
         messages = [] if f.error else f.messages
         if record is not None:
@@ -58,8 +67,12 @@ def grade_table(result: SubmissionResult, *, title: str | None = None, max_messa
         table.add_row(f.assignment, name, score, display.text(notes))
     if show_total:
         table.add_section()
-        table.add_row("", Text("total", style="bold"),
-                      Text(f"{format_points(result.total)}/{format_points(result.max)}", style="bold"), "")
+        table.add_row(
+            "",
+            Text("total", style="bold"),
+            Text(f"{format_points(result.total)}/{format_points(result.max)}", style="bold"),
+            "",
+        )
     return table
 
 
@@ -72,6 +85,7 @@ def _where(text: str, spans: dict[str, list]) -> str:
     """'cell_gae_advantages.py, line 7' -> 'the cell of gae_advantages (cell 12), line 7' when the line
     is in a cell (a span is [file, first line, last line] and, in records since cells run on their own,
     the cell's number in the notebook)."""
+
     def replace(match):
         module, line = match.group(1), int(match.group(2))
         for function, (span_module, first, last, *number) in spans.items():
@@ -102,8 +116,14 @@ def exercise_feedback(record: GradeRecord, function: str) -> dict:
     """One exercise as a student reads it: ``score``, ``max``, ``notes``, ``messages`` (as in
     :func:`function_report`), and how many of its ``checks`` ``passed``."""
     f = record.result.functions[function]
-    return {"score": f.score, "max": f.max, "notes": _notes(record, function), "messages": _messages(record, function),
-            "checks": len(f.tests), "passed": sum(1 for t in f.tests if t.passed)}
+    return {
+        "score": f.score,
+        "max": f.max,
+        "notes": _notes(record, function),
+        "messages": _messages(record, function),
+        "checks": len(f.tests),
+        "passed": sum(1 for t in f.tests if t.passed),
+    }
 
 
 def function_report(record: GradeRecord, function: str) -> str:
@@ -111,8 +131,10 @@ def function_report(record: GradeRecord, function: str) -> str:
     f = record.result.functions.get(function)
     if f is None:
         return f"{function}: not graded\n"
-    lines = [f"{function}: {format_points(f.score)} of {format_points(f.max)} points "
-             "(hidden tests, run by the course grader)"]
+    lines = [
+        f"{function}: {format_points(f.score)} of {format_points(f.max)} points "
+        "(hidden tests, run by the course grader)"
+    ]
     lines += [f"! {note}" for note in _notes(record, function)]
     lines += [f"\u2717 {message}" for message in _messages(record, function)]
     if f.tests:

@@ -38,13 +38,16 @@ def gradescope_results(record: GradeRecord, *, visibility: str = DEFAULT_GRADESC
     ``execution_time`` is the record's grading time, in whole seconds.
     """
     result = record.result
-    tests = [{
-        "name": f"{f.assignment}: {name}",
-        "score": float(f.score),
-        "max_score": float(f.max),
-        "output": _bounded(function_report(record, name)),
-        "visibility": visibility,
-    } for name, f in result.functions.items()]
+    tests = [
+        {
+            "name": f"{f.assignment}: {name}",
+            "score": float(f.score),
+            "max_score": float(f.max),
+            "output": _bounded(function_report(record, name)),
+            "visibility": visibility,
+        }
+        for name, f in result.functions.items()
+    ]
     summary = [f"{format_points(result.total)} of {format_points(result.max)} points from the hidden tests."]
     summary += [f"! {note}" for note in record.notes.get(GENERAL, [])]
     return {

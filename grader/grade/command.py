@@ -10,8 +10,8 @@ from pathlib import Path
 from rich.console import Console
 
 from grader.core.course import load_course
-from grader.engine.driver import grade_here
 from grader.core.fingerprint import run_fingerprint
+from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
 from grader.errors import GraderError
 from grader.feedback import print_grades
@@ -21,22 +21,28 @@ from grader.sandbox import add_sandbox_options, sandbox_launcher, sandbox_mode
 
 def register(sub, common) -> None:
     parser = sub.add_parser(
-        "grade", parents=[common], help="grade submissions with the hidden tests",
+        "grade",
+        parents=[common],
+        help="grade submissions with the hidden tests",
         description="Grade one or more submissions with the hidden tests. A submission is a directory "
-                    "shaped like exercises/, a single .py file, a notebook (.ipynb) or a folder of notebooks "
-                    "(with or without .py files: per function, the source that implements it is graded, and "
-                    "the messages say which file and cell). The student's code runs in a separate "
-                    "worker process, inside a bubblewrap sandbox with resource limits (course.yaml "
-                    "`sandbox:`); tests and expected values never leave the grader. Exit status 0 "
-                    "means grading ran (whatever the grade).")
+        "shaped like exercises/, a single .py file, a notebook (.ipynb) or a folder of notebooks "
+        "(with or without .py files: per function, the source that implements it is graded, and "
+        "the messages say which file and cell). The student's code runs in a separate "
+        "worker process, inside a bubblewrap sandbox with resource limits (course.yaml "
+        "`sandbox:`); tests and expected values never leave the grader. Exit status 0 "
+        "means grading ran (whatever the grade).",
+    )
     parser.add_argument("submissions", nargs="+", metavar="SUBMISSION", help="directory, .py file or notebook")
-    parser.add_argument("--json", action="store_true",
-                        help="print one JSON object per submission (one line each) instead of tables")
-    parser.add_argument("--only", action="append", metavar="FUNCTION",
-                        help="grade only this function (repeatable)")
-    parser.add_argument("--gradescope", metavar="OUT", default=None,
-                        help="also write Gradescope's results.json to OUT (a file, or a directory to put it in); "
-                             "one submission only")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object per submission (one line each) instead of tables"
+    )
+    parser.add_argument("--only", action="append", metavar="FUNCTION", help="grade only this function (repeatable)")
+    parser.add_argument(
+        "--gradescope",
+        metavar="OUT",
+        default=None,
+        help="also write Gradescope's results.json to OUT (a file, or a directory to put it in); one submission only",
+    )
     add_sandbox_options(parser)
     parser.set_defaults(func=run)
 
@@ -63,10 +69,12 @@ def _grade(args: argparse.Namespace, course, work: Path) -> int:
         progress.start()
     errors = Console(stderr=True)
     try:
-        with sandbox_launcher(course, mode=sandbox_mode(args),
-                              warn=lambda text: errors.print(text, style="bold red", markup=False)) as launcher:
-            records = grade_here(course, parcels, launcher=launcher, only=args.only,
-                                 course_hash=run_fingerprint(course, args.only))
+        with sandbox_launcher(
+            course, mode=sandbox_mode(args), warn=lambda text: errors.print(text, style="bold red", markup=False)
+        ) as launcher:
+            records = grade_here(
+                course, parcels, launcher=launcher, only=args.only, course_hash=run_fingerprint(course, args.only)
+            )
     finally:
         if progress is not None:
             progress.stop()

@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.core.course import Course, load_course
-from grader.errors import GraderError
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
 from grader.engine.record import GradeRecord
+from grader.errors import GraderError
 from grader.feedback import GENERAL
 from grader.feedback.gradescope import write_gradescope
 from grader.gradescope.package import COURSE_DIR, PACKAGE_FILE
@@ -67,8 +67,9 @@ def _walk(folder: Path) -> tuple[list[tuple[int, Path]], list[Path]]:
     for here, dirs, files in os.walk(folder):  # os.walk does not enter linked folders
         depth = len(Path(here).relative_to(folder).parts)
         links += [Path(here) / d for d in dirs if (Path(here) / d).is_symlink()]
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_FOLDERS and not d.startswith(".")) \
-            if depth < MAX_DEPTH else []
+        dirs[:] = (
+            sorted(d for d in dirs if d not in SKIP_FOLDERS and not d.startswith(".")) if depth < MAX_DEPTH else []
+        )
         seen += len(dirs)
         for name in sorted(files):
             seen += 1
@@ -97,7 +98,9 @@ def find_upload(folder: Path, modules: list[str], notebook: str) -> Upload:
     for link in sorted(links)[:5]:
         upload.notes.append(f"{shown(link.name)} is a link, not a file: it was not graded (upload the file itself)")
     notebooks = [path for _, path in files if path.suffix == ".ipynb"]
-    named = [p for p in notebooks if p.name == notebook] or [p for p in notebooks if p.name.startswith(Path(notebook).stem)]
+    named = [p for p in notebooks if p.name == notebook] or [
+        p for p in notebooks if p.name.startswith(Path(notebook).stem)
+    ]
     chosen = (named or notebooks)[:1]
     if chosen:
         upload.notebook = chosen[0]
@@ -106,11 +109,16 @@ def find_upload(folder: Path, modules: list[str], notebook: str) -> Upload:
     elif upload.modules:
         missing = [m for m in modules if m not in upload.modules]
         if missing:
-            upload.notes.append("the upload has no " + ", ".join(f"{m}.py" for m in missing)
-                                + f" and no notebook: the functions of those modules score zero")
+            upload.notes.append(
+                "the upload has no "
+                + ", ".join(f"{m}.py" for m in missing)
+                + f" and no notebook: the functions of those modules score zero"
+            )
     else:
-        upload.notes.append(f"the upload has neither the modules ({', '.join(m + '.py' for m in modules)}) "
-                            f"nor the notebook {notebook}: nothing could be graded")
+        upload.notes.append(
+            f"the upload has neither the modules ({', '.join(m + '.py' for m in modules)}) "
+            f"nor the notebook {notebook}: nothing could be graded"
+        )
     return upload
 
 
@@ -146,8 +154,9 @@ def grade(course: Course, staged: Path, functions: list[str], log) -> GradeRecor
     parcel = Parcel.read("submission", staged, label="submission", only=functions)
     become_subreaper()
     try:
-        with sandbox_launcher(course, mode="require" if course.sandbox.get("require") else "auto",
-                              warn=log) as launcher:
+        with sandbox_launcher(
+            course, mode="require" if course.sandbox.get("require") else "auto", warn=log
+        ) as launcher:
             return grade_here(course, [parcel], launcher=launcher, only=functions)["submission"]
     finally:
         kill_strays()
@@ -167,12 +176,17 @@ def run(root: Path) -> int:
     course = load_course(source / COURSE_DIR, check_tests=False)
     assignment = course.assignment(manifest["assignment"])
     functions = [e.function for e in assignment.exercises]
-    print(f"grading {assignment.id} of {course.id} (grader {manifest['grader']}; Python {sys.version.split()[0]} "
-          f"at {sys.executable}, packaged with Python {manifest['python']})", flush=True)
+    print(
+        f"grading {assignment.id} of {course.id} (grader {manifest['grader']}; Python {sys.version.split()[0]} "
+        f"at {sys.executable}, packaged with Python {manifest['python']})",
+        flush=True,
+    )
     upload = find_upload(submission, manifest["student_modules"], manifest["notebook"])
-    print("found: " + (", ".join(sorted(upload.modules) + ([upload.notebook.name] if upload.notebook else []))
-                       or "nothing"),
-          flush=True)
+    print(
+        "found: "
+        + (", ".join(sorted(upload.modules) + ([upload.notebook.name] if upload.notebook else [])) or "nothing"),
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="grader-submission-") as work:
         extraction = stage(course, assignment.id, upload, Path(work) / "staged")
         record = grade(course, Path(work) / "staged", functions, log=lambda text: print(text, flush=True))
@@ -187,11 +201,16 @@ def run(root: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m grader.gradescope.autograder",
-                                     description="Grade the submission of a Gradescope autograder container.")
-    parser.add_argument("--root", default=os.environ.get("GRADESCOPE_ROOT", "/autograder"),
-                        help="Gradescope's folder holding source/, submission/ and results/ "
-                             "(default: $GRADESCOPE_ROOT, else /autograder)")
+    parser = argparse.ArgumentParser(
+        prog="python -m grader.gradescope.autograder",
+        description="Grade the submission of a Gradescope autograder container.",
+    )
+    parser.add_argument(
+        "--root",
+        default=os.environ.get("GRADESCOPE_ROOT", "/autograder"),
+        help="Gradescope's folder holding source/, submission/ and results/ "
+        "(default: $GRADESCOPE_ROOT, else /autograder)",
+    )
     args = parser.parse_args(argv)
     try:
         return run(Path(args.root))

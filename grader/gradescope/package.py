@@ -36,10 +36,10 @@ from packaging.utils import canonicalize_name
 
 import grader
 from grader.core.course import Assignment, Course
-from grader.errors import GraderError
 from grader.core.diagnosis import MISTAKES_DIR, mistake_files
 from grader.core.staging import course_provided_files
 from grader.core.stubs import SKIP_PARTS, generate
+from grader.errors import GraderError
 
 PACKAGE_FILE = "grader-package.json"
 COURSE_DIR = "course"
@@ -132,8 +132,10 @@ def pinned_requirements(roots: list[str]) -> list[str]:
         try:
             dist = metadata.distribution(requirement.name)
         except metadata.PackageNotFoundError:
-            raise GraderError(f"{requirement.name} is not installed here: install the grader with its dependencies "
-                              f"(pip install '.[instructor]' in the course repository) before packaging") from None
+            raise GraderError(
+                f"{requirement.name} is not installed here: install the grader with its dependencies "
+                f"(pip install '.[instructor]' in the course repository) before packaging"
+            ) from None
         pins[name] = f"{dist.metadata['Name']}=={dist.version}"
         queue += [Requirement(r) for r in dist.requires or []]
     return sorted(pins.values(), key=str.lower)
@@ -149,22 +151,28 @@ def reduced_course_yaml(course: Course, assignment: Assignment) -> str:
     """course.yaml with ``assignment`` as its only assignment."""
     data = yaml.safe_load(course.course_file.read_text(encoding="utf-8"))
     data["assignments"] = [a for a in data["assignments"] if a.get("id") == assignment.id]
-    return (f"# course.yaml of {course.id}, reduced to {assignment.id} by `grader gradescope`.\n"
-            + yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    return f"# course.yaml of {course.id}, reduced to {assignment.id} by `grader gradescope`.\n" + yaml.safe_dump(
+        data, sort_keys=False, allow_unicode=True
+    )
 
 
 def _hidden_tests(course: Course, assignment: Assignment) -> dict[str, bytes]:
     """autograder-tests/ for the assignment: the shared files, its hidden tests, their worked examples,
     and the known mistakes the grader diagnoses its functions' failures with."""
     tests = course.tests_dir
-    files = {f"autograder-tests/{p.name}": p.read_bytes() for p in sorted(tests.iterdir())
-             if p.is_file() and p.name != "worked_examples.yaml"}
+    files = {
+        f"autograder-tests/{p.name}": p.read_bytes()
+        for p in sorted(tests.iterdir())
+        if p.is_file() and p.name != "worked_examples.yaml"
+    }
     examples = set()
     for e in assignment.exercises:
         path = course.hidden_test_file(e.function)
         if not path.is_file():
-            raise GraderError(f"{e.function} has no hidden tests ({path.relative_to(course.root)}): "
-                              f"{assignment.id} cannot be packaged")
+            raise GraderError(
+                f"{e.function} has no hidden tests ({path.relative_to(course.root)}): "
+                f"{assignment.id} cannot be packaged"
+            )
         text = path.read_text(encoding="utf-8")
         files[f"autograder-tests/hidden/{path.name}"] = text.encode("utf-8")
         examples |= set(WORKED_EXAMPLES.findall(text)) | {e.function}
@@ -190,8 +198,14 @@ def package_files(course: Course, assignment: Assignment) -> dict[str, tuple[byt
         "run_autograder": (RUN_AUTOGRADER.encode(), EXECUTABLE),
         "requirements.txt": (("".join(f"{pin}\n" for pin in grader_requirements())).encode(), 0o644),
     }
-    manifest = {"assignment": assignment.id, "course": course.id, "notebook": f"{assignment.id}.ipynb",
-                "student_modules": student, "grader": grader.__version__, "python": platform.python_version()}
+    manifest = {
+        "assignment": assignment.id,
+        "course": course.id,
+        "notebook": f"{assignment.id}.ipynb",
+        "student_modules": student,
+        "grader": grader.__version__,
+        "python": platform.python_version(),
+    }
     files[PACKAGE_FILE] = (json.dumps(manifest, indent=1).encode() + b"\n", 0o644)
     package_root = Path(grader.__file__).resolve().parent
     for path in sorted(package_root.rglob("*")):

@@ -13,8 +13,8 @@ import textwrap
 
 import nbformat
 
-from grader.notebooks import notebook_runtime
 from grader.core.course import Course, Exercise
+from grader.notebooks import notebook_runtime
 
 HIDDEN_BEGIN = "### BEGIN HIDDEN TESTS"
 HIDDEN_END = "### END HIDDEN TESTS"
@@ -24,8 +24,14 @@ USES_GRADER = re.compile(r"^\s*(from|import)\s+grader\b", re.M)
 
 
 def _nbgrader(grade_id: str, *, grade=False, solution=False, locked=False, points=None) -> dict:
-    meta = {"grade": grade, "grade_id": grade_id, "locked": locked, "schema_version": 3,
-            "solution": solution, "task": False}
+    meta = {
+        "grade": grade,
+        "grade_id": grade_id,
+        "locked": locked,
+        "schema_version": 3,
+        "solution": solution,
+        "task": False,
+    }
     if grade:
         meta["points"] = float(points)
     return meta
@@ -79,7 +85,7 @@ def test_grade_id(function: str) -> str:
 def exercise_of_grade(grade_id: str) -> str | None:
     """The exercise an autograded cell's grade id names (:func:`test_grade_id`), or None."""
     prefix = test_grade_id("")
-    return grade_id[len(prefix):] if grade_id.startswith(prefix) and len(grade_id) > len(prefix) else None
+    return grade_id[len(prefix) :] if grade_id.startswith(prefix) and len(grade_id) > len(prefix) else None
 
 
 def autograded_code(source: str, function: str, points: float) -> nbformat.NotebookNode:
@@ -115,7 +121,11 @@ def docstring_context(doc: str | None) -> str:
             skipping = False
             keep.append("")
             continue
-        if set(line.strip()) == {"-"} and i > 0 and (SECTION.match(lines[i - 1].strip()) or NOTES.match(lines[i - 1].strip())):
+        if (
+            set(line.strip()) == {"-"}
+            and i > 0
+            and (SECTION.match(lines[i - 1].strip()) or NOTES.match(lines[i - 1].strip()))
+        ):
             continue
         if not skipping:
             keep.append(line)
@@ -131,8 +141,11 @@ def segment_docstring(segment: str) -> str | None:
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return ast.get_docstring(node)
-    comments = [line.strip()[2:] if line.strip().startswith("# ") else line.strip()[1:]
-                for line in segment.splitlines() if line.strip().startswith("#") and "SOLUTION" not in line]
+    comments = [
+        line.strip()[2:] if line.strip().startswith("# ") else line.strip()[1:]
+        for line in segment.splitlines()
+        if line.strip().startswith("#") and "SOLUTION" not in line
+    ]
     return "\n".join(comments) or None
 
 
@@ -156,16 +169,22 @@ def test_functions(source: str) -> list[str]:
         tree = ast.parse(source)
     except SyntaxError:
         return []
-    return [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and n.name.startswith("test")]
+    return [
+        n.name
+        for n in tree.body
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")
+    ]
 
 
 def _without_docstring(source: str) -> str:
     tree = ast.parse(source)
-    if tree.body and isinstance(tree.body[0], ast.Expr) and isinstance(getattr(tree.body[0], "value", None),
-                                                                         ast.Constant):
+    if (
+        tree.body
+        and isinstance(tree.body[0], ast.Expr)
+        and isinstance(getattr(tree.body[0], "value", None), ast.Constant)
+    ):
         lines = source.splitlines()
-        return "\n".join(lines[tree.body[0].end_lineno:]).strip("\n")
+        return "\n".join(lines[tree.body[0].end_lineno :]).strip("\n")
     return source.strip("\n")
 
 
@@ -179,8 +198,10 @@ def visible_tests_code(course: Course, exercise: Exercise) -> str:
     path = course.visible_test_file(name)
     source = path.read_text(encoding="utf-8") if exercise.visible and path.is_file() else ""
     names = test_functions(source)
-    head = [f"# Visible checks of {name}: run this cell after the cell above.",
-            "# More checks (hidden tests) run on your code when the notebook is graded."]
+    head = [
+        f"# Visible checks of {name}: run this cell after the cell above.",
+        "# More checks (hidden tests) run on your code when the notebook is graded.",
+    ]
     if exercise.kind == "lab":
         head.append(f"from {exercise.module} import {name}  # the lab runs your .py modules")
     body = _without_docstring(source) if names else ""
@@ -188,14 +209,18 @@ def visible_tests_code(course: Course, exercise: Exercise) -> str:
     if USES_GRADER.search(body):
         # These checks need the course's grader (trusted helpers): without it, say so instead of failing.
         inner = textwrap.indent(body + "\n\n" + call, "    ")
-        without = ("the sections above already exercise your modules." if exercise.kind == "lab" else
-                   "install the course's student kit (see the course README) to check the format of your answer.")
+        without = (
+            "the sections above already exercise your modules."
+            if exercise.kind == "lab"
+            else "install the course's student kit (see the course README) to check the format of your answer."
+        )
         return "\n".join(head) + (
             "\nfrom importlib.util import find_spec\n\n"
             'if find_spec("grader") is None:\n'
             f'    print("The checks of {name} use the course\'s grader package, which is not installed here; "\n'
             f'          "{without}")\n'
-            "else:\n" + inner)
+            "else:\n" + inner
+        )
     return "\n".join(head) + ("\n\n" + body if body else "") + "\n\n" + call
 
 
@@ -209,9 +234,11 @@ def hidden_tests_region(course: Course, exercise: Exercise) -> str:
     path = course.hidden_test_file(exercise.function)
     source = path.read_text(encoding="utf-8") if path.is_file() else ""
     rel = path.relative_to(course.root).as_posix()
-    lines = [HIDDEN_BEGIN,
-             f"# Hidden tests of {exercise.function}: {rel} (sha256 {file_digest(path)}).",
-             "# `grader autograde` runs them in the trusted grader, never in this kernel; shown for instructors."]
+    lines = [
+        HIDDEN_BEGIN,
+        f"# Hidden tests of {exercise.function}: {rel} (sha256 {file_digest(path)}).",
+        "# `grader autograde` runs them in the trusted grader, never in this kernel; shown for instructors.",
+    ]
     if source.strip():
         lines.append("#")
         lines += [("# " + line).rstrip() for line in source.rstrip("\n").splitlines()]

@@ -14,14 +14,18 @@ from grader.errors import GraderError
 
 def register(sub, common) -> None:
     parser = sub.add_parser(
-        "modules", parents=[common], help="students: write your notebooks' functions into .py modules (for the labs)",
+        "modules",
+        parents=[common],
+        help="students: write your notebooks' functions into .py modules (for the labs)",
         description="Write the .py modules of your completed problem-set notebooks (gae.py, ppo_objective.py, ...): "
-                    "for each module, the course's code, then your solution cells as they are. The lab notebook "
-                    "imports your functions from these modules, so nothing is copied by hand. Only cells that "
-                    "implement their function are taken (a stub is left out); an existing module is replaced.")
+        "for each module, the course's code, then your solution cells as they are. The lab notebook "
+        "imports your functions from these modules, so nothing is copied by hand. Only cells that "
+        "implement their function are taken (a stub is left out); an existing module is replaced.",
+    )
     parser.add_argument("notebooks", nargs="+", metavar="NOTEBOOK", help="your completed notebooks (.ipynb)")
-    parser.add_argument("--out", default=".", metavar="DIR", help="where to write the modules (default: here, "
-                                                                    "the lab's folder)")
+    parser.add_argument(
+        "--out", default=".", metavar="DIR", help="where to write the modules (default: here, the lab's folder)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -39,6 +43,10 @@ def run(args: argparse.Namespace) -> int:
         console.print("no implemented solution cell in these notebooks: nothing written")
         return 1
     for module, notes in written.items():
-        console.print(f"wrote {visible(str(Path(args.out) / (module + '.py')))}: " + "; ".join(map(visible, notes)),
-                      markup=False, highlight=False, soft_wrap=True)
+        console.print(
+            f"wrote {visible(str(Path(args.out) / (module + '.py')))}: " + "; ".join(map(visible, notes)),
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
     return 0

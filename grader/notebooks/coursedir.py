@@ -135,8 +135,9 @@ def own_settings(course_dir: Path, db_url: str | None = None) -> str:
     return text
 
 
-def config_text(course: Course, built: list[BuiltAssignment], course_dir: Path,
-                own: str = OWN_SETTINGS_TEMPLATE) -> str:
+def config_text(
+    course: Course, built: list[BuiltAssignment], course_dir: Path, own: str = OWN_SETTINGS_TEMPLATE
+) -> str:
     """nbgrader_config.py for the course directory; ``own`` is the instructor's part (:func:`own_settings`)."""
     exclude = {b.id: b.student_modules for b in built if b.lab}
     root = course_root_expression(course, course_dir)
@@ -165,10 +166,15 @@ def config_text(course: Course, built: list[BuiltAssignment], course_dir: Path,
         "",
         "# Late work: the course's late policy (course.yaml calendar.late_policy); due dates are in the",
         "# gradebook (course.yaml assignments[].due, written by `grader build` and `grader autograde`).",
-        *([f"c.AssignLatePenalties.plugin_class = {LATE_PLUGIN!r}",
-           f"c.CourseLatePolicy.per_day = {course.late_policy['per_day']!r}",
-           f"c.CourseLatePolicy.zero_after_days = {course.late_policy['zero_after_days']!r}"]
-          if course.late_policy else ["# (no late policy: nbgrader's default, no penalty)"]),
+        *(
+            [
+                f"c.AssignLatePenalties.plugin_class = {LATE_PLUGIN!r}",
+                f"c.CourseLatePolicy.per_day = {course.late_policy['per_day']!r}",
+                f"c.CourseLatePolicy.zero_after_days = {course.late_policy['zero_after_days']!r}",
+            ]
+            if course.late_policy
+            else ["# (no late policy: nbgrader's default, no penalty)"]
+        ),
         "",
         "# Feedback: scores and misconception messages; the hidden tests are cut out, and no HTML",
         "# of a student's can run script (SanitizeStudentHTML, also in autograde: formgrader).",
@@ -179,7 +185,9 @@ def config_text(course: Course, built: list[BuiltAssignment], course_dir: Path,
     return "\n".join(lines) + "\n" + own
 
 
-def write_source(course: Course, course_dir: Path, assignment: Assignment, nb: nbformat.NotebookNode) -> BuiltAssignment:
+def write_source(
+    course: Course, course_dir: Path, assignment: Assignment, nb: nbformat.NotebookNode
+) -> BuiltAssignment:
     """source/<assignment>/: the notebook and, for a lab, the modules students receive."""
     folder = course_dir / "source" / assignment.id
     if folder.exists():
@@ -187,8 +195,12 @@ def write_source(course: Course, course_dir: Path, assignment: Assignment, nb: n
     folder.mkdir(parents=True)
     notebook = f"{assignment.id}.ipynb"
     nbformat.write(nb, folder / notebook)
-    built = BuiltAssignment(id=assignment.id, notebook=notebook, functions=[e.function for e in assignment.exercises],
-                            lab=is_lab(assignment))
+    built = BuiltAssignment(
+        id=assignment.id,
+        notebook=notebook,
+        functions=[e.function for e in assignment.exercises],
+        lab=is_lab(assignment),
+    )
     if built.lab:
         # Student modules are released as stubs (exercises/), never as solutions/.
         files = student_module_files(course)
@@ -202,8 +214,13 @@ def write_source(course: Course, course_dir: Path, assignment: Assignment, nb: n
 def inputs_digest(course: Course) -> dict[str, str]:
     """sha256 of everything a build is made from, per file (to tell when a build is stale)."""
     digests = {}
-    paths = [course.course_file, *sorted(course.solutions_dir.rglob("*.py")), *sorted(course.tests_dir.rglob("*.py")),
-             *sorted(course.tests_dir.rglob("*.yaml")), *sorted((course.root / "notebooks").glob("*"))]
+    paths = [
+        course.course_file,
+        *sorted(course.solutions_dir.rglob("*.py")),
+        *sorted(course.tests_dir.rglob("*.py")),
+        *sorted(course.tests_dir.rglob("*.yaml")),
+        *sorted((course.root / "notebooks").glob("*")),
+    ]
     for path in paths:
         if path.is_file() and "__pycache__" not in path.parts:
             digests[path.relative_to(course.root).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -230,8 +247,10 @@ def read_manifest(course_dir: Path) -> dict:
 def built_assignments(course_dir: Path) -> dict[str, BuiltAssignment]:
     """What earlier builds of ``course_dir`` recorded, per assignment id."""
     known = {f.name for f in fields(BuiltAssignment)}
-    return {aid: BuiltAssignment(**{k: v for k, v in data.items() if k in known})
-            for aid, data in read_manifest(course_dir).get("assignments", {}).items()}
+    return {
+        aid: BuiltAssignment(**{k: v for k, v in data.items() if k in known})
+        for aid, data in read_manifest(course_dir).get("assignments", {}).items()
+    }
 
 
 def stale_inputs(course: Course, course_dir: Path) -> list[str]:

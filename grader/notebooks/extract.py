@@ -30,10 +30,18 @@ from pathlib import Path
 
 import nbformat
 
+from grader.core.course import Assignment, Course
 from grader.feedback import GENERAL
 from grader.notebooks.segments import ModuleParts, assignment_modules
-from grader.core.course import Assignment, Course
-from grader.untrusted import MAX_SUBMISSION_BYTES, UntrustedFile, linked_part, read_regular, refused_entries, shown, valid_text
+from grader.untrusted import (
+    MAX_SUBMISSION_BYTES,
+    UntrustedFile,
+    linked_part,
+    read_regular,
+    refused_entries,
+    shown,
+    valid_text,
+)
 
 MAGIC = re.compile(r"^\s*(%|!)")
 MAX_NOTEBOOK_BYTES = 64 * 2**20  # a notebook file; one with its plots is a few MB
@@ -122,8 +130,10 @@ def read_notebook(path: Path) -> tuple[dict | None, str | None]:
     except OSError as exc:
         return None, f"{name} could not be read ({exc.strerror})"
     if raw.count(b"[") + raw.count(b"{") > MAX_JSON_CONTAINERS:
-        return None, (f"{name} holds more than {MAX_JSON_CONTAINERS:,} JSON arrays and objects; it was not read "
-                      "(clear the outputs, Kernel > Restart & Clear Output, and hand it in again)")
+        return None, (
+            f"{name} holds more than {MAX_JSON_CONTAINERS:,} JSON arrays and objects; it was not read "
+            "(clear the outputs, Kernel > Restart & Clear Output, and hand it in again)"
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -133,16 +143,25 @@ def read_notebook(path: Path) -> tuple[dict | None, str | None]:
     except RecursionError:
         return None, f"{name} is nested too deeply to be a notebook; it was not read"
     except ValueError as exc:
-        return None, (f"{name} is not valid notebook JSON ({shown(str(exc), MAX_NOTE_CHARS)}); it may have been damaged "
-                      "when saved")
+        return None, (
+            f"{name} is not valid notebook JSON ({shown(str(exc), MAX_NOTE_CHARS)}); it may have been damaged "
+            "when saved"
+        )
     if not isinstance(data, dict):
         return None, f"{name} is not a notebook (its JSON is {_kind(data)}, not an object)"
     return data, None
 
 
 def _kind(value) -> str:
-    names = {str: "a string", bool: "true or false", int: "a number", float: "a number", list: "a list",
-             dict: "an object", type(None): "null"}
+    names = {
+        str: "a string",
+        bool: "true or false",
+        int: "a number",
+        float: "a number",
+        list: "a list",
+        dict: "an object",
+        type(None): "null",
+    }
     return names.get(type(value), type(value).__name__)
 
 
@@ -162,8 +181,9 @@ def nbgrader_problem(meta) -> str | None:
         return f"its points are {_kind(points)}, not a number"
     if not 0 <= points <= 10_000:  # NaN and infinities fail too; a huge int is never made a float
         return "its points are not a number of points (0 to 10000)"
-    if "schema_version" in meta and (isinstance(meta["schema_version"], bool)
-                                     or meta["schema_version"] not in (1, 2, 3)):
+    if "schema_version" in meta and (
+        isinstance(meta["schema_version"], bool) or meta["schema_version"] not in (1, 2, 3)
+    ):
         return "its schema version is not one nbgrader knows"
     if "checksum" in meta and not (isinstance(meta["checksum"], str) and CHECKSUM.match(meta["checksum"])):
         return "its checksum is not a checksum"
@@ -208,7 +228,9 @@ def check_notebook(data, name: str = "the notebook") -> tuple[nbformat.NotebookN
         if not isinstance(data.get("cells"), list) and type(data.get("nbformat")) is int and data["nbformat"] < 4:
             data = nbformat.convert(nbformat.from_dict(data), 4)
     except (Exception, RecursionError) as exc:  # any malformed old notebook: say so, never stop the class
-        return None, [(GENERAL, f"{name} is an old notebook format that could not be read ({shown(str(exc), MAX_NOTE_CHARS)})")]
+        return None, [
+            (GENERAL, f"{name} is an old notebook format that could not be read ({shown(str(exc), MAX_NOTE_CHARS)})")
+        ]
     cells = data.get("cells")
     if not isinstance(cells, list):
         return None, [(GENERAL, f"{name} has no list of cells")]
@@ -231,8 +253,13 @@ def check_notebook(data, name: str = "the notebook") -> tuple[nbformat.NotebookN
         elif meta is not None:
             problem = nbgrader_problem(meta)
             if problem:
-                notes.append((GENERAL, f"cell {number}: its nbgrader metadata is not what the course wrote "
-                                       f"({problem}); the cell was not graded"))
+                notes.append(
+                    (
+                        GENERAL,
+                        f"cell {number}: its nbgrader metadata is not what the course wrote "
+                        f"({problem}); the cell was not graded",
+                    )
+                )
                 meta = None
         about = meta["grade_id"] if meta and meta.get("solution") else GENERAL
         label = f"the cell of {about} (cell {number})" if about else f"cell {number}"
@@ -241,12 +268,18 @@ def check_notebook(data, name: str = "the notebook") -> tuple[nbformat.NotebookN
             notes.append((about, f"{label}: its source is {_kind(cell.get('source'))}, not text; it was left out"))
             continue
         if len(source) > MAX_CELL_CHARS:
-            notes.append((about, f"{label} is {len(source) / 2**20:.1f} MB, more than the "
-                                 f"{MAX_CELL_CHARS / 2**20:g} MB a cell may hold; it was left out"))
+            notes.append(
+                (
+                    about,
+                    f"{label} is {len(source) / 2**20:.1f} MB, more than the "
+                    f"{MAX_CELL_CHARS / 2**20:g} MB a cell may hold; it was left out",
+                )
+            )
             continue
         cell_id = cell.get("id")
-        cell_id = cell_id if isinstance(cell_id, str) and CELL_ID.match(cell_id) and cell_id not in ids \
-            else f"cell-{number}"
+        cell_id = (
+            cell_id if isinstance(cell_id, str) and CELL_ID.match(cell_id) and cell_id not in ids else f"cell-{number}"
+        )
         ids.add(cell_id)
         kept.append(new_cell(cell_type, source, cell_id, {"nbgrader": dict(meta)} if meta is not None else {}))
     nb = nbformat.from_dict({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
@@ -262,9 +295,11 @@ def kept_metadata(metadata) -> dict:
     old = metadata if isinstance(metadata, dict) else {}
     kernelspec, language = old.get("kernelspec"), old.get("language_info")
     if isinstance(kernelspec, dict):
-        kept["kernelspec"] = {key: valid_text(value) for key, value in kernelspec.items()
-                              if key in ("name", "display_name", "language") and isinstance(value, str)
-                              and len(value) < 100}
+        kept["kernelspec"] = {
+            key: valid_text(value)
+            for key, value in kernelspec.items()
+            if key in ("name", "display_name", "language") and isinstance(value, str) and len(value) < 100
+        }
     if isinstance(language, dict) and isinstance(language.get("name"), str) and len(language["name"]) < 100:
         kept["language_info"] = {"name": valid_text(language["name"])}
     return kept
@@ -330,14 +365,21 @@ def __run_cells__(cells, namespace):
 """
 
 
-def module_text(parts: ModuleParts, cells: list[tuple[str, str]], spans: dict[str, CellSpan],
-                numbers: dict[str, int] | None = None, first: tuple[str, list[str], str] | None = None) -> str:
+def module_text(
+    parts: ModuleParts,
+    cells: list[tuple[str, str]],
+    spans: dict[str, CellSpan],
+    numbers: dict[str, int] | None = None,
+    first: tuple[str, list[str], str] | None = None,
+) -> str:
     """Course-provided code first, then each cell, run on its own (:data:`CELL_RUNNER`); records each
     cell's span (its file name as tracebacks give it, lines 1 to n). A cell is kept one source line
     per string, so whoever reads the module reads the cell as it was written. ``first``: (file name,
     functions, source) of a student's own module, run before the cells (its failure costs those functions)."""
-    head = [f'"""{parts.name}: extracted from a notebook (course code first, then each solution cell, run on '
-            'its own: a cell that fails costs only its own exercise)."""']
+    head = [
+        f'"""{parts.name}: extracted from a notebook (course code first, then each solution cell, run on '
+        'its own: a cell that fails costs only its own exercise)."""'
+    ]
     head += parts.future
     prelude = parts.prelude_text()
     text = "\n".join(head) + "\n\n" + (prelude + "\n" if prelude else "")
@@ -363,14 +405,22 @@ def module_cells(text: str) -> dict[str, str]:
 
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__run_cells__":
-            return {function: source for functions, _, source in ast.literal_eval(node.args[0])
-                    for function in functions}
+            return {
+                function: source for functions, _, source in ast.literal_eval(node.args[0]) for function in functions
+            }
     return {}
 
 
-def extract_submission(course: Course, assignment: Assignment, notebooks: list[nbformat.NotebookNode | None],
-                       problems: list[str], submission_dir: Path | None, dest: Path,
-                       student_modules: list[str] = (), modules: dict[str, ModuleParts] | None = None) -> Extraction:
+def extract_submission(
+    course: Course,
+    assignment: Assignment,
+    notebooks: list[nbformat.NotebookNode | None],
+    problems: list[str],
+    submission_dir: Path | None,
+    dest: Path,
+    student_modules: list[str] = (),
+    modules: dict[str, ModuleParts] | None = None,
+) -> Extraction:
     """Write the modules of one submission into ``dest`` (emptied first).
 
     ``notebooks`` are the submission's notebooks that could be read, ``problems``
@@ -425,8 +475,11 @@ def extract_submission(course: Course, assignment: Assignment, notebooks: list[n
         modules = assignment_modules(course, assignment)
     # A module of the notebook's exercises handed in beside it (an LMS download's .py): per function,
     # the source that implements it is graded, as grader.notebooks.submission decides for grade-class.
-    own = own_modules(submission_dir, {e.module for e in assignment.exercises if e.kind != "lab"}, ex) \
-        if submission_dir is not None else {}
+    own = (
+        own_modules(submission_dir, {e.module for e in assignment.exercises if e.kind != "lab"}, ex)
+        if submission_dir is not None
+        else {}
+    )
     from_module: dict[str, list[str]] = {}
     by_module: dict[str, list[tuple[str, str]]] = {}
     for e in assignment.exercises:
@@ -437,31 +490,42 @@ def extract_submission(course: Course, assignment: Assignment, notebooks: list[n
             from_module.setdefault(e.module, []).append(e.function)
             by_module.setdefault(e.module, [])
             cells.pop(e.function, None)
-            ex.note(e.function, f"graded from {e.module}.py, which implements it (the notebook's cell "
-                                + ("has it unfinished)" if source is not None else "is missing)"))
+            ex.note(
+                e.function,
+                f"graded from {e.module}.py, which implements it (the notebook's cell "
+                + ("has it unfinished)" if source is not None else "is missing)"),
+            )
             continue
         if source is None:
             if any(nb is not None for nb in notebooks):
-                ex.note(e.function, f"the notebook has no cell for {e.function} (was it deleted, or its "
-                                    "metadata changed?)")
+                ex.note(
+                    e.function, f"the notebook has no cell for {e.function} (was it deleted, or its metadata changed?)"
+                )
             by_module.setdefault(e.module, [])
             continue
         source, magics = clean_cell(source)
         if magics:
-            ex.note(e.function, f"{magics} IPython magic or shell line(s) in the cell of {e.function} were "
-                                "left out (they are not Python)")
+            ex.note(
+                e.function,
+                f"{magics} IPython magic or shell line(s) in the cell of {e.function} were "
+                "left out (they are not Python)",
+            )
         problem = compile_problem(source, e.function)
         if problem:
-            ex.note(e.function, f"{cell_label(e.function, numbers.get(e.function))} has a syntax error ({problem}); "
-                                f"it was left out, so {e.function} could not be graded")
+            ex.note(
+                e.function,
+                f"{cell_label(e.function, numbers.get(e.function))} has a syntax error ({problem}); "
+                f"it was left out, so {e.function} could not be graded",
+            )
             by_module.setdefault(e.module, [])
             continue
         by_module.setdefault(e.module, []).append((e.function, source))
     for module, module_cells in by_module.items():
         if module in modules:
             first = (module, from_module[module], own[module]) if module in from_module else None
-            (dest / f"{module}.py").write_text(module_text(modules[module], module_cells, ex.spans, numbers,
-                                                           first=first), encoding="utf-8")
+            (dest / f"{module}.py").write_text(
+                module_text(modules[module], module_cells, ex.spans, numbers, first=first), encoding="utf-8"
+            )
     return ex
 
 
@@ -482,8 +546,10 @@ def own_modules(folder: Path, names: set[str], ex: Extraction) -> dict[str, str]
             continue
         text = data.decode("utf-8", errors="replace")
         if compile_problem(text, name) is not None:
-            ex.note(GENERAL, f"{name}.py has a syntax error ({compile_problem(text, name)}): the notebook's cells "
-                             "were graded")
+            ex.note(
+                GENERAL,
+                f"{name}.py has a syntax error ({compile_problem(text, name)}): the notebook's cells were graded",
+            )
             continue
         found[name] = text
     return found
@@ -533,10 +599,13 @@ def notebooks_of(submission_dir: Path, names: list[str]) -> tuple[list[dict | No
     if linked_folder(submission_dir):
         return [], ["the submission folder is a symbolic link; links are never followed"]
     refused = dict(refused_entries(submission_dir, max_bytes=MAX_SUBMISSION_BYTES))
-    problems = [f"{shown(path.relative_to(submission_dir))} is {what}; it was not read (links are never followed: "
-                "hand in the file itself)" if path != submission_dir else
-                f"the submission holds {what}; none of its other files was copied"
-                for path, what in refused.items()]
+    problems = [
+        f"{shown(path.relative_to(submission_dir))} is {what}; it was not read (links are never followed: "
+        "hand in the file itself)"
+        if path != submission_dir
+        else f"the submission holds {what}; none of its other files was copied"
+        for path, what in refused.items()
+    ]
     notebooks = []
     for name in names:
         path = submission_dir / name

@@ -29,8 +29,8 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from traitlets.config import Config
 from traitlets.config.loader import ConfigFileNotFound, JSONFileConfigLoader, PyFileConfigLoader
 
-from grader.notebooks.cells import exercise_of_grade
 from grader.errors import GraderError
+from grader.notebooks.cells import exercise_of_grade
 
 CONFIG_NAME = "nbgrader_config"
 DRIVER_HINT = {"postgresql": "pip install 'rl-llm-m4-grader[postgres]' (psycopg 3)"}
@@ -107,8 +107,9 @@ def load_nbgrader_config(course_dir: Path) -> Config:
             except ConfigFileNotFound:
                 continue
             except Exception as exc:  # the instructor's own file: say which and why
-                raise GraderError(f"cannot read {Path(folder) / (CONFIG_NAME + suffix)}: "
-                                  f"{type(exc).__name__}: {exc}") from None
+                raise GraderError(
+                    f"cannot read {Path(folder) / (CONFIG_NAME + suffix)}: {type(exc).__name__}: {exc}"
+                ) from None
     return config
 
 
@@ -126,8 +127,9 @@ def course_gradebook(course_dir: Path, db_url: str | None = None) -> GradebookTa
 def checked_url(url: str, where: str) -> str:
     """``url`` if SQLAlchemy can read it; else a :class:`GraderError` naming ``where`` it came from."""
     if masked_url(url) == "<not a database URL>":
-        raise GraderError(f"{where} is not a database URL "
-                          "(e.g. sqlite:////path/gradebook.db or postgresql://user@host/database)")
+        raise GraderError(
+            f"{where} is not a database URL (e.g. sqlite:////path/gradebook.db or postgresql://user@host/database)"
+        )
     return url
 
 
@@ -161,8 +163,10 @@ def manual_state(target: GradebookTarget, assignment: str) -> dict[tuple, tuple]
     Only people set these; a change while student code was being graded is tampering.
     """
     with target.open() as gb:
-        return {(student, notebook, grade.name): (grade.manual_score, grade.extra_credit)
-                for student, notebook, grade in _grades(gb, assignment)}
+        return {
+            (student, notebook, grade.name): (grade.manual_score, grade.extra_credit)
+            for student, notebook, grade in _grades(gb, assignment)
+        }
 
 
 def restore_manual(target: GradebookTarget, assignment: str, before: dict[tuple, tuple]) -> list[str]:
@@ -172,8 +176,10 @@ def restore_manual(target: GradebookTarget, assignment: str, before: dict[tuple,
         for student, notebook, grade in _grades(gb, assignment):
             manual, extra = before.get((student, notebook, grade.name), (None, None))
             if (grade.manual_score, grade.extra_credit) != (manual, extra):
-                restored.append(f"{student}/{grade.name}: manual score {grade.manual_score}, extra credit "
-                                f"{grade.extra_credit} -> {manual}, {extra}")
+                restored.append(
+                    f"{student}/{grade.name}: manual score {grade.manual_score}, extra credit "
+                    f"{grade.extra_credit} -> {manual}, {extra}"
+                )
                 grade.manual_score, grade.extra_credit = manual, extra
                 # nbgrader's rule (SaveAutoGrades): a manual score, or no automatic one, needs a look
                 grade.needs_manual_grade = manual is not None or grade.auto_score is None
@@ -192,9 +198,11 @@ def built_notebook(gb: Gradebook, target: GradebookTarget, assignment: str, note
     try:
         return gb.find_notebook(notebook, assignment)
     except MissingEntry:
-        raise GraderError(f"the gradebook {target.shown} has no notebook {notebook} of assignment {assignment}: "
-                          "`grader build` records each notebook (nbgrader generate_assignment) in the gradebook "
-                          "nbgrader_config.py names; build again with this gradebook") from None
+        raise GraderError(
+            f"the gradebook {target.shown} has no notebook {notebook} of assignment {assignment}: "
+            "`grader build` records each notebook (nbgrader generate_assignment) in the gradebook "
+            "nbgrader_config.py names; build again with this gradebook"
+        ) from None
 
 
 def points_changed(notebook, points: dict[str, float]) -> list[str]:
@@ -239,8 +247,12 @@ def final_scores(target: GradebookTarget, assignment: str) -> dict[str, tuple[fl
         except MissingEntry:
             return out
         for submission in submissions:
-            manual = [exercise_of_grade(grade.name) or grade.name for nb in submission.notebooks for grade in nb.grades
-                      if grade.manual_score is not None or grade.extra_credit]
+            manual = [
+                exercise_of_grade(grade.name) or grade.name
+                for nb in submission.notebooks
+                for grade in nb.grades
+                if grade.manual_score is not None or grade.extra_credit
+            ]
             out[submission.student.id] = (float(submission.score), manual)
     return out
 

@@ -62,6 +62,7 @@ def run_visible_tests(name, tests):
     impl = _ThisNotebook(globals())
     try:  # checks written with the course's grader helpers look up their exercise by name
         from grader import testing as _testing
+
         _testing.CONTEXT.function = name
     except ImportError:
         pass

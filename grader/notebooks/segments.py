@@ -15,8 +15,8 @@ import ast
 from dataclasses import dataclass, field
 
 from grader.core.course import BEGIN_SOLUTION, END_SOLUTION, Assignment, Course, module_regions
-from grader.errors import CourseError
 from grader.core.stubs import stub_source
+from grader.errors import CourseError
 
 
 @dataclass
@@ -51,10 +51,13 @@ def _is_docstring(node: ast.stmt) -> bool:
 def _comments_above(lines: list[str], line: int) -> list[str]:
     """The block of comment lines right above 1-based ``line`` (a question above its answer)."""
     first = line
-    while first > 1 and lines[first - 2].lstrip().startswith("#") and lines[first - 2].strip() not in (
-            BEGIN_SOLUTION, END_SOLUTION):
+    while (
+        first > 1
+        and lines[first - 2].lstrip().startswith("#")
+        and lines[first - 2].strip() not in (BEGIN_SOLUTION, END_SOLUTION)
+    ):
         first -= 1
-    return lines[first - 1:line - 1]
+    return lines[first - 1 : line - 1]
 
 
 def _span(node: ast.stmt, lines: list[str]) -> tuple[int, int]:
@@ -81,8 +84,12 @@ def _widen_to_region(span: tuple[int, int], lines: list[str]) -> tuple[int, int]
     after = end + 1
     while after <= len(lines) and not lines[after - 1].strip():
         after += 1
-    if (before >= 1 and lines[before - 1].strip() == BEGIN_SOLUTION and after <= len(lines)
-            and lines[after - 1].strip() == END_SOLUTION):
+    if (
+        before >= 1
+        and lines[before - 1].strip() == BEGIN_SOLUTION
+        and after <= len(lines)
+        and lines[after - 1].strip() == END_SOLUTION
+    ):
         return before, after
     return span
 
@@ -98,8 +105,6 @@ def join_statements(texts: list[str]) -> str:
         out += text.rstrip("\n")
         previous_block = block
     return out
-
-
 
 
 def split_module(name: str, source: str, student_source: str, exercises: set[str], label: str) -> ModuleParts:
@@ -124,20 +129,24 @@ def split_module(name: str, source: str, student_source: str, exercises: set[str
         if not names:
             continue
         if len(names) > 1:
-            raise CourseError(f"{label}:{node.lineno}: one statement defines several exercises "
-                              f"({', '.join(names)}); give each its own statement")
+            raise CourseError(
+                f"{label}:{node.lineno}: one statement defines several exercises "
+                f"({', '.join(names)}); give each its own statement"
+            )
         region = next((r for r in regions if r[0] < node.lineno < r[1]), None)
         start, end = _span(node, lines)
         if region is not None:
             question = [] if region in questions_used else _comments_above(lines, region[0])
             questions_used.add(region)
-            text = "\n".join(question + [BEGIN_SOLUTION] + lines[start - 1:end] + [END_SOLUTION])
+            text = "\n".join(question + [BEGIN_SOLUTION] + lines[start - 1 : end] + [END_SOLUTION])
         else:
             start, end = _widen_to_region((start, end), lines)
-            text = "\n".join(lines[start - 1:end])
+            text = "\n".join(lines[start - 1 : end])
         if text.count(BEGIN_SOLUTION) != text.count(END_SOLUTION):
-            raise CourseError(f"{label}:{start}: the solution region around {names[0]} also holds other "
-                              "statements; give each exercise its own region")
+            raise CourseError(
+                f"{label}:{start}: the solution region around {names[0]} also holds other "
+                "statements; give each exercise its own region"
+            )
         parts.exercises[names[0]] = text
 
     student_tree = ast.parse(student_source, filename=f"{label} (stub)")
@@ -149,7 +158,7 @@ def split_module(name: str, source: str, student_source: str, exercises: set[str
         if any(n in exercises for n in names):
             continue
         start, end = _span(node, student_lines)
-        text = "\n".join(student_lines[start - 1:end])
+        text = "\n".join(student_lines[start - 1 : end])
         if isinstance(node, ast.ImportFrom) and node.module == "__future__":
             parts.future.append(text)
         else:
@@ -220,8 +229,10 @@ def setup_code(modules: list[ModuleParts]) -> str:
             if text in seen_text:
                 continue
             if name and name in owner and owner[name][1] != text:
-                raise CourseError(f"solutions/{parts.name}.py and solutions/{owner[name][0]}.py both define "
-                                  f"{name!r} differently; one notebook cannot hold both")
+                raise CourseError(
+                    f"solutions/{parts.name}.py and solutions/{owner[name][0]}.py both define "
+                    f"{name!r} differently; one notebook cannot hold both"
+                )
             if name:
                 owner[name] = (parts.name, text)
             seen_text.add(text)

@@ -20,15 +20,28 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.notebooks.segments import course_modules
 from grader.core.course import Course
+from grader.core.staging import submission_files
+from grader.core.stubs import SKIP_PARTS
 from grader.errors import GraderError
 from grader.feedback import GENERAL
-from grader.core.staging import submission_files
-from grader.notebooks.extract import (BROKEN, IMPLEMENTED, MAX_CELL_CHARS, MISSING, STUB, Extraction, cell_label,
-                                      check_notebook, clean_cell, compile_problem, module_text, numbered_solution_cells,
-                                      rank_of, read_notebook)
-from grader.core.stubs import SKIP_PARTS
+from grader.notebooks.extract import (
+    BROKEN,
+    IMPLEMENTED,
+    MAX_CELL_CHARS,
+    MISSING,
+    STUB,
+    Extraction,
+    cell_label,
+    check_notebook,
+    clean_cell,
+    compile_problem,
+    module_text,
+    numbered_solution_cells,
+    rank_of,
+    read_notebook,
+)
+from grader.notebooks.segments import course_modules
 from grader.untrusted import MAX_WALK_ENTRIES, UntrustedFile, read_regular, shown
 
 MAX_NOTEBOOKS = 20  # in one submission folder: a module's problem sets and a few copies
@@ -65,8 +78,9 @@ def notebook_paths(path: Path) -> list[Path]:
     return found
 
 
-def prepare(course: Course, path: Path, dest: Path, functions: list[str] | None = None
-            ) -> tuple[Path, Extraction | None]:
+def prepare(
+    course: Course, path: Path, dest: Path, functions: list[str] | None = None
+) -> tuple[Path, Extraction | None]:
     """The submission at ``path`` as something to grade, and what its notebooks tell the student.
 
     Without a notebook, ``path`` is returned as it is (and None). Otherwise ``dest`` (emptied)
@@ -113,8 +127,11 @@ def prepare(course: Course, path: Path, dest: Path, functions: list[str] | None 
             if function not in cells or rank > cells[function].rank:
                 cells[function] = candidate
             if magics:
-                ex.note(function, f"{magics} IPython magic or shell line(s) in {cell_label(function, number)} "
-                                  "were left out (they are not Python)")
+                ex.note(
+                    function,
+                    f"{magics} IPython magic or shell line(s) in {cell_label(function, number)} "
+                    "were left out (they are not Python)",
+                )
     if not read_any:
         ex.readable = not notebooks
 
@@ -132,8 +149,11 @@ def prepare(course: Course, path: Path, dest: Path, functions: list[str] | None 
 
     by_module: dict[str, list] = {}
     for e in wanted:
-        from_py = Source(rank_of(own[e.module], e.function), f"{e.module}.py", own[e.module]) \
-            if e.module in own else Source(MISSING, "")
+        from_py = (
+            Source(rank_of(own[e.module], e.function), f"{e.module}.py", own[e.module])
+            if e.module in own
+            else Source(MISSING, "")
+        )
         from_nb = cells.get(e.function, Source(MISSING, ""))
         if from_nb.rank == MISSING and from_py.rank == MISSING:
             continue
@@ -146,11 +166,16 @@ def prepare(course: Course, path: Path, dest: Path, functions: list[str] | None 
         if loser.rank == MISSING:
             ex.note(e.function, f"graded from {winner.label}")
         elif loser.rank < winner.rank:
-            ex.note(e.function, f"graded from {winner.label}, which implements it ({loser.label} has it unfinished "
-                                "and was not graded)")
+            ex.note(
+                e.function,
+                f"graded from {winner.label}, which implements it ({loser.label} has it unfinished and was not graded)",
+            )
         else:
-            ex.note(e.function, f"graded from {winner.label} ({loser.label} has it too and was not graded: when both "
-                                "implement a function, the .py module is graded)")
+            ex.note(
+                e.function,
+                f"graded from {winner.label} ({loser.label} has it too and was not graded: when both "
+                "implement a function, the .py module is graded)",
+            )
 
     parts = course_modules(course, {e.function for e in wanted})
     for module, chosen in by_module.items():
@@ -160,23 +185,30 @@ def prepare(course: Course, path: Path, dest: Path, functions: list[str] | None 
         for function, s in notebook_cells:
             problem = compile_problem(s.source, function)
             if problem:
-                ex.note(function, f"{cell_label(function, s.cell)} ({s.label}) has a syntax error ({problem}); "
-                                  f"it was left out, so {function} could not be graded")
+                ex.note(
+                    function,
+                    f"{cell_label(function, s.cell)} ({s.label}) has a syntax error ({problem}); "
+                    f"it was left out, so {function} could not be graded",
+                )
         runnable = [(f, s.source) for f, s in notebook_cells if not compile_problem(s.source, f)]
         first = None
         if module in own:
             if compile_problem(own[module], module) is None:
                 first = (module, [f for f, s in chosen if not s.notebook], own[module])
             else:
-                ex.note(GENERAL, f"{module}.py has a syntax error: only the notebook cells of its functions "
-                                 "were graded")
+                ex.note(
+                    GENERAL, f"{module}.py has a syntax error: only the notebook cells of its functions were graded"
+                )
         (dest / f"{module}.py").write_text(
             module_text(parts[module], runnable, ex.spans, {f: s.cell for f, s in notebook_cells}, first=first),
-            encoding="utf-8")
+            encoding="utf-8",
+        )
     return dest, ex
 
 
-def notebook_scope(course: Course, path: Path, extraction: Extraction | None, only: list[str] | None) -> list[str] | None:
+def notebook_scope(
+    course: Course, path: Path, extraction: Extraction | None, only: list[str] | None
+) -> list[str] | None:
     """What to grade: ``only`` when given; for notebooks without any ``.py`` module of the course, the
     assignments whose cells they hold (a ps4b notebook is graded out of ps4b's points, not the module's);
     else everything (None)."""
@@ -234,6 +266,7 @@ def check_path(path: Path) -> Path:
     if not p.exists():
         raise GraderError(f"submission not found: {p}")
     if p.is_file() and p.suffix not in (".py", ".ipynb"):
-        raise GraderError(f"a submission is a folder shaped like exercises/, one .py file or a notebook (.ipynb), "
-                          f"not {p.name}")
+        raise GraderError(
+            f"a submission is a folder shaped like exercises/, one .py file or a notebook (.ipynb), not {p.name}"
+        )
     return p

@@ -17,12 +17,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.calendar import describe, due_text, late_text, lateness
 from grader.display import visible
 from grader.engine.record import GradeRecord
 from grader.engine.store import ResultStore, atomic_write
 from grader.errors import GraderError
 from grader.feedback import format_points
-from grader.calendar import describe, due_text, late_text, lateness
 
 EXAMPLES = 3
 TOP_MESSAGES = 15
@@ -57,8 +57,9 @@ def load_class(results_dir: Path) -> ClassData:
     if not records:
         raise GraderError(f"{results_dir} holds no graded submissions yet; run `grader grade-class` first")
     missing = sorted(set(students or []) - {r.student for r in records})
-    assignments = manifest.get("assignments") or [{"id": "all", "title": "all functions",
-                                                   "functions": list(records[0].result.functions)}]
+    assignments = manifest.get("assignments") or [
+        {"id": "all", "title": "all functions", "functions": list(records[0].result.functions)}
+    ]
     # Only what was graded (a run with --only leaves the other functions out).
     graded = {name for r in records for name in r.result.functions}
     assignments = [dict(a, functions=[f for f in a["functions"] if f in graded]) for a in assignments]
@@ -97,7 +98,7 @@ def histogram_plot(data: ClassData) -> str:
     columns = min(len(panels), 4)
     rows = (len(panels) + columns - 1) // columns
     fig, axes = plt.subplots(rows, columns, figsize=(3.1 * columns, 2.4 * rows), squeeze=False)
-    for ax in axes.flat[len(panels):]:
+    for ax in axes.flat[len(panels) :]:
         ax.set_visible(False)
     for ax, (title, assignment) in zip(axes.flat, panels):
         if assignment is None:
@@ -137,12 +138,20 @@ def function_stats(data: ClassData) -> list[dict]:
                 else:
                     zero += 1
             n = full + partial + zero
-            most = next((r.result.functions[function].max for r in data.records
-                         if function in r.result.functions), 0.0)
-            stats.append({"function": function, "assignment": assignment["id"], "full": full, "partial": partial,
-                          "zero": zero, "n": n, "max": most,
-                          "mean": statistics.fmean(scores) if scores else 0.0,
-                          "pass_rate": full / n if n else 0.0})
+            most = next((r.result.functions[function].max for r in data.records if function in r.result.functions), 0.0)
+            stats.append(
+                {
+                    "function": function,
+                    "assignment": assignment["id"],
+                    "full": full,
+                    "partial": partial,
+                    "zero": zero,
+                    "n": n,
+                    "max": most,
+                    "mean": statistics.fmean(scores) if scores else 0.0,
+                    "pass_rate": full / n if n else 0.0,
+                }
+            )
     return stats
 
 
@@ -198,8 +207,10 @@ def misconceptions(data: ClassData) -> list[dict]:
             counts[key] += 1
             if len(examples[key]) < EXAMPLES:
                 examples[key].append(r.student)
-    return [{"function": k[0], "message": k[1], "count": n, "examples": examples[k]}
-            for k, n in counts.most_common(TOP_MESSAGES)]
+    return [
+        {"function": k[0], "message": k[1], "count": n, "examples": examples[k]}
+        for k, n in counts.most_common(TOP_MESSAGES)
+    ]
 
 
 UNATTEMPTED = ("not implemented", "not answered yet")
@@ -216,8 +227,11 @@ def function_errors(data: ClassData) -> list[tuple[str, int]]:
         for f in r.result.functions.values():
             if f.error:
                 counts[f.error.split(":")[0]] += 1
-            elif f.tests and not any(t.passed for t in f.tests) and all(
-                    _unattempted(t.message) for t in f.tests if t.message):
+            elif (
+                f.tests
+                and not any(t.passed for t in f.tests)
+                and all(_unattempted(t.message) for t in f.tests if t.message)
+            ):
                 counts["not attempted"] += 1
     return counts.most_common()
 
@@ -266,32 +280,44 @@ def calendar_section(data: ClassData) -> str:
     if not calendar:
         return "<p class='note'>These results carry no calendar (graded before due dates were recorded).</p>"
     submitted = data.manifest.get("submitted") if isinstance(data.manifest.get("submitted"), dict) else {}
-    problems = (data.manifest.get("submitted_problems")
-                if isinstance(data.manifest.get("submitted_problems"), dict) else {})
-    out = [f"<p>Late policy: {_e(describe(calendar.get('late_policy') or {}))}.</p><ul>"
-           + "".join(f"<li><code>{_e(a['id'])}</code>: {_e(due_text(calendar, a['id']))}</li>"
-                     for a in data.assignments) + "</ul>"]
+    problems = (
+        data.manifest.get("submitted_problems") if isinstance(data.manifest.get("submitted_problems"), dict) else {}
+    )
+    out = [
+        f"<p>Late policy: {_e(describe(calendar.get('late_policy') or {}))}.</p><ul>"
+        + "".join(f"<li><code>{_e(a['id'])}</code>: {_e(due_text(calendar, a['id']))}</li>" for a in data.assignments)
+        + "</ul>"
+    ]
     rows = []
     for r in data.records:
         for a in data.assignments:
             score = r.assignments.get(a["id"], {}).get("score", 0.0)
             late = lateness(calendar, submitted.get(r.student), a["id"], score)
             if late:
-                rows.append(f"<tr><td>{_e(r.student)}</td><td><code>{_e(a['id'])}</code></td>"
-                            f"<td>{_e(submitted[r.student])} UTC</td><td>{_e(late_text(late[0]))}</td>"
-                            f"<td class='num'>-{format_points(late[1])}</td></tr>")
+                rows.append(
+                    f"<tr><td>{_e(r.student)}</td><td><code>{_e(a['id'])}</code></td>"
+                    f"<td>{_e(submitted[r.student])} UTC</td><td>{_e(late_text(late[0]))}</td>"
+                    f"<td class='num'>-{format_points(late[1])}</td></tr>"
+                )
     known = sum(1 for r in data.records if r.student in submitted)
-    out.append(f"<p class='note'>Submission times: {known} of {len(data.records)} (a <code>timestamp.txt</code> "
-               "in the student's folder, as nbgrader writes it; a file's own time is never used). Without one "
-               "no penalty applies. Scores above are before penalties.</p>")
+    out.append(
+        f"<p class='note'>Submission times: {known} of {len(data.records)} (a <code>timestamp.txt</code> "
+        "in the student's folder, as nbgrader writes it; a file's own time is never used). Without one "
+        "no penalty applies. Scores above are before penalties.</p>"
+    )
     if rows:
-        out.append("<table><tr><th>student</th><th>assignment</th><th>submitted</th><th>late</th>"
-                   "<th class='num'>penalty</th></tr>" + "".join(rows) + "</table>")
+        out.append(
+            "<table><tr><th>student</th><th>assignment</th><th>submitted</th><th>late</th>"
+            "<th class='num'>penalty</th></tr>" + "".join(rows) + "</table>"
+        )
     elif known:
         out.append("<p>No submission was late.</p>")
     if problems:
-        out.append("<p class='note'>Submission times not used: " + _e("; ".join(
-            f"{s}: {visible(str(p), 200, one_line=True)}" for s, p in sorted(problems.items()))) + ".</p>")
+        out.append(
+            "<p class='note'>Submission times not used: "
+            + _e("; ".join(f"{s}: {visible(str(p), 200, one_line=True)}" for s, p in sorted(problems.items())))
+            + ".</p>"
+        )
     return "\n".join(out)
 
 
@@ -306,12 +332,14 @@ def render(data: ClassData) -> str:
     wall = data.manifest.get("wall_time")
     generated = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     sandbox = records[0].sandbox if records else ""
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-             f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
-             f"<title>{_e(data.title)}: class report</title><style>{CSS}</style></head><body><main>",
-             f"<h1>{_e(data.title)}: class report</h1>",
-             f"<p class='subtitle'>{_e(data.subtitle)} &middot; {len(records)} graded submissions "
-             f"&middot; generated {generated}</p>"]
+    parts = [
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{_e(data.title)}: class report</title><style>{CSS}</style></head><body><main>",
+        f"<h1>{_e(data.title)}: class report</h1>",
+        f"<p class='subtitle'>{_e(data.subtitle)} &middot; {len(records)} graded submissions "
+        f"&middot; generated {generated}</p>",
+    ]
     full = sum(1 for t in totals if most and t >= most)
     cards = [
         (f"{len(records)}", "submissions graded" + (f" ({len(data.missing)} missing)" if data.missing else "")),
@@ -321,9 +349,14 @@ def render(data: ClassData) -> str:
         (f"{len({row['student'] for row in limits})}", "hit a limit"),
         (f"{statistics.median(times):.2f} s", "median grading time"),
     ]
-    parts.append("<div class='cards'>" + "".join(
-        f"<div class='card'><div class='value'>{_e(v)}</div><div class='label'>{_e(label)}</div></div>"
-        for v, label in cards) + "</div>")
+    parts.append(
+        "<div class='cards'>"
+        + "".join(
+            f"<div class='card'><div class='value'>{_e(v)}</div><div class='label'>{_e(label)}</div></div>"
+            for v, label in cards
+        )
+        + "</div>"
+    )
 
     parts.append("<h2>Scores per assignment</h2>")
     parts.append(f"<img alt='score histograms' src='data:image/png;base64,{histogram_plot(data)}'>")
@@ -335,35 +368,53 @@ def render(data: ClassData) -> str:
         f"<tr><td><code>{_e(s['function'])}</code></td><td>{_e(s['assignment'])}</td>"
         f"<td class='num'>{s['pass_rate']:.0%}</td><td class='num'>{s['full']}</td><td class='num'>{s['partial']}"
         f"</td><td class='num'>{s['zero']}</td><td class='num'>{s['mean']:.2f} / {format_points(s['max'])}</td></tr>"
-        for s in stats)
-    parts.append("<details><summary>as a table</summary><table><tr><th>function</th><th>assignment</th>"
-                 "<th class='num'>full marks</th><th class='num'>full</th><th class='num'>partial</th>"
-                 "<th class='num'>zero</th><th class='num'>mean points</th></tr>" + rows + "</table></details>")
+        for s in stats
+    )
+    parts.append(
+        "<details><summary>as a table</summary><table><tr><th>function</th><th>assignment</th>"
+        "<th class='num'>full marks</th><th class='num'>full</th><th class='num'>partial</th>"
+        "<th class='num'>zero</th><th class='num'>mean points</th></tr>" + rows + "</table></details>"
+    )
 
     parts.append("<h2>Most frequent misconceptions</h2>")
     found = misconceptions(data)
     if found:
-        parts.append("<p class='note'>What each student reads first about a function: the known mistake "
-                     "that explains all of its failures, else its most specific failure. Functions that were "
-                     "missing, not attempted or stopped by a limit are counted below.</p>")
-        parts.append("<table><tr><th class='num'>students</th><th>function</th><th>message</th>"
-                     "<th>for example</th></tr>" + "".join(
-                         f"<tr><td class='num'>{m['count']}</td><td><code>{_e(m['function'])}</code></td>"
-                         f"<td>{_e(m['message'])}</td><td>{_e(', '.join(m['examples']))}</td></tr>"
-                         for m in found) + "</table>")
+        parts.append(
+            "<p class='note'>What each student reads first about a function: the known mistake "
+            "that explains all of its failures, else its most specific failure. Functions that were "
+            "missing, not attempted or stopped by a limit are counted below.</p>"
+        )
+        parts.append(
+            "<table><tr><th class='num'>students</th><th>function</th><th>message</th>"
+            "<th>for example</th></tr>"
+            + "".join(
+                f"<tr><td class='num'>{m['count']}</td><td><code>{_e(m['function'])}</code></td>"
+                f"<td>{_e(m['message'])}</td><td>{_e(', '.join(m['examples']))}</td></tr>"
+                for m in found
+            )
+            + "</table>"
+        )
     else:
         parts.append("<p>No test failed with a message.</p>")
     errors = function_errors(data)
     if errors:
-        parts.append("<p class='note'>Functions without points for another reason: " + "; ".join(
-            f"{_e(reason)} &times;{n}" for reason, n in errors) + ".</p>")
+        parts.append(
+            "<p class='note'>Functions without points for another reason: "
+            + "; ".join(f"{_e(reason)} &times;{n}" for reason, n in errors)
+            + ".</p>"
+        )
 
     parts.append("<h2>Submissions that hit a limit</h2>")
     if limits:
-        parts.append("<table><tr><th>student</th><th>function</th><th>limit</th><th>detail</th></tr>" + "".join(
-            f"<tr><td>{_e(row['student'])}</td><td><code>{_e(row['function'] or '(whole submission)')}</code></td>"
-            f"<td class='bad'>{_e(row['kind'])}</td><td>{_e(row['detail'])}</td></tr>" for row in limits)
-            + "</table>")
+        parts.append(
+            "<table><tr><th>student</th><th>function</th><th>limit</th><th>detail</th></tr>"
+            + "".join(
+                f"<tr><td>{_e(row['student'])}</td><td><code>{_e(row['function'] or '(whole submission)')}</code></td>"
+                f"<td class='bad'>{_e(row['kind'])}</td><td>{_e(row['detail'])}</td></tr>"
+                for row in limits
+            )
+            + "</table>"
+        )
     else:
         parts.append("<p>None: no time-out, crash, memory or output limit.</p>")
 
@@ -375,8 +426,9 @@ def render(data: ClassData) -> str:
     summary.append(f"median {statistics.median(times):.2f} s, slowest {max(times):.1f} s per submission")
     parts.append(f"<p>{_e('; '.join(summary))}.</p>")
     parts.append(f"<img alt='grading time histogram' src='data:image/png;base64,{time_plot(data)}'>")
-    parts.append("<p class='note'>Slowest: " + ", ".join(
-        f"{_e(r.student)} ({r.elapsed:.2f} s)" for r in slowest) + "</p>")
+    parts.append(
+        "<p class='note'>Slowest: " + ", ".join(f"{_e(r.student)} ({r.elapsed:.2f} s)" for r in slowest) + "</p>"
+    )
     if sandbox:
         parts.append(f"<p class='note'>Student code ran in: {_e(sandbox)}.</p>")
 
@@ -386,17 +438,25 @@ def render(data: ClassData) -> str:
     parts.append("<h2>All students</h2>")
     head = "".join(f"<th class='num'>{_e(a['id'])}</th>" for a in data.assignments)
     body = "".join(
-        f"<tr><td>{_e(r.student)}</td>" + "".join(
+        f"<tr><td>{_e(r.student)}</td>"
+        + "".join(
             f"<td class='num'>{format_points(r.assignments.get(a['id'], {}).get('score', 0.0))}</td>"
-            for a in data.assignments)
+            for a in data.assignments
+        )
         + f"<td class='num'><b>{format_points(r.total)}</b> / {format_points(r.max)}</td>"
-          f"<td class='num'>{r.elapsed:.2f} s</td></tr>" for r in records)
-    parts.append(f"<details><summary>{len(records)} students</summary><table><tr><th>student</th>{head}"
-                 f"<th class='num'>total</th><th class='num'>grading</th></tr>{body}</table></details>")
+        f"<td class='num'>{r.elapsed:.2f} s</td></tr>"
+        for r in records
+    )
+    parts.append(
+        f"<details><summary>{len(records)} students</summary><table><tr><th>student</th>{head}"
+        f"<th class='num'>total</th><th class='num'>grading</th></tr>{body}</table></details>"
+    )
     if data.missing:
         failed = data.manifest.get("failed") if isinstance(data.manifest.get("failed"), dict) else {}
-        why = [f"{s} ({visible(failed[s], 300, one_line=True)})" if isinstance(failed.get(s), str) else s
-               for s in data.missing]
+        why = [
+            f"{s} ({visible(failed[s], 300, one_line=True)})" if isinstance(failed.get(s), str) else s
+            for s in data.missing
+        ]
         parts.append(f"<p class='note'>Not graded: {_e('; '.join(why))}.</p>")
     parts.append("</main></body></html>")
     return "\n".join(parts)

@@ -10,9 +10,17 @@ from pathlib import Path
 from grader.errors import GraderError
 
 # No network, no updates, no profile of the user's: a throwaway browser for one page.
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run", "--disable-sync", "--hide-scrollbars",
-                  "--disable-dev-shm-usage"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--disable-dev-shm-usage",
+]
 
 
 def find_chromium() -> str | None:
@@ -30,8 +38,15 @@ def screenshot(html: Path, png: Path, width: int = 1200, height: int = 4000, tim
         raise GraderError("Chromium is not installed (Debian/Ubuntu: apt-get install chromium)")
     png = Path(png)
     with tempfile.TemporaryDirectory(prefix="grader-chromium-") as profile:
-        argv = [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}",
-                f"--screenshot={png.resolve()}", "--virtual-time-budget=5000", Path(html).resolve().as_uri()]
+        argv = [
+            chromium,
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={profile}",
+            f"--window-size={width},{height}",
+            f"--screenshot={png.resolve()}",
+            "--virtual-time-budget=5000",
+            Path(html).resolve().as_uri(),
+        ]
         try:
             proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:

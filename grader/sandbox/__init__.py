@@ -15,14 +15,24 @@ from grader.sandbox.bwrap import probe
 from grader.sandbox.launcher import ForkedWorker, SandboxLauncher, WorkerExit
 from grader.sandbox.limits import Limits
 
-__all__ = ["ForkedWorker", "Limits", "SandboxLauncher", "WorkerExit", "probe", "sandbox_launcher",
-           "NO_SANDBOX_WARNING", "add_sandbox_options", "sandbox_mode"]
+__all__ = [
+    "ForkedWorker",
+    "Limits",
+    "SandboxLauncher",
+    "WorkerExit",
+    "probe",
+    "sandbox_launcher",
+    "NO_SANDBOX_WARNING",
+    "add_sandbox_options",
+    "sandbox_mode",
+]
 
 NO_SANDBOX_WARNING = (
     "WARNING: grading WITHOUT a sandbox ({reason}).\n"
     "Student code runs with resource limits only: it can read and write your files, reach the "
     "network and leave processes behind. Install bubblewrap, or pass --require-sandbox to refuse "
-    "to grade without it.")
+    "to grade without it."
+)
 
 
 def sandbox_launcher(course, *, mode: str = "auto", warn=None) -> SandboxLauncher:
@@ -30,25 +40,38 @@ def sandbox_launcher(course, *, mode: str = "auto", warn=None) -> SandboxLaunche
 
     ``warn(text)`` receives the loud warning when bubblewrap is not used.
     """
+
     def loud(reason: str) -> None:
         if warn is not None:
             warn(NO_SANDBOX_WARNING.format(reason=reason))
 
     # The course's root first: without bubblewrap student code sees the host's files as any user, and a
     # course whose solutions/ and tests are private still held them in .git (review: fallback_reads_git).
-    private = tuple(p for p in (getattr(course, "root", None), getattr(course, "tests_dir", None),
-                                getattr(course, "solutions_dir", None)) if p)
+    private = tuple(
+        p
+        for p in (
+            getattr(course, "root", None),
+            getattr(course, "tests_dir", None),
+            getattr(course, "solutions_dir", None),
+        )
+        if p
+    )
     return SandboxLauncher(Limits.from_course(course), sandbox=mode, warn=loud, private=private)
 
 
 def add_sandbox_options(parser) -> None:
     """``--require-sandbox`` / ``--no-sandbox`` for a grading command."""
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--require-sandbox", action="store_true",
-                       help="refuse to grade unless the bubblewrap sandbox works (also: course.yaml "
-                            "sandbox.require: true)")
-    group.add_argument("--no-sandbox", action="store_true",
-                       help="run student code with resource limits only, without bubblewrap (trusted code only)")
+    group.add_argument(
+        "--require-sandbox",
+        action="store_true",
+        help="refuse to grade unless the bubblewrap sandbox works (also: course.yaml sandbox.require: true)",
+    )
+    group.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run student code with resource limits only, without bubblewrap (trusted code only)",
+    )
 
 
 def sandbox_mode(args) -> str:

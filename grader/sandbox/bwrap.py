@@ -30,8 +30,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.sandbox import seccomp
 from grader.errors import GraderError
+from grader.sandbox import seccomp
 
 SANDBOX_GRADER_DIR = "/opt/grader"
 SANDBOX_SCRATCH = "/tmp"
@@ -145,8 +145,17 @@ def running_as_root() -> bool:
 
 
 def namespace_args(as_root: bool, disable_userns: bool = True) -> list[str]:
-    args = ["--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net", "--unshare-ipc",
-            "--unshare-uts", "--unshare-cgroup-try", "--hostname", "grader"]
+    args = [
+        "--die-with-parent",
+        "--new-session",
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--hostname",
+        "grader",
+    ]
     if as_root:
         # No user namespace: the zygote drops to its own uid, so it needs these two.
         args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
@@ -212,7 +221,7 @@ def probe() -> tuple[BwrapSetup | None, str]:
     as_root = running_as_root()
     last = ""
     true = "/usr/bin/true" if os.path.exists("/usr/bin/true") else "/bin/true"
-    for disable_userns in ((True, False) if not as_root else (False,)):
+    for disable_userns in (True, False) if not as_root else (False,):
         mounts = Mounts()
         system_mounts(mounts)
         argv = [path, *namespace_args(as_root, disable_userns), *mounts.args, "--proc", "/proc", *dev_args()]
@@ -258,12 +267,31 @@ def pick_uid() -> int:
 
 def dev_args() -> list[str]:
     """A minimal /dev, read-only but for its own small /dev/shm and the sandbox's /dev/mqueue."""
-    return ["--dev", "/dev", "--perms", "1777", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",
-            "--mqueue", "/dev/mqueue", "--remount-ro", "/dev"]
+    return [
+        "--dev",
+        "/dev",
+        "--perms",
+        "1777",
+        "--size",
+        str(SHM_BYTES),
+        "--tmpfs",
+        "/dev/shm",
+        "--mqueue",
+        "/dev/mqueue",
+        "--remount-ro",
+        "/dev",
+    ]
 
 
-def sandbox_command(setup: BwrapSetup, inner: list[str], *, scratch_bytes: int, grader_files: dict[str, Path],
-                    packages: tuple[str, ...] = WORKER_PACKAGES, seccomp_fd: int | None = None) -> list[str]:
+def sandbox_command(
+    setup: BwrapSetup,
+    inner: list[str],
+    *,
+    scratch_bytes: int,
+    grader_files: dict[str, Path],
+    packages: tuple[str, ...] = WORKER_PACKAGES,
+    seccomp_fd: int | None = None,
+) -> list[str]:
     """The full bubblewrap command line that runs ``inner`` confined.
 
     ``grader_files`` maps a name under /opt/grader to the host file bound there;
@@ -275,11 +303,19 @@ def sandbox_command(setup: BwrapSetup, inner: list[str], *, scratch_bytes: int, 
     mounts.raw(*dev_args(), made="/dev")
     # The scratch space first: the Python installation may itself live under /tmp,
     # and its binds must land on top of the tmpfs, not under it.
-    mounts.raw("--perms", "1777", "--size", str(int(scratch_bytes)), "--tmpfs", SANDBOX_SCRATCH,
-               made=SANDBOX_SCRATCH)
+    mounts.raw("--perms", "1777", "--size", str(int(scratch_bytes)), "--tmpfs", SANDBOX_SCRATCH, made=SANDBOX_SCRATCH)
     python_mounts(mounts, packages)
     for name, host in grader_files.items():
         mounts.ro_bind(str(Path(host).resolve()), f"{SANDBOX_GRADER_DIR}/{name}")
     filtered = ["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []
-    return [setup.path, *namespace_args(setup.as_root, setup.disable_userns), *mounts.args, *filtered,
-            "--chdir", SANDBOX_SCRATCH, "--as-pid-1", "--", *inner]
+    return [
+        setup.path,
+        *namespace_args(setup.as_root, setup.disable_userns),
+        *mounts.args,
+        *filtered,
+        "--chdir",
+        SANDBOX_SCRATCH,
+        "--as-pid-1",
+        "--",
+        *inner,
+    ]

@@ -90,7 +90,7 @@ class Hierarchy:
 
 
 def _try_parent(parent: Path, files: tuple[str, ...]) -> str:
-    """"" if a child cgroup with ``files`` can be made and removed under ``parent``, else why not."""
+    """ "" if a child cgroup with ``files`` can be made and removed under ``parent``, else why not."""
     probe = parent / f"grader-probe-{os.getpid()}"
     try:
         probe.mkdir()

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from grader.errors import GraderError
 from grader.sandbox import bwrap, cgroups, seccomp
-from grader.sandbox.zygote import children
 from grader.sandbox.limits import Limits
+from grader.sandbox.zygote import children
 from grader.worker import runtime
 from grader.worker.client import RUNTIME_PATH, STARTUP_TIMEOUT, base_environment, interpreter_flags
 
@@ -67,14 +67,29 @@ class WorkerExit:
 class _Zygote:
     """One running zygote process and its control socket."""
 
-    def __init__(self, argv: list[str], env: dict, control: socket.socket, child_end: socket.socket, log,
-                 pass_fds: tuple[int, ...] = ()):
+    def __init__(
+        self,
+        argv: list[str],
+        env: dict,
+        control: socket.socket,
+        child_end: socket.socket,
+        log,
+        pass_fds: tuple[int, ...] = (),
+    ):
         self.log = log
         self.control = control
         try:
             self.process = subprocess.Popen(
-                argv, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                pass_fds=(child_end.fileno(), *pass_fds), start_new_session=True, umask=0o022, cwd="/")
+                argv,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                pass_fds=(child_end.fileno(), *pass_fds),
+                start_new_session=True,
+                umask=0o022,
+                cwd="/",
+            )
         finally:
             child_end.close()
         try:
@@ -137,8 +152,7 @@ class _Zygote:
 
     def terminate(self, close: bool = True) -> None:
         """Kill the whole sandbox (bwrap and, through --die-with-parent, all inside)."""
-        for target in (lambda: os.killpg(self.process.pid, signal.SIGKILL),
-                       lambda: self.process.kill()):
+        for target in (lambda: os.killpg(self.process.pid, signal.SIGKILL), lambda: self.process.kill()):
             try:
                 target()
             except (ProcessLookupError, PermissionError):
@@ -167,9 +181,16 @@ class SandboxLauncher:
     Use as a context manager, or call :meth:`close`.
     """
 
-    def __init__(self, limits: Limits | None = None, *, sandbox: str = "auto", warn=None,
-                 packages: tuple[str, ...] = bwrap.WORKER_PACKAGES, seccomp: bool = True,
-                 private: tuple[Path, ...] = ()):
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        *,
+        sandbox: str = "auto",
+        warn=None,
+        packages: tuple[str, ...] = bwrap.WORKER_PACKAGES,
+        seccomp: bool = True,
+        private: tuple[Path, ...] = (),
+    ):
         if sandbox not in ("auto", "require", "off"):
             raise ValueError("sandbox must be auto, require or off")
         self.limits = limits or Limits()
@@ -192,8 +213,10 @@ class SandboxLauncher:
             self.uid = bwrap.pick_uid()
             problem = unprivileged_problem(self.uid, private)
             if problem:
-                raise GraderError(f"refusing to grade: bubblewrap is not available ({self.reason}) and this "
-                                  f"runs as root, so student code would run as root or {problem}")
+                raise GraderError(
+                    f"refusing to grade: bubblewrap is not available ({self.reason}) and this "
+                    f"runs as root, so student code would run as root or {problem}"
+                )
             self.filtered = True
         # On the zygote's command line (and so on every worker forked from it): lets
         # a test, or an instructor with ps, find anything this launcher started.
@@ -219,8 +242,10 @@ class SandboxLauncher:
             return f"memory and processes per submission by {self.hierarchy.kind}"
         if self.setup is not None:
             denied = ", memfd and System V shared memory denied" if self.filtered else ""
-            return (f"no cgroup ({self.no_cgroups}): per-process limits, at most "
-                    f"{min(self.limits.processes, FALLBACK_PROCESSES)} processes{denied}")
+            return (
+                f"no cgroup ({self.no_cgroups}): per-process limits, at most "
+                f"{min(self.limits.processes, FALLBACK_PROCESSES)} processes{denied}"
+            )
         return f"per-process limits only ({self.no_cgroups})"
 
     def _zygote_tree(self, zygote: "_Zygote") -> list[int]:
@@ -242,8 +267,12 @@ class SandboxLauncher:
             return None
         self._cgroups_made += 1
         # The sandbox's own processes (bubblewrap, the zygote) count in the cgroup too.
-        group = cgroups.SubmissionCgroup(self.hierarchy, f"{self.tag}/s{self._cgroups_made}",
-                                         cgroups.memory_bound(self.limits.memory_mb), self.limits.processes + 2)
+        group = cgroups.SubmissionCgroup(
+            self.hierarchy,
+            f"{self.tag}/s{self._cgroups_made}",
+            cgroups.memory_bound(self.limits.memory_mb),
+            self.limits.processes + 2,
+        )
         tree = self._zygote_tree(zygote)
         group.add(tree)
         self._drop_cgroup(keep=tree)
@@ -261,7 +290,7 @@ class SandboxLauncher:
 
     def describe(self) -> str:
         if self.setup is None and self.unprivileged:
-            return (f"no bubblewrap ({self.reason}): uid {self.uid}, seccomp filter, limits; {self.accounting}")
+            return f"no bubblewrap ({self.reason}): uid {self.uid}, seccomp filter, limits; {self.accounting}"
         if self.setup is None:
             return f"limits only, no sandbox ({self.reason}; {self.accounting})"
         who = f"uid {self.uid}" if self.uid is not None else "user namespace"
@@ -281,13 +310,26 @@ class SandboxLauncher:
                 if seccomp_fd is not None:
                     command += ["--seccomp-fd", str(seccomp_fd)]
             return command
-        inner = [*python, f"{bwrap.SANDBOX_GRADER_DIR}/zygote.py", f"{bwrap.SANDBOX_GRADER_DIR}/runtime.py",
-                 str(fd), "--root", bwrap.SANDBOX_SCRATCH, "--tag", self.tag]
+        inner = [
+            *python,
+            f"{bwrap.SANDBOX_GRADER_DIR}/zygote.py",
+            f"{bwrap.SANDBOX_GRADER_DIR}/runtime.py",
+            str(fd),
+            "--root",
+            bwrap.SANDBOX_SCRATCH,
+            "--tag",
+            self.tag,
+        ]
         if self.uid is not None:
             inner += ["--uid", str(self.uid), "--gid", str(self.uid)]
-        return bwrap.sandbox_command(self.setup, inner, scratch_bytes=self.limits.scratch_bytes,
-                                     grader_files={"zygote.py": ZYGOTE_PATH, "runtime.py": RUNTIME_PATH},
-                                     packages=self.packages, seccomp_fd=seccomp_fd)
+        return bwrap.sandbox_command(
+            self.setup,
+            inner,
+            scratch_bytes=self.limits.scratch_bytes,
+            grader_files={"zygote.py": ZYGOTE_PATH, "runtime.py": RUNTIME_PATH},
+            packages=self.packages,
+            seccomp_fd=seccomp_fd,
+        )
 
     def _start_zygote(self) -> _Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -297,8 +339,9 @@ class SandboxLauncher:
         program = None
         try:
             # Without a cgroup, nothing would count a memfd or a System V segment: denied instead.
-            program = bwrap.filter_pipe(() if self.hierarchy is not None else seccomp.UNACCOUNTED) \
-                if self.filtered else None
+            program = (
+                bwrap.filter_pipe(() if self.hierarchy is not None else seccomp.UNACCOUNTED) if self.filtered else None
+            )
             fds = (program,) if program is not None else ()
             zygote = _Zygote(self._command(theirs.fileno(), program), env, ours, theirs, log, fds)
         except (ZygoteError, OSError) as exc:
@@ -356,8 +399,11 @@ class SandboxLauncher:
 
         Staging has already chosen them (no links, a size cap); nothing is filtered twice.
         """
-        return {path.relative_to(staged).as_posix(): base64.b64encode(path.read_bytes()).decode("ascii")
-                for path in sorted(Path(staged).rglob("*")) if path.is_file()}
+        return {
+            path.relative_to(staged).as_posix(): base64.b64encode(path.read_bytes()).decode("ascii")
+            for path in sorted(Path(staged).rglob("*"))
+            if path.is_file()
+        }
 
     def spawn(self, submission: Path) -> "ForkedWorker":
         """A fresh worker for ``submission`` (a staged directory), forked by the zygote."""
@@ -372,8 +418,12 @@ class SandboxLauncher:
 
     def _spawn(self, submission: Path, files) -> "ForkedWorker":
         own_uid = self.sandboxed or self.unprivileged  # RLIMIT_NPROC counts only the worker's own uid
-        message = {"op": "spawn", "env": base_environment(),
-                   "limits": self.limits.rlimits(processes=own_uid), "reply_bytes": self.limits.reply_bytes}
+        message = {
+            "op": "spawn",
+            "env": base_environment(),
+            "limits": self.limits.rlimits(processes=own_uid),
+            "reply_bytes": self.limits.reply_bytes,
+        }
         if own_uid:
             # The zygote shares the worker's user id and counts as one of its processes.
             soft, hard = message["limits"]["RLIMIT_NPROC"]
@@ -409,8 +459,7 @@ class SandboxLauncher:
                 output.close()
                 raise GraderError(f"the zygote could not start a worker: {reply.get('message')}")
             self.spawned += 1
-            return ForkedWorker(self, zygote, int(reply["pid"]), request_w, response_r, output, Path(submission),
-                                group)
+            return ForkedWorker(self, zygote, int(reply["pid"]), request_w, response_r, output, Path(submission), group)
         raise GraderError(f"the grading worker could not be started: {last_error}")
 
     def _record(self, submission: Path, exit: WorkerExit) -> None:
@@ -422,7 +471,7 @@ class SandboxLauncher:
 
 
 def unprivileged_problem(uid: int, private: tuple[Path, ...], sample: int = 200) -> str:
-    """"" if user id ``uid`` can give up root here and read none of ``private``; else what is wrong.
+    """ "" if user id ``uid`` can give up root here and read none of ``private``; else what is wrong.
 
     Tried for real, in a forked child that becomes ``uid``: each private folder (the course's
     root, the hidden tests, the solutions), its entries and up to ``sample`` files under each of
@@ -435,8 +484,11 @@ def unprivileged_problem(uid: int, private: tuple[Path, ...], sample: int = 200)
     # imports is loaded then) and numpy. A Python under /root (0700) cannot serve.
     import numpy
 
-    needed = [os.path.realpath(sys.executable), os.path.dirname(os.__file__) + "/tempfile.py",
-              os.path.dirname(numpy.__file__) + "/__init__.py"]
+    needed = [
+        os.path.realpath(sys.executable),
+        os.path.dirname(os.__file__) + "/tempfile.py",
+        os.path.dirname(numpy.__file__) + "/__init__.py",
+    ]
     files = []
     folders = [Path(folder) for folder in private]
     for folder in folders:
@@ -487,19 +539,32 @@ def unprivileged_problem(uid: int, private: tuple[Path, ...], sample: int = 200)
     if answer.startswith(b"\0"):
         return f"could not become user id {uid} ({answer[1:].decode()})"
     if answer.startswith(b"\1"):
-        return (f"user id {uid} cannot read {answer[1:].decode()}, which the worker needs: install bubblewrap, "
-                "or a Python readable by every user")
+        return (
+            f"user id {uid} cannot read {answer[1:].decode()}, which the worker needs: install bubblewrap, "
+            "or a Python readable by every user"
+        )
     if answer:
-        return (f"user id {uid} could read {answer.decode()} (the course: its hidden tests, solutions or history): "
-                "make the course's folder readable by its owner only (chmod -R go-rwx), or install bubblewrap")
+        return (
+            f"user id {uid} could read {answer.decode()} (the course: its hidden tests, solutions or history): "
+            "make the course's folder readable by its owner only (chmod -R go-rwx), or install bubblewrap"
+        )
     return ""
 
 
 class ForkedWorker:
     """One worker forked by the zygote: its pipes, its output file, and how to end it."""
 
-    def __init__(self, launcher: SandboxLauncher, zygote: _Zygote, pid: int, request_w: int, response_r: int,
-                 output, submission: Path, cgroup: "cgroups.SubmissionCgroup | None" = None):
+    def __init__(
+        self,
+        launcher: SandboxLauncher,
+        zygote: _Zygote,
+        pid: int,
+        request_w: int,
+        response_r: int,
+        output,
+        submission: Path,
+        cgroup: "cgroups.SubmissionCgroup | None" = None,
+    ):
         self.launcher = launcher
         self.cgroup = cgroup
         self.zygote = zygote

@@ -139,8 +139,16 @@ class Zygote:
     def serve(self):
         import numpy
 
-        self.reply({"ok": True, "ready": True, "pid": os.getpid(), "pid1": self.pid1, "uid": os.getuid(),
-                    "numpy": numpy.__version__})
+        self.reply(
+            {
+                "ok": True,
+                "ready": True,
+                "pid": os.getpid(),
+                "pid1": self.pid1,
+                "uid": os.getuid(),
+                "numpy": numpy.__version__,
+            }
+        )
         while True:
             message, fds = self.receive()
             if message is None:

@@ -10,10 +10,13 @@ from grader.core.stubs import stale_files, write_stubs
 
 def register(sub, common) -> None:
     parser = sub.add_parser(
-        "stubs", parents=[common], help="write exercises/ from solutions/ (or check it is up to date)",
+        "stubs",
+        parents=[common],
+        help="write exercises/ from solutions/ (or check it is up to date)",
         description="Write the student files of exercises/ from the reference code in solutions/: every "
-                    "solution region becomes a NotImplementedError naming its function. With --check, "
-                    "write nothing and fail if exercises/ is out of date.")
+        "solution region becomes a NotImplementedError naming its function. With --check, "
+        "write nothing and fail if exercises/ is out of date.",
+    )
     parser.add_argument("--check", action="store_true", help="only check; exit 1 if exercises/ is stale")
     parser.set_defaults(func=run)
 

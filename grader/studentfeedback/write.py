@@ -14,11 +14,11 @@ import html
 import re
 from pathlib import Path
 
+from grader.calendar import describe, due_text, late_text, lateness
 from grader.engine.record import GradeRecord
 from grader.engine.store import SAFE_ID, ResultStore, atomic_write
 from grader.errors import GraderError
 from grader.feedback import exercise_feedback, format_points
-from grader.calendar import describe, due_text, late_text, lateness
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'"
 STYLE = """body{font-family:system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -63,8 +63,7 @@ class Calendar:
         text = f"{due_text(self.calendar, assignment)} ({describe(self.calendar.get('late_policy') or {})})"
         late = lateness(self.calendar, self.submitted, assignment, score)
         if late:
-            text += (f"; submitted {self.submitted} UTC, {late_text(late[0])} late: "
-                     f"-{format_points(late[1])} points")
+            text += f"; submitted {self.submitted} UTC, {late_text(late[0])} late: -{format_points(late[1])} points"
         elif self.submitted and (self.calendar.get("due") or {}).get(assignment):
             text += f"; submitted {self.submitted} UTC, on time"
         return text
@@ -85,28 +84,33 @@ def render_html(record: GradeRecord, course_title: str, manifest: dict | None = 
     e = html.escape
     cal = Calendar(manifest, record.student)
     sections = list(_sections(record))
-    total = (f"{format_points(record.total)} of {format_points(record.max)} points"
-             + cal.total_note(record.total, sections))
-    parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
-             f"<title>{e(course_title)}: feedback for {e(record.student)}</title><style>{STYLE}</style></head><body>",
-             f"<h1>{e(course_title)}: feedback for {e(record.student)}</h1>",
-             f"<p><strong>{e(total)}</strong> (graded {e(record.graded_at)} by the course grader; the hidden "
-             "tests are not shown, their messages name what went wrong)</p>"]
+    total = f"{format_points(record.total)} of {format_points(record.max)} points" + cal.total_note(
+        record.total, sections
+    )
+    parts = [
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        f"<title>{e(course_title)}: feedback for {e(record.student)}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{e(course_title)}: feedback for {e(record.student)}</h1>",
+        f"<p><strong>{e(total)}</strong> (graded {e(record.graded_at)} by the course grader; the hidden "
+        "tests are not shown, their messages name what went wrong)</p>",
+    ]
     for assignment, exercises in sections:
         score = sum(fb["score"] for _, fb in exercises)
         most = sum(fb["max"] for _, fb in exercises)
         parts.append(f"<h2>{e(assignment)}: {format_points(score)} of {format_points(most)}</h2>")
         if cal.line(assignment, score):
-            parts.append(f"<p class=\"note\">{e(cal.line(assignment, score))}</p>")
+            parts.append(f'<p class="note">{e(cal.line(assignment, score))}</p>')
         parts.append("<table><tr><th>exercise</th><th>score</th><th>what to look at</th></tr>")
         for name, fb in exercises:
-            items = [f"<li class=\"note\">{e(n)}</li>" for n in fb["notes"]]
+            items = [f'<li class="note">{e(n)}</li>' for n in fb["notes"]]
             items += [f"<li>{e(m)}</li>" for m in fb["messages"]]
             checks = f"<br><small>{fb['passed']} of {fb['checks']} checks passed</small>" if fb["checks"] else ""
-            parts.append(f"<tr><td><code>{e(name)}</code></td><td class=\"{_level(fb['score'], fb['max'])}\">"
-                         f"{format_points(fb['score'])}/{format_points(fb['max'])}</td>"
-                         f"<td>{'<ul>' + ''.join(items) + '</ul>' if items else 'all checks passed'}{checks}</td></tr>")
+            parts.append(
+                f'<tr><td><code>{e(name)}</code></td><td class="{_level(fb["score"], fb["max"])}">'
+                f"{format_points(fb['score'])}/{format_points(fb['max'])}</td>"
+                f"<td>{'<ul>' + ''.join(items) + '</ul>' if items else 'all checks passed'}{checks}</td></tr>"
+            )
         parts.append("</table>")
     parts.append("</body></html>\n")
     return "\n".join(parts)
@@ -115,11 +119,14 @@ def render_html(record: GradeRecord, course_title: str, manifest: dict | None = 
 def render_markdown(record: GradeRecord, course_title: str, manifest: dict | None = None) -> str:
     cal = Calendar(manifest, record.student)
     sections = list(_sections(record))
-    lines = [f"# {md(course_title)}: feedback for {md(record.student)}", "",
-             f"**{format_points(record.total)} of {format_points(record.max)} points"
-             f"{md(cal.total_note(record.total, sections))}** (graded "
-             f"{md(record.graded_at)} by the course grader; the hidden tests are not shown, their messages name "
-             "what went wrong)"]
+    lines = [
+        f"# {md(course_title)}: feedback for {md(record.student)}",
+        "",
+        f"**{format_points(record.total)} of {format_points(record.max)} points"
+        f"{md(cal.total_note(record.total, sections))}** (graded "
+        f"{md(record.graded_at)} by the course grader; the hidden tests are not shown, their messages name "
+        "what went wrong)",
+    ]
     for assignment, exercises in sections:
         score = sum(fb["score"] for _, fb in exercises)
         most = sum(fb["max"] for _, fb in exercises)
@@ -127,15 +134,19 @@ def render_markdown(record: GradeRecord, course_title: str, manifest: dict | Non
         if cal.line(assignment, score):
             lines += ["", md(cal.line(assignment, score))]
         for name, fb in exercises:
-            lines += ["", f"- `{name}`: {format_points(fb['score'])}/{format_points(fb['max'])}"
-                      + (f" ({fb['passed']} of {fb['checks']} checks passed)" if fb["checks"] else "")]
+            lines += [
+                "",
+                f"- `{name}`: {format_points(fb['score'])}/{format_points(fb['max'])}"
+                + (f" ({fb['passed']} of {fb['checks']} checks passed)" if fb["checks"] else ""),
+            ]
             lines += [f"  - note: {md(n)}" for n in fb["notes"]]
             lines += [f"  - {md(m)}" for m in fb["messages"]]
     return "\n".join(lines) + "\n"
 
 
-def write_feedback(results: Path, out: Path | None = None, students: list[str] | None = None,
-                   course_title: str | None = None) -> tuple[Path, list[str]]:
+def write_feedback(
+    results: Path, out: Path | None = None, students: list[str] | None = None, course_title: str | None = None
+) -> tuple[Path, list[str]]:
     """Write ``<out>/<student>.html`` and ``.md`` for every record in ``results`` (or ``students``);
     (the folder, the students written).
 
@@ -153,8 +164,10 @@ def write_feedback(results: Path, out: Path | None = None, students: list[str] |
             raise GraderError(f"{results} has no result for: {', '.join(bad)}")
     records = store.all_records(students)
     if not records:
-        raise GraderError(f"{results} holds no graded submission (results/<student>.json): give the --out "
-                          "directory of `grader grade-class`")
+        raise GraderError(
+            f"{results} holds no graded submission (results/<student>.json): give the --out "
+            "directory of `grader grade-class`"
+        )
     out = Path(out) if out is not None else Path(results) / "feedback"
     out.mkdir(parents=True, exist_ok=True)
     for record in records:  # a student id is SAFE_ID: a plain file name

@@ -73,10 +73,23 @@ class LocalLauncher:
 
     name = "local"
 
-    def launch(self, submission: Path, request_fd: int, response_fd: int, scratch: Path,
-               reply_limit: int = DEFAULT_REPLY_KB * 1024) -> Launch:
-        argv = [sys.executable, *interpreter_flags(), str(RUNTIME_PATH), str(submission), str(request_fd),
-                str(response_fd), str(reply_limit)]
+    def launch(
+        self,
+        submission: Path,
+        request_fd: int,
+        response_fd: int,
+        scratch: Path,
+        reply_limit: int = DEFAULT_REPLY_KB * 1024,
+    ) -> Launch:
+        argv = [
+            sys.executable,
+            *interpreter_flags(),
+            str(RUNTIME_PATH),
+            str(submission),
+            str(request_fd),
+            str(response_fd),
+            str(reply_limit),
+        ]
         env = dict(base_environment(), HOME=str(scratch), TMPDIR=str(scratch))
         return Launch(argv=argv, env=env, cwd=str(scratch), pass_fds=(request_fd, response_fd))
 
@@ -166,8 +179,13 @@ class WorkerProcess:
         launch = self.launcher.launch(self.submission, request_r, response_w, scratch, self.reply_limit)
         try:
             self.process = subprocess.Popen(
-                launch.argv, env=launch.env, cwd=launch.cwd, pass_fds=launch.pass_fds,
-                stdin=subprocess.DEVNULL, stdout=self._output, stderr=subprocess.STDOUT,
+                launch.argv,
+                env=launch.env,
+                cwd=launch.cwd,
+                pass_fds=launch.pass_fds,
+                stdin=subprocess.DEVNULL,
+                stdout=self._output,
+                stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
         finally:
@@ -257,7 +275,7 @@ class WorkerProcess:
             try:
                 _, ready, _ = select.select([], [self._request_w], [], remaining)
                 if ready:
-                    view = view[os.write(self._request_w, view):]
+                    view = view[os.write(self._request_w, view) :]
             except BlockingIOError:
                 continue
             except OSError:

@@ -82,8 +82,9 @@ class ReplyTooLarge(ReplyRejected):
     """A reply longer than the limit: the stream cannot be trusted past its header."""
 
     def __init__(self, size: int, limit: int):
-        super().__init__(f"a reply of {_size(size)}, more than the {_size(limit)} the grader accepts "
-                         "(course.yaml sandbox.reply_kb)")
+        super().__init__(
+            f"a reply of {_size(size)}, more than the {_size(limit)} the grader accepts (course.yaml sandbox.reply_kb)"
+        )
         self.size = size
         self.limit = limit
 
@@ -171,5 +172,7 @@ def parse_reply(data: bytes) -> dict:
             clean[key] = text
     # The innermost frames of a traceback; the most specific builtin bases first.
     clean["where"] = [visible(w, MAX_WHERE) for w in _lines(reply, "where")[-MAX_WHERE_LINES:]]
-    clean["builtin_bases"] = [b for b in _lines(reply, "builtin_bases")[:MAX_BASES] if b.isidentifier() and len(b) <= 40]
+    clean["builtin_bases"] = [
+        b for b in _lines(reply, "builtin_bases")[:MAX_BASES] if b.isidentifier() and len(b) <= 40
+    ]
     return clean

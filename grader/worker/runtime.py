@@ -41,7 +41,7 @@ MAX_DEPTH = 32
 MAX_TEXT = 2000
 MAX_NAME = 100  # a dataclass's type name
 MAX_DIMS = 32  # numpy's own limit is 64
-MAX_SIDE = 2 ** 31  # one dimension of an array (its data is bounded by the reply's size)
+MAX_SIDE = 2**31  # one dimension of an array (its data is bounded by the reply's size)
 
 
 class UnsupportedValue(TypeError):
@@ -64,8 +64,10 @@ def encode(value, depth=0):
         array = np.asarray(value)
         if array.dtype.hasobject or array.dtype.kind not in "biufcUS":
             raise UnsupportedValue("a numpy array of dtype %s" % array.dtype)
-        return {"__ndarray__": base64.b64encode(dump_npy(array)).decode("ascii"),
-                "scalar": isinstance(value, np.generic)}
+        return {
+            "__ndarray__": base64.b64encode(dump_npy(array)).decode("ascii"),
+            "scalar": isinstance(value, np.generic),
+        }
     if isinstance(value, int):
         return value
     if isinstance(value, float):
@@ -113,15 +115,17 @@ def encode_stacked(values, depth=0):
         items = [encode_stacked([v[k] for v in values], depth + 1) for k in range(len(first))]
         return {"__tuple__": items} if isinstance(first, tuple) else items
     if isinstance(first, dict):
-        if not all(isinstance(v, dict) and list(v) == list(first) and all(isinstance(k, str) for k in v)
-                   for v in values):
+        if not all(
+            isinstance(v, dict) and list(v) == list(first) and all(isinstance(k, str) for k in v) for v in values
+        ):
             raise UnsupportedValue("results of different structures")
         return {"__dict__": {k: encode_stacked([v[k] for v in values], depth + 1) for k in first}}
     if dataclasses.is_dataclass(first) and not isinstance(first, type):
         if not all(type(v) is type(first) for v in values):
             raise UnsupportedValue("results of different structures")
-        fields = {f.name: encode_stacked([getattr(v, f.name) for v in values], depth + 1)
-                  for f in dataclasses.fields(first)}
+        fields = {
+            f.name: encode_stacked([getattr(v, f.name) for v in values], depth + 1) for f in dataclasses.fields(first)
+        }
         return {"__dataclass__": type(first).__name__, "fields": fields}
     raise UnsupportedValue("results of type %s cannot be stacked" % type(first).__name__)
 
@@ -167,8 +171,13 @@ def _decode(obj, record, readonly):
         return {k: _decode(v, record, readonly) for k, v in obj["__dict__"].items()}
     if "__dataclass__" in obj:
         name, fields = obj["__dataclass__"], obj.get("fields")
-        if (set(obj) != {"__dataclass__", "fields"} or not isinstance(fields, dict) or not isinstance(name, str)
-                or not name.isidentifier() or len(name) > MAX_NAME):
+        if (
+            set(obj) != {"__dataclass__", "fields"}
+            or not isinstance(fields, dict)
+            or not isinstance(name, str)
+            or not name.isidentifier()
+            or len(name) > MAX_NAME
+        ):
             raise WireError("a malformed dataclass")
         if record is None:
             raise WireError("dataclass values are not accepted here")
@@ -178,7 +187,8 @@ def _decode(obj, record, readonly):
 
 # The header np.save writes for plain arrays (and dump_npy builds).
 _NPY_HEADER = re.compile(
-    rb"\{'descr': '([<>|=]?[biufcUS]\d+)', 'fortran_order': (True|False), 'shape': \(((?:\d+, ?)*\d*)\), \}\s*$")
+    rb"\{'descr': '([<>|=]?[biufcUS]\d+)', 'fortran_order': (True|False), 'shape': \(((?:\d+, ?)*\d*)\), \}\s*$"
+)
 
 
 def dump_npy(array):
@@ -211,7 +221,7 @@ def load_npy(raw, readonly=False):
     if raw[:8] != b"\x93NUMPY\x01\x00" or len(raw) < 10:
         raise WireError("an array not in the .npy format the wire uses")
     (length,) = struct.unpack("<H", raw[8:10])
-    match = _NPY_HEADER.match(raw[10:10 + length])
+    match = _NPY_HEADER.match(raw[10 : 10 + length])
     if not match:
         raise WireError("an array header the wire does not use")
     try:
@@ -239,15 +249,16 @@ def frame(message, limit=MAX_MESSAGE_BYTES):
     """The bytes of one message (header and JSON); UnsupportedValue if over ``limit``."""
     data = json.dumps(message, allow_nan=False, separators=(",", ":")).encode("utf-8")
     if len(data) > limit:
-        raise UnsupportedValue("a value of %.1f MiB, more than the grader accepts (%.1f MiB)"
-                               % (len(data) / 2 ** 20, limit / 2 ** 20))
+        raise UnsupportedValue(
+            "a value of %.1f MiB, more than the grader accepts (%.1f MiB)" % (len(data) / 2**20, limit / 2**20)
+        )
     return HEADER.pack(len(data)) + data
 
 
 def write_all(fd, payload):
     view = memoryview(payload)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def send(fd, message, limit=MAX_MESSAGE_BYTES):
@@ -287,16 +298,18 @@ def _short(text):
 
 def _student_traceback(exc, submission_root):
     """Traceback lines that point into the submission only (no grader internals)."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__)
-              if os.path.abspath(f.filename).startswith(submission_root)]
+    frames = [
+        f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename).startswith(submission_root)
+    ]
     if isinstance(exc, SyntaxError) and exc.filename:
         return ["%s, line %s" % (os.path.basename(exc.filename), exc.lineno)]
     return ["%s, line %s, in %s" % (os.path.basename(f.filename), f.lineno, f.name) for f in frames[-5:]]
 
 
 def _describe(exc, submission_root):
-    builtin_bases = [c.__name__ for c in type(exc).__mro__
-                     if c.__module__ == "builtins" and issubclass(c, BaseException)]
+    builtin_bases = [
+        c.__name__ for c in type(exc).__mro__ if c.__module__ == "builtins" and issubclass(c, BaseException)
+    ]
     return {
         "error_type": type(exc).__name__,
         "builtin_bases": builtin_bases,

@@ -23,8 +23,9 @@ LOOPING = looping_source()
 
 
 def grader(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
+    )
 
 
 @pytest.fixture()
@@ -49,8 +50,9 @@ def toy_class(tmp_path):
 
 
 def run_class(course: Path, submissions: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
-    proc = grader("grade-class", str(submissions), "--out", str(out), "--course", str(course), *extra,
-                  cwd=course.parent)
+    proc = grader(
+        "grade-class", str(submissions), "--out", str(out), "--course", str(course), *extra, cwd=course.parent
+    )
     return proc
 
 
@@ -62,8 +64,10 @@ def grades(out: Path) -> dict[str, dict]:
         result = record["result"]
         found[record["student"]] = {
             "total": result["total"],
-            "functions": {name: (f["score"], f["error"], [t["message"] for t in f["tests"]])
-                          for name, f in result["functions"].items()},
+            "functions": {
+                name: (f["score"], f["error"], [t["message"] for t in f["tests"]])
+                for name, f in result["functions"].items()
+            },
         }
     return found
 
@@ -137,7 +141,11 @@ def test_student_regrades_those_students_only_and_keeps_the_class(toy_class, tmp
         assert (out / "results" / name).read_bytes() == before[name]
     with open(out / "summary.csv", newline="") as f:
         assert {row["student"]: row["total"] for row in csv.DictReader(f)} == {
-            "alice": "4", "bob": "4", "carol": "0", "dave": "4"}
+            "alice": "4",
+            "bob": "4",
+            "carol": "0",
+            "dave": "4",
+        }
     assert json.loads((out / "class.json").read_text())["students"] == ["alice", "bob", "carol", "dave"]
     unknown = run_class(course, submissions, out, "--student", "zed")
     assert unknown.returncode == 2 and "no gradable submission" in unknown.stderr and "zed" in unknown.stderr
@@ -159,9 +167,26 @@ def test_an_interrupted_run_resumes_where_it_stopped(toy_class, tmp_path):
     for i in range(2):  # slow students after the quick ones: time to interrupt
         (submissions / f"zz{i}.py").write_text(LOOPING)
     out = tmp_path / "results"
-    proc = subprocess.Popen([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
-                             "--course", str(course), "-j", "1"], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "grade-class",
+            str(submissions),
+            "--out",
+            str(out),
+            "--course",
+            str(course),
+            "-j",
+            "1",
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_sigint,
+    )
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and len(list((out / "results").glob("*.json"))) < 2:
         time.sleep(0.2)
@@ -314,8 +339,8 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
     """The sessions of one ``grader autograde`` of several assignments: started once, each record
     current for exactly the functions it was graded on (a later run of those alone keeps it)."""
     from grader.core.course import load_course
-    from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
     from grader.core.fingerprint import run_fingerprint
+    from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
     from grader.engine.local import LocalPool
 
     course_root, submissions = toy_class
@@ -324,11 +349,15 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
     students = {p.stem: p for p in submissions.iterdir() if not p.name.startswith(".") and p.suffix != ".txt"}
     both = ["add", "double"]
     pids = []
-    with LocalPool(course, jobs=2, sandbox="auto", course_hash=run_fingerprint(course, both), only=both,
-                   log_dir=tmp_path / "logs") as pool:
+    with LocalPool(
+        course, jobs=2, sandbox="auto", course_hash=run_fingerprint(course, both), only=both, log_dir=tmp_path / "logs"
+    ) as pool:
         for only in (["add"], ["double"]):
-            run = grade_class(course, ClassRoster(students),
-                              GradingOptions(jobs=2, only=tuple(only), out=tmp_path / only[0], pool=pool))
+            run = grade_class(
+                course,
+                ClassRoster(students),
+                GradingOptions(jobs=2, only=tuple(only), out=tmp_path / only[0], pool=pool),
+            )
             assert sorted(run.graded) == sorted(students) and not run.failed
             pids.append(pool.pids())
         assert len(pids[0]) == 2 and pids[0] == pids[1]
@@ -338,8 +367,9 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
         alive = list(pool.processes)
         pool.close()  # as a run that fails does: the next run starts new processes
         assert all(p.process.poll() is not None for p in alive), "closing the pool ends its processes"
-        again = grade_class(course, ClassRoster(students),
-                            GradingOptions(jobs=2, only=("add",), out=tmp_path / "again", pool=pool))
+        again = grade_class(
+            course, ClassRoster(students), GradingOptions(jobs=2, only=("add",), out=tmp_path / "again", pool=pool)
+        )
         assert sorted(again.graded) == sorted(students) and not again.failed
         assert pool.pids() and not pool.pids() & pids[0]
         alive = list(pool.processes)
@@ -377,8 +407,11 @@ def test_a_failed_regrade_leaves_not_graded_never_the_old_grade(tmp_path):
     assert run_class(course, submissions, out).returncode == 0
     assert grades(out)["alice"]["total"] == 4
     (submissions / "alice.py").write_text(wrong_source())  # changed: the stored 4/4 is no grade of it
-    run = grade_class(load_course(course), ClassRoster(discover_submissions(submissions), root=submissions),
-                      GradingOptions(out=out, pool=_FailingBackend()))
+    run = grade_class(
+        load_course(course),
+        ClassRoster(discover_submissions(submissions), root=submissions),
+        GradingOptions(out=out, pool=_FailingBackend()),
+    )
     assert "alice" in run.failed and "bob" not in run.failed
     assert "alice" not in grades(out)
     assert grades(out)["bob"]["total"] == 4  # current: kept, not graded again
@@ -395,16 +428,23 @@ def test_feedback_writes_a_readable_escaped_page_per_student(toy_class, tmp_path
     for entry in ("erin.py", "carol", "dave"):  # keep it quick
         shutil.rmtree(submissions / entry) if (submissions / entry).is_dir() else (submissions / entry).unlink()
     payload = "<script>alert(1)</script> [x](javascript:alert(2))"
-    (submissions / "mallory.py").write_text(solution_source().replace(
-        "return 2.0 * np.asarray(x, dtype=float)", f"raise ValueError({payload!r})"))
+    (submissions / "mallory.py").write_text(
+        solution_source().replace("return 2.0 * np.asarray(x, dtype=float)", f"raise ValueError({payload!r})")
+    )
     out = tmp_path / "results"
     assert run_class(course, submissions, out).returncode == 0
     proc = grader("feedback", str(out), "--course", str(course), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "feedback for 3 student(s)" in proc.stderr
     folder = out / "feedback"
-    assert sorted(p.name for p in folder.iterdir()) == ["alice.html", "alice.md", "bob.html", "bob.md",
-                                                        "mallory.html", "mallory.md"]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "alice.html",
+        "alice.md",
+        "bob.html",
+        "bob.md",
+        "mallory.html",
+        "mallory.md",
+    ]
     bob = (folder / "bob.html").read_text()
     assert "feedback for bob" in bob and "2 of 4 points" in bob and "double does not return twice its input" in bob
     assert "- `double`: 0/2" in (folder / "bob.md").read_text()
@@ -426,9 +466,12 @@ def test_due_dates_and_given_submission_times_reach_the_report_and_the_feedback(
     for entry in ("erin.py", "bob.py"):
         (submissions / entry).unlink()
     yaml = course / "course.yaml"
-    yaml.write_text(yaml.read_text().replace("    title: Doubling and adding\n",
-                                             "    title: Doubling and adding\n    due: 2026-12-02 00:00\n")
-                    + "calendar: {time_zone: Europe/Paris, late_policy: {per_day: 0.25, zero_after_days: 3}}\n")
+    yaml.write_text(
+        yaml.read_text().replace(
+            "    title: Doubling and adding\n", "    title: Doubling and adding\n    due: 2026-12-02 00:00\n"
+        )
+        + "calendar: {time_zone: Europe/Paris, late_policy: {per_day: 0.25, zero_after_days: 3}}\n"
+    )
     (submissions / "dave" / "timestamp.txt").write_text("2026-12-03 09:15:00.000000 UTC\n")  # 1 d 10 h late
     (submissions / "carol" / "timestamp.txt").write_text("<b>yesterday</b>\n")
     out = tmp_path / "results"
@@ -437,8 +480,10 @@ def test_due_dates_and_given_submission_times_reach_the_report_and_the_feedback(
     assert proc.returncode == 0, proc.stderr
     dave = (out / "feedback" / "dave.html").read_text()
     # a1 is due at midnight in Paris (23:00 UTC); a2 has no due date: no penalty there
-    assert ("due 2026-12-02 00:00 Europe/Paris (25% of the score per day late (or part of a day), 0 after 3 days); "
-            "submitted 2026-12-03 09:15:00 UTC, 1 d 10 h late: -1.50 points") in dave, dave
+    assert (
+        "due 2026-12-02 00:00 Europe/Paris (25% of the score per day late (or part of a day), 0 after 3 days); "
+        "submitted 2026-12-03 09:15:00 UTC, 1 d 10 h late: -1.50 points"
+    ) in dave, dave
     assert "no due date (25% of the score per day late" in dave
     assert "4 of 4 points; after the late penalty: 2.50" in dave
     alice = (out / "feedback" / "alice.md").read_text()
@@ -446,10 +491,12 @@ def test_due_dates_and_given_submission_times_reach_the_report_and_the_feedback(
     proc = grader("report", str(out), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     page = (out / "report.html").read_text()
-    section = page[page.index("Due dates and late work"):page.index("All students")]
+    section = page[page.index("Due dates and late work") : page.index("All students")]
     assert "<code>a1</code>: due 2026-12-02 00:00 Europe/Paris" in section and "<code>a2</code>: no due date" in section
-    assert "<td>dave</td><td><code>a1</code></td><td>2026-12-03 09:15:00 UTC</td><td>1 d 10 h</td>" \
-           "<td class='num'>-1.50</td>" in section, section
+    assert (
+        "<td>dave</td><td><code>a1</code></td><td>2026-12-03 09:15:00 UTC</td><td>1 d 10 h</td>"
+        "<td class='num'>-1.50</td>" in section
+    ), section
     assert "Submission times: 1 of 3" in section
     assert "carol: timestamp.txt does not hold a time" in section and "<b>" not in section
 
@@ -505,16 +552,24 @@ def test_a_listener_hears_every_event_of_a_run_in_order(tmp_path, monkeypatch):
     monkeypatch.setattr(parcel, "MAX_SUBMISSION_BYTES", 10_000)  # big is refused, the others are smaller
     students = {s: submissions / f"{s}.py" for s in ("alice", "bob", "big")}
     recording = _Recording()
-    run = grade_class(load_course(course), ClassRoster(students, root=submissions, skipped={"notes.txt": "not a submission"}),
-                      GradingOptions(jobs=1, out=tmp_path / "out"), listener=recording.listener)
+    run = grade_class(
+        load_course(course),
+        ClassRoster(students, root=submissions, skipped={"notes.txt": "not a submission"}),
+        GradingOptions(jobs=1, out=tmp_path / "out"),
+        listener=recording.listener,
+    )
     events = recording.events
     assert events[:2] == [("failed", "notes.txt", "not a submission", False), ("plan", 3, 3, 0)], events
     assert events[2][0] == "started", events
     session, sandbox = events[2][1], events[2][2]
     assert run.sandbox == sandbox and sandbox
-    assert events[3:] == [("began", "alice", session), ("graded", "alice", "alice", 4.0, session),
-                          ("began", "bob", session), ("graded", "bob", "bob", 2.0, session),
-                          ("graded", "big", "big", 0.0, "-")], events
+    assert events[3:] == [
+        ("began", "alice", session),
+        ("graded", "alice", "alice", 4.0, session),
+        ("began", "bob", session),
+        ("graded", "bob", "bob", 2.0, session),
+        ("graded", "big", "big", 0.0, "-"),
+    ], events
 
 
 class _LosingBackend:
@@ -542,12 +597,22 @@ def test_a_listener_hears_refusals_retries_and_lost_sessions(tmp_path):
     submissions.mkdir()
     (submissions / "alice.py").write_text(solution_source())
     recording = _Recording()
-    run = grade_class(load_course(course), ClassRoster({"alice": submissions / "alice.py"}, root=submissions),
-                      GradingOptions(out=tmp_path / "out", pool=_LosingBackend()), listener=recording.listener)
+    run = grade_class(
+        load_course(course),
+        ClassRoster({"alice": submissions / "alice.py"}, root=submissions),
+        GradingOptions(out=tmp_path / "out", pool=_LosingBackend()),
+        listener=recording.listener,
+    )
     failure = run.failed["alice"]
     assert "the grading infrastructure failed 2 times" in failure and "the worker died again" in failure
     assert recording.events == [
-        ("plan", 1, 1, 0), ("refused", "w0", "another course"), ("started", "w1", "bubblewrap", True),
-        ("began", "alice", "w1"), ("retry", "alice", "w1", "the worker died"), ("lost", "w1"),
-        ("began", "alice", "w2"), ("failed", "alice", failure, True)]
+        ("plan", 1, 1, 0),
+        ("refused", "w0", "another course"),
+        ("started", "w1", "bubblewrap", True),
+        ("began", "alice", "w1"),
+        ("retry", "alice", "w1", "the worker died"),
+        ("lost", "w1"),
+        ("began", "alice", "w2"),
+        ("failed", "alice", failure, True),
+    ]
     assert run.sandbox == "bubblewrap"

@@ -26,8 +26,14 @@ def free_port() -> int:
 def tls_options(credentials: Path | None) -> list[str]:
     if not credentials:
         return []
-    return ["--tls-ca-file", str(credentials / "ca.pem"), "--tls-cert", str(credentials / "member.pem"),
-            "--tls-key", str(credentials / "member-key.pem")]
+    return [
+        "--tls-ca-file",
+        str(credentials / "ca.pem"),
+        "--tls-cert",
+        str(credentials / "member.pem"),
+        "--tls-key",
+        str(credentials / "member-key.pem"),
+    ]
 
 
 class Cluster:
@@ -40,33 +46,68 @@ class Cluster:
         scheme = "tls" if credentials else "tcp"
         self.address = f"{scheme}://127.0.0.1:{free_port()}"
         self.processes: dict[str, subprocess.Popen] = {}
-        self._start("scheduler", [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port",
-                                  self.address.rsplit(":", 1)[1], "--no-dashboard", "--protocol", scheme,
-                                  *tls_options(credentials)])
+        self._start(
+            "scheduler",
+            [
+                str(BIN / "dask"),
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                self.address.rsplit(":", 1)[1],
+                "--no-dashboard",
+                "--protocol",
+                scheme,
+                *tls_options(credentials),
+            ],
+        )
         security = None
         if credentials:
             security = distributed.security.Security(
-                tls_ca_file=str(credentials / "ca.pem"), tls_client_cert=str(credentials / "member.pem"),
-                tls_client_key=str(credentials / "member-key.pem"), require_encryption=True)
+                tls_ca_file=str(credentials / "ca.pem"),
+                tls_client_cert=str(credentials / "member.pem"),
+                tls_client_key=str(credentials / "member-key.pem"),
+                require_encryption=True,
+            )
         self.client = distributed.Client(self.address, timeout=60, set_as_default=False, security=security)
 
     def _start(self, name: str, argv: list[str], env: dict | None = None) -> subprocess.Popen:
         scratch = self.base / name
         scratch.mkdir(parents=True)
         log = open(scratch / "log", "wb")
-        self.processes[name] = subprocess.Popen(argv, cwd=scratch, stdout=log, stderr=subprocess.STDOUT,
-                                                env=dict(os.environ, **(env or {})), start_new_session=True)
+        self.processes[name] = subprocess.Popen(
+            argv,
+            cwd=scratch,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=dict(os.environ, **(env or {})),
+            start_new_session=True,
+        )
         return self.processes[name]
 
-    def add_worker(self, name: str, env: dict | None = None, credentials: Path | None | bool = True,
-                   wait: float = 60) -> str:
+    def add_worker(
+        self, name: str, env: dict | None = None, credentials: Path | None | bool = True, wait: float = 60
+    ) -> str:
         """Start a worker (one thread, no nanny: killed means gone); its address. ``credentials``:
         True for the cluster's own, or another folder, or None for none."""
         before = set(self.client.nthreads())
         credentials = self.credentials if credentials is True else credentials
-        self._start(name, [str(BIN / "dask"), "worker", self.address, "--nthreads", "1", "--no-nanny",
-                           "--no-dashboard", "--local-directory", str(self.base / name / "local"),
-                           *tls_options(credentials)], env)
+        self._start(
+            name,
+            [
+                str(BIN / "dask"),
+                "worker",
+                self.address,
+                "--nthreads",
+                "1",
+                "--no-nanny",
+                "--no-dashboard",
+                "--local-directory",
+                str(self.base / name / "local"),
+                *tls_options(credentials),
+            ],
+            env,
+        )
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
             new = set(self.client.nthreads()) - before

@@ -42,9 +42,25 @@ def cluster(tmp_path_factory):
 
 def grade_class(course: Path, submissions: Path, out: Path, *extra: str, timeout: float = 300):
     # The test clusters listen on plain tcp://127.0.0.1 (each test's own): refused unless said insecure.
-    return subprocess.run([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
-                           "--course", str(course), *extra], capture_output=True, text=True, timeout=timeout,
-                          cwd=out.parent, env=dict(os.environ, GRADER_CLUSTER_INSECURE="1"))
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "grade-class",
+            str(submissions),
+            "--out",
+            str(out),
+            "--course",
+            str(course),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=out.parent,
+        env=dict(os.environ, GRADER_CLUSTER_INSECURE="1"),
+    )
 
 
 def records(out: Path) -> dict[str, dict]:
@@ -52,9 +68,14 @@ def records(out: Path) -> dict[str, dict]:
 
 
 def hostile(name: str, base: Path) -> str:
-    return (HOSTILE / f"{name}.py").read_text().replace("@@CANARY@@", str(base / "canary")).replace(
-        "@@COURSE_ROOT@@", str(base / "course")).replace("@@REPO_ROOT@@", str(ROOT)).replace(
-        "@@PORT@@", str(free_port()))
+    return (
+        (HOSTILE / f"{name}.py")
+        .read_text()
+        .replace("@@CANARY@@", str(base / "canary"))
+        .replace("@@COURSE_ROOT@@", str(base / "course"))
+        .replace("@@REPO_ROOT@@", str(ROOT))
+        .replace("@@PORT@@", str(free_port()))
+    )
 
 
 @needs_bwrap
@@ -99,9 +120,26 @@ def test_a_killed_worker_loses_no_grade_and_its_submissions_are_graded_elsewhere
     submissions = slow_class(tmp_path / "class", loops=6, quick=4)
     doomed = cluster.add_worker("worker-doomed")
     out = tmp_path / "out"
-    client = subprocess.Popen([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
-                               "--course", str(course), "--scheduler", cluster.address, "--insecure"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    client = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "grade-class",
+            str(submissions),
+            "--out",
+            str(out),
+            "--course",
+            str(course),
+            "--scheduler",
+            cluster.address,
+            "--insecure",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
     in_flight: list = []
     deadline = time.monotonic() + 120
     while not in_flight and time.monotonic() < deadline:
@@ -126,10 +164,27 @@ def test_a_stopped_client_resumes_with_only_the_missing_students(cluster, tmp_pa
     course = make_toy_course(tmp_path / "course")
     submissions = slow_class(tmp_path / "class", loops=6, quick=2)
     out = tmp_path / "out"
-    client = subprocess.Popen([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
-                               "--course", str(course), "--scheduler", cluster.address, "--insecure"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-                              preexec_fn=default_sigint)
+    client = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "grade-class",
+            str(submissions),
+            "--out",
+            str(out),
+            "--course",
+            str(course),
+            "--scheduler",
+            cluster.address,
+            "--insecure",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        preexec_fn=default_sigint,
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and len(list((out / "results").glob("*.json"))) < 2:
         time.sleep(0.1)
@@ -170,9 +225,20 @@ def test_a_worker_with_another_course_version_is_refused_naming_both_fingerprint
     assert {r["grader"] for r in records(tmp_path / "out").values()} <= set(cluster.workers)
 
 
-@pytest.mark.parametrize("address", ["tcp://10.1.2.3:8786", "10.1.2.3:8786", "tcp://scheduler.example.org:8786",
-                                     "tcp://0.0.0.0:8786", "ws://192.168.1.5:8786", "tcp://127.0.0.1:8786",
-                                     "tcp://localhost:8786", "tcp://[::1]:8786", "127.0.0.1:8786"])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "tcp://10.1.2.3:8786",
+        "10.1.2.3:8786",
+        "tcp://scheduler.example.org:8786",
+        "tcp://0.0.0.0:8786",
+        "ws://192.168.1.5:8786",
+        "tcp://127.0.0.1:8786",
+        "tcp://localhost:8786",
+        "tcp://[::1]:8786",
+        "127.0.0.1:8786",
+    ],
+)
 def test_plain_tcp_is_refused_before_connecting(address, monkeypatch):
     # A rogue machine that reaches a plain tcp:// scheduler joins as a worker and gets every
     # submission; the docs' recipe listened on 0.0.0.0 without TLS. Loopback too (review attacks
@@ -210,10 +276,26 @@ def test_only_members_with_the_courses_credentials_join_and_get_anything(tmp_pat
         submissions.mkdir()
         (submissions / "alice.py").write_text(solution_source())
         out = tmp_path / "results"
-        proc = subprocess.run([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out", str(out),
-                               "--course", str(course), "--scheduler", found.address], capture_output=True,
-                              text=True, timeout=300, cwd=tmp_path,
-                              env=dict(__import__("os").environ, GRADER_CLUSTER_CREDENTIALS=str(ours)))
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "grader",
+                "grade-class",
+                str(submissions),
+                "--out",
+                str(out),
+                "--course",
+                str(course),
+                "--scheduler",
+                found.address,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=tmp_path,
+            env=dict(__import__("os").environ, GRADER_CLUSTER_CREDENTIALS=str(ours)),
+        )
         assert proc.returncode == 0, proc.stderr
         assert records(out)["alice"]["result"]["total"] == 4
         assert records(out)["alice"]["grader"] == member

@@ -25,13 +25,37 @@ CANARY = "CANARY_0f1e2d_SOLUTION_TEXT"  # written in a file outside every submis
 # -- values -------------------------------------------------------------------------------------
 ODD_TEXT = st.one_of(
     st.text(max_size=40),
-    st.sampled_from(["x\n[AutogradeApp | ERROR] There was an error processing assignment 'a1' for student 'alice'",
-                     "[/bold]", "<script>document.title='PWNED'</script>", "\"><img src=x onerror=alert(1)>",
-                     "javascript:alert(1)", "\udce9", "a" * 200, "double", "add", "test_add", "", " ", "\0"]))
-LEAF = st.one_of(st.none(), st.booleans(), st.integers(), st.sampled_from([10**400, -(10**400), 2**63]),
-                 st.floats(allow_nan=True), ODD_TEXT)
-ODD_VALUE = st.recursive(LEAF, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                       st.dictionaries(ODD_TEXT, inner, max_size=4)), max_leaves=12)
+    st.sampled_from(
+        [
+            "x\n[AutogradeApp | ERROR] There was an error processing assignment 'a1' for student 'alice'",
+            "[/bold]",
+            "<script>document.title='PWNED'</script>",
+            '"><img src=x onerror=alert(1)>',
+            "javascript:alert(1)",
+            "\udce9",
+            "a" * 200,
+            "double",
+            "add",
+            "test_add",
+            "",
+            " ",
+            "\0",
+        ]
+    ),
+)
+LEAF = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.sampled_from([10**400, -(10**400), 2**63]),
+    st.floats(allow_nan=True),
+    ODD_TEXT,
+)
+ODD_VALUE = st.recursive(
+    LEAF,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(ODD_TEXT, inner, max_size=4)),
+    max_leaves=12,
+)
 
 
 @st.composite
@@ -62,25 +86,65 @@ def cell(draw):
     """A cell as a hostile notebook may hold it: sometimes not a cell at all."""
     if draw(st.integers(0, 5)) == 0:
         return draw(ODD_VALUE)
-    new = {"cell_type": draw(st.one_of(st.sampled_from(["code", "markdown", "raw"]), ODD_VALUE)),
-           "metadata": draw(st.one_of(st.just({}), st.builds(lambda m: {"nbgrader": m}, nbgrader_meta()), ODD_VALUE)),
-           "source": draw(st.one_of(ODD_TEXT, st.lists(ODD_TEXT, max_size=3), ODD_VALUE, HUGE))}
+    new = {
+        "cell_type": draw(st.one_of(st.sampled_from(["code", "markdown", "raw"]), ODD_VALUE)),
+        "metadata": draw(st.one_of(st.just({}), st.builds(lambda m: {"nbgrader": m}, nbgrader_meta()), ODD_VALUE)),
+        "source": draw(st.one_of(ODD_TEXT, st.lists(ODD_TEXT, max_size=3), ODD_VALUE, HUGE)),
+    }
     if draw(st.booleans()):
         new["id"] = draw(st.one_of(st.sampled_from(["double", "add", "dup", "dup"]), ODD_TEXT))
     if new["cell_type"] == "code" and draw(st.booleans()):
-        new["outputs"] = draw(st.lists(st.one_of(ODD_VALUE, st.builds(
-            lambda d: {"output_type": "display_data", "metadata": {}, "data": d},
-            st.dictionaries(st.sampled_from(["text/html", "application/javascript", "image/svg+xml", "image/png",
-                                             "text/plain", "text/markdown"]), ODD_TEXT, max_size=3))), max_size=2))
+        new["outputs"] = draw(
+            st.lists(
+                st.one_of(
+                    ODD_VALUE,
+                    st.builds(
+                        lambda d: {"output_type": "display_data", "metadata": {}, "data": d},
+                        st.dictionaries(
+                            st.sampled_from(
+                                [
+                                    "text/html",
+                                    "application/javascript",
+                                    "image/svg+xml",
+                                    "image/png",
+                                    "text/plain",
+                                    "text/markdown",
+                                ]
+                            ),
+                            ODD_TEXT,
+                            max_size=3,
+                        ),
+                    ),
+                ),
+                max_size=2,
+            )
+        )
     if draw(st.booleans()):
         new[draw(ODD_TEXT)] = draw(ODD_VALUE)
     return new
 
 
 def honest_cells() -> list[dict]:
-    return [{"cell_type": "code", "execution_count": None, "id": name, "outputs": [], "source": source,
-             "metadata": {"nbgrader": {"grade": False, "grade_id": name, "locked": False, "schema_version": 3,
-                                       "solution": True, "task": False}}} for name, source in NOTEBOOK_CELLS.items()]
+    return [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": name,
+            "outputs": [],
+            "source": source,
+            "metadata": {
+                "nbgrader": {
+                    "grade": False,
+                    "grade_id": name,
+                    "locked": False,
+                    "schema_version": 3,
+                    "solution": True,
+                    "task": False,
+                }
+            },
+        }
+        for name, source in NOTEBOOK_CELLS.items()
+    ]
 
 
 def claims_an_exercise(value) -> bool:
@@ -98,8 +162,12 @@ def notebook_text(draw) -> str:
     honest = honest_cells()
     for position, c in enumerate(honest):
         cells.insert(draw(st.integers(0, len(cells))) if position == 0 else len(cells), c)
-    nb = {"cells": cells, "metadata": draw(st.one_of(st.just({}), ODD_VALUE)),
-          "nbformat": draw(st.one_of(st.just(4), ODD_VALUE)), "nbformat_minor": draw(st.one_of(st.just(5), ODD_VALUE))}
+    nb = {
+        "cells": cells,
+        "metadata": draw(st.one_of(st.just({}), ODD_VALUE)),
+        "nbformat": draw(st.one_of(st.just(4), ODD_VALUE)),
+        "nbformat_minor": draw(st.one_of(st.just(5), ODD_VALUE)),
+    }
     text = json.dumps(nb)
     if draw(st.integers(0, 9)) == 0:  # deep values where metadata goes
         text = text.replace('"metadata": {}', '"metadata": {"deep": ' + draw(deep()) + "}", 1)
@@ -108,9 +176,26 @@ def notebook_text(draw) -> str:
 
 # -- folders ----------------------------------------------------------------------------------------
 NAME_BYTES = st.one_of(
-    st.sampled_from([b"a1.ipynb", b"gae.py", b"toy.py", b"other.py", b"caf\xe9.py", b"\xff\xfe.ipynb", b"[bold].py",
-                     b"x" * 250, b"-rf", b" ", b"new\nline.py", b"__pycache__", b".hidden", b"mod.py"]),
-    st.binary(min_size=1, max_size=12).filter(lambda b: b"/" not in b and b"\0" not in b and b not in (b".", b"..")))
+    st.sampled_from(
+        [
+            b"a1.ipynb",
+            b"gae.py",
+            b"toy.py",
+            b"other.py",
+            b"caf\xe9.py",
+            b"\xff\xfe.ipynb",
+            b"[bold].py",
+            b"x" * 250,
+            b"-rf",
+            b" ",
+            b"new\nline.py",
+            b"__pycache__",
+            b".hidden",
+            b"mod.py",
+        ]
+    ),
+    st.binary(min_size=1, max_size=12).filter(lambda b: b"/" not in b and b"\0" not in b and b not in (b".", b"..")),
+)
 
 
 @dataclass(frozen=True)
@@ -122,9 +207,12 @@ class Entry:
     target: str = ""
 
 
-ENTRY = st.builds(Entry, st.lists(NAME_BYTES, min_size=1, max_size=3).map(tuple),
-                  st.sampled_from(["file", "empty", "huge", "dir", "fifo", "link"]),
-                  st.sampled_from(["canary", "canary_dir", "/etc/passwd", "dangling", "..", ".", "self"]))
+ENTRY = st.builds(
+    Entry,
+    st.lists(NAME_BYTES, min_size=1, max_size=3).map(tuple),
+    st.sampled_from(["file", "empty", "huge", "dir", "fifo", "link"]),
+    st.sampled_from(["canary", "canary_dir", "/etc/passwd", "dangling", "..", ".", "self"]),
+)
 FOLDER = st.lists(ENTRY, max_size=6)
 
 
@@ -135,8 +223,9 @@ def write_folder(root: Path, entries: list[Entry], canary: Path) -> None:
         path = os.path.join(os.fsencode(root), *entry.parts)
         parents = [os.path.join(os.fsencode(root), *entry.parts[:i]) for i in range(1, len(entry.parts))]
         # Never through an earlier entry: it may be a pipe (a writer would block) or a link (out of root).
-        if os.path.lexists(path) or any(os.path.islink(p) or (os.path.lexists(p) and not os.path.isdir(p))
-                                        for p in parents):
+        if os.path.lexists(path) or any(
+            os.path.islink(p) or (os.path.lexists(p) and not os.path.isdir(p)) for p in parents
+        ):
             continue
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -153,8 +242,12 @@ def write_folder(root: Path, entries: list[Entry], canary: Path) -> None:
             elif entry.kind == "fifo":
                 os.mkfifo(path)
             else:
-                target = {"canary": str(canary), "canary_dir": str(canary.parent), "dangling": "/nonexistent/x",
-                          "self": os.fsdecode(entry.parts[-1])}.get(entry.target, entry.target)
+                target = {
+                    "canary": str(canary),
+                    "canary_dir": str(canary.parent),
+                    "dangling": "/nonexistent/x",
+                    "self": os.fsdecode(entry.parts[-1]),
+                }.get(entry.target, entry.target)
                 os.symlink(target, path)
         except OSError:
             continue
@@ -162,17 +255,44 @@ def write_folder(root: Path, entries: list[Entry], canary: Path) -> None:
 
 # -- archives -----------------------------------------------------------------------------------------
 ZIP_NAME = st.one_of(
-    st.sampled_from(["mallory_a1.ipynb", "mallory/a1.ipynb", "alice_a1.ipynb", "alice/a1.ipynb", "../../x.ipynb",
-                     "/etc/x.ipynb", "..\\..\\x.ipynb", "C:/x.ipynb", "mallory/alice/a1.ipynb", "bob_up.zip",
-                     "mallory/gae.py", "[bold]_a1.ipynb", "caf\u00e9_a1.ipynb", "__MACOSX/._x", "a/", "x" * 300]),
-    st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=20))
+    st.sampled_from(
+        [
+            "mallory_a1.ipynb",
+            "mallory/a1.ipynb",
+            "alice_a1.ipynb",
+            "alice/a1.ipynb",
+            "../../x.ipynb",
+            "/etc/x.ipynb",
+            "..\\..\\x.ipynb",
+            "C:/x.ipynb",
+            "mallory/alice/a1.ipynb",
+            "bob_up.zip",
+            "mallory/gae.py",
+            "[bold]_a1.ipynb",
+            "caf\u00e9_a1.ipynb",
+            "__MACOSX/._x",
+            "a/",
+            "x" * 300,
+        ]
+    ),
+    st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=20),
+)
 ZIP_MODE = st.sampled_from([0, 0o100644, 0o100755, 0o104755, 0o102755, 0o120777, 0o040777, 0o020644, 0o010644])
 
 
 @st.composite
 def zip_entries(draw) -> list[tuple[str, int, bytes, tuple]]:
-    entries = draw(st.lists(st.tuples(ZIP_NAME, ZIP_MODE, st.binary(max_size=64),
-                                      st.sampled_from([(2024, 1, 1, 0, 0, 0), (2025, 1, 1, 0, 0, 0)])), max_size=8))
+    entries = draw(
+        st.lists(
+            st.tuples(
+                ZIP_NAME,
+                ZIP_MODE,
+                st.binary(max_size=64),
+                st.sampled_from([(2024, 1, 1, 0, 0, 0), (2025, 1, 1, 0, 0, 0)]),
+            ),
+            max_size=8,
+        )
+    )
     return [(name, mode, data, when) for name, mode, data, when in entries if not name.startswith("alice")]
 
 

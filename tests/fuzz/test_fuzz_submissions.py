@@ -36,18 +36,18 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from grader.notebooks.extract import check_notebook, extract_submission, module_cells, notebooks_of, read_notebook
 from grader.autograde.sanitize import sanitize_notebook
 from grader.autograde.zipcollect import LmsDownload, collect_zip
 from grader.build.leaks import student_lines
-from grader.notebooks.segments import assignment_modules
 from grader.classgrade.run import discover_submissions
+from grader.core.course import load_course
+from grader.core.staging import stage_submission
 from grader.engine.parcel import Parcel
 from grader.engine.store import SAFE_ID
-from grader.core.course import load_course
 from grader.errors import GraderError
-from grader.core.staging import stage_submission
-from tests.fuzz.strategies import (CANARY, NOTEBOOK_CELLS, FOLDER, notebook_text, write_folder, write_zip, zip_entries)
+from grader.notebooks.extract import check_notebook, extract_submission, module_cells, notebooks_of, read_notebook
+from grader.notebooks.segments import assignment_modules
+from tests.fuzz.strategies import CANARY, FOLDER, NOTEBOOK_CELLS, notebook_text, write_folder, write_zip, zip_entries
 from tests.helpers import run_grader
 from tests.toy_course import a1_notebook, make_toy_course, shared_nbgrader_course, solution_source
 
@@ -58,13 +58,20 @@ def budget(ci: int, whole_runs: bool = False) -> settings:
     examples = ci if not LONG else (max(ci, LONG // 100) if whole_runs else LONG)
     # A whole run takes seconds: a failing one is reported as drawn, not shrunk for half an hour.
     phases = [Phase.explicit, Phase.reuse, Phase.generate] if whole_runs else list(Phase)
-    return settings(max_examples=examples, deadline=None, derandomize=not LONG, database=None if not LONG else
-                    settings.default.database, suppress_health_check=list(HealthCheck), phases=phases)
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=not LONG,
+        database=None if not LONG else settings.default.database,
+        suppress_health_check=list(HealthCheck),
+        phases=phases,
+    )
 
 
 @contextmanager
 def within(seconds: int, what: str):
     """Fail (instead of hanging the suite) when ``what`` blocks, e.g. on a named pipe."""
+
     def expired(signum, frame):
         raise TimeoutError(f"{what} did not finish within {seconds} s")
 
@@ -122,7 +129,9 @@ def test_a_fuzzed_notebook_costs_only_its_own_cells(toy, text):
         converted = any("old notebook format" in n for n in notes)
         if ex.readable and not converted:  # the honest cells are graded as they are
             cells = module_cells((ex.directory / "toy.py").read_text())
-            assert NOTEBOOK_CELLS["double"].strip() in cells["double"] and NOTEBOOK_CELLS["add"].strip() in cells["add"], ex.notes
+            assert (
+                NOTEBOOK_CELLS["double"].strip() in cells["double"] and NOTEBOOK_CELLS["add"].strip() in cells["add"]
+            ), ex.notes
             assert "double" not in ex.notes and "add" not in ex.notes
         # What nbconvert renders of it after sanitising (the autograde and feedback step) runs nothing.
         data, _ = read_notebook(folder / "a1.ipynb")
@@ -147,15 +156,25 @@ def test_a_fuzzed_submission_folder_is_read_without_links_pipes_or_unbounded_rea
         folder = tmp / "submitted" / "mallory" / "a1"
         if notebook:
             folder.mkdir(parents=True)
-            (folder / "a1.ipynb").write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4,
-                                                         "nbformat_minor": 5}))
+            (folder / "a1.ipynb").write_text(
+                json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+            )
         write_folder(folder, entries, canary)
-        has_odd = any(not (stat.S_ISREG(os.lstat(p).st_mode) or stat.S_ISDIR(os.lstat(p).st_mode))
-                      for p in _walk(folder))
+        has_odd = any(
+            not (stat.S_ISREG(os.lstat(p).st_mode) or stat.S_ISDIR(os.lstat(p).st_mode)) for p in _walk(folder)
+        )
         # The nbgrader path: extraction (a lab's modules included).
         notebooks, problems = notebooks_of(folder, ["a1.ipynb"])
-        ex = extract_submission(course, assignment, notebooks, problems, folder, tmp / "out", modules=modules,
-                                student_modules=["toy.py", "other.py", "gae.py", "mod.py"])
+        ex = extract_submission(
+            course,
+            assignment,
+            notebooks,
+            problems,
+            folder,
+            tmp / "out",
+            modules=modules,
+            student_modules=["toy.py", "other.py", "gae.py", "mod.py"],
+        )
         assert CANARY not in extracted_text(ex.directory)
         assert ex.quarantined or not has_odd
         # The grade-class path: staging and fingerprints.
@@ -225,8 +244,8 @@ def toy_build(tmp_path_factory):
 @budget(2, whole_runs=True)
 @given(notebooks=st.lists(notebook_text(), min_size=1, max_size=2), entries=FOLDER)
 def test_a_fuzzed_class_is_autograded_and_recorded_whole(toy, toy_build, notebooks, entries):
-    from grader.notebooks.gradebook import course_gradebook, gradebook_scores
     from grader.autograde.trusted import results_store
+    from grader.notebooks.gradebook import course_gradebook, gradebook_scores
 
     canary = toy[3]
     with tempfile.TemporaryDirectory() as tmp:
@@ -242,8 +261,9 @@ def test_a_fuzzed_class_is_autograded_and_recorded_whole(toy, toy_build, noteboo
         folder.mkdir(parents=True)
         (folder / "a1.ipynb").write_text(honest)
         write_folder(folder, entries, canary)
-        proc = run_grader("autograde", "a1", "--course", str(toy_build[0]), "--course-dir", str(course_dir),
-                          cwd=Path(tmp))
+        proc = run_grader(
+            "autograde", "a1", "--course", str(toy_build[0]), "--course-dir", str(course_dir), cwd=Path(tmp)
+        )
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert "alice (rescued)" not in proc.stdout and "bob (rescued)" not in proc.stdout
         store = results_store(course_dir, "a1")
@@ -272,8 +292,17 @@ def test_a_fuzzed_class_is_graded_by_grade_class_whole(toy, toy_build, top, insi
         for module in ("toy", "other"):
             (bob / f"{module}.py").write_text(solution_source())
         write_folder(bob / "extra", inside, canary)
-        proc = run_grader("grade-class", str(klass), "--out", str(Path(tmp) / "out"), "--course",
-                          str(toy_build[0]), "-j", "1", cwd=Path(tmp))
+        proc = run_grader(
+            "grade-class",
+            str(klass),
+            "--out",
+            str(Path(tmp) / "out"),
+            "--course",
+            str(toy_build[0]),
+            "-j",
+            "1",
+            cwd=Path(tmp),
+        )
         assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, proc.stderr
         results = {p.stem: json.loads(p.read_text()) for p in (Path(tmp) / "out/results").glob("*.json")}
         assert results["alice"]["result"]["total"] == 4.0

@@ -21,9 +21,25 @@ def results(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("report")
     course = make_toy_course(work / "course")
     submissions = write_sample_class(work / "class")
-    proc = subprocess.run([sys.executable, "-m", "grader", "grade-class", str(submissions), "--out",
-                           str(work / "results"), "--course", str(course), "-j", "2"],
-                          capture_output=True, text=True, cwd=work, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "grade-class",
+            str(submissions),
+            "--out",
+            str(work / "results"),
+            "--course",
+            str(course),
+            "-j",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=work,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     return work / "results"
 
@@ -32,12 +48,19 @@ def test_the_report_is_one_self_contained_page(results, tmp_path):
     out = tmp_path / "page.html"
     png = tmp_path / "page.png"
     args = ["-o", str(out)] + (["--screenshot", str(png)] if find_chromium() else [])
-    proc = subprocess.run([sys.executable, "-m", "grader", "report", str(results), *args],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "grader", "report", str(results), *args], capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr
     page = out.read_text()
-    for heading in ("Scores per assignment", "Pass rate per function", "Most frequent misconceptions",
-                    "Submissions that hit a limit", "Grading time", "All students"):
+    for heading in (
+        "Scores per assignment",
+        "Pass rate per function",
+        "Most frequent misconceptions",
+        "Submissions that hit a limit",
+        "Grading time",
+        "All students",
+    ):
         assert heading in page
     images = re.findall(r"<img [^>]*src='([^']+)'", page)
     assert len(images) == 3 and all(src.startswith("data:image/png;base64,") for src in images)

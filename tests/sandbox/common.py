@@ -14,7 +14,7 @@ needs_bwrap = pytest.mark.skipif(SETUP is None, reason=f"no working bubblewrap s
 
 
 # A worker module that measures what it can write outside its scratch /tmp.
-SPACE = '''
+SPACE = """
 import os
 
 def space():
@@ -35,13 +35,21 @@ def space():
         pass
     seen["shm"] = written
     return seen
-'''
+"""
 
 
 def call(worker, module: str, function: str, *args):
     """``module.function(*args)`` in a started worker; the decoded value."""
-    reply = worker.request({"op": "call", "module": module, "function": function,
-                            "args": runtime.encode(list(args)), "kwargs": runtime.encode({})}, timeout=30)
+    reply = worker.request(
+        {
+            "op": "call",
+            "module": module,
+            "function": function,
+            "args": runtime.encode(list(args)),
+            "kwargs": runtime.encode({}),
+        },
+        timeout=30,
+    )
     assert reply.get("ok"), reply
     return runtime.decode(reply["value"])
 

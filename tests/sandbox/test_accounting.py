@@ -35,10 +35,11 @@ def mode(request, monkeypatch):
         monkeypatch.setenv("GRADER_NO_CGROUPS", "1")
     return request.param
 
+
 LIMIT_MB = 256
 NOISE = 32 * 2**20
 # Each takes up to 640 MiB (2.5 x the limit) in 64 MiB steps, and says how far it got.
-GREEDY = '''
+GREEDY = """
 import ctypes, mmap, os
 
 STEP = 64 << 20
@@ -105,7 +106,7 @@ def children():
     import time
     time.sleep(3)
     return len(pids)
-'''
+"""
 
 
 def slab() -> int:
@@ -162,8 +163,16 @@ def test_shared_memory_counts_against_the_submissions_limit(tmp_path, function, 
         worker = start(launcher, tmp_path)
         try:
             try:
-                reply = worker.request({"op": "call", "module": "greedy", "function": function,
-                                        "args": runtime.encode([]), "kwargs": runtime.encode({})}, timeout=60)
+                reply = worker.request(
+                    {
+                        "op": "call",
+                        "module": "greedy",
+                        "function": function,
+                        "args": runtime.encode([]),
+                        "kwargs": runtime.encode({}),
+                    },
+                    timeout=60,
+                )
             except Exception as exc:  # noqa: BLE001 - killed by the kernel at its limit: what we want
                 reply = {"died": repr(exc)}
             # Measured outside, while the worker (if alive) holds it: an unmapped memfd or a
@@ -189,8 +198,16 @@ def test_forked_children_count_together(tmp_path, mode):
         worker = start(launcher, tmp_path)
         try:
             try:
-                worker.request({"op": "call", "module": "greedy", "function": "children",
-                                "args": runtime.encode([]), "kwargs": runtime.encode({})}, timeout=60)
+                worker.request(
+                    {
+                        "op": "call",
+                        "module": "greedy",
+                        "function": "children",
+                        "args": runtime.encode([]),
+                        "kwargs": runtime.encode({}),
+                    },
+                    timeout=60,
+                )
             except Exception:  # noqa: BLE001 - killed by the kernel at its limit: what we want
                 pass
             held = memory_of_tag(launcher.tag)
@@ -204,15 +221,25 @@ def test_kernel_memory_of_empty_files_counts_against_the_limit(tmp_path, mode):
     # Before: 1.5 M empty files in /tmp and /dev/shm cost 1.3 GB of kernel memory in 15 s; here
     # 700,000 files (about 690 MiB of inodes and dentries) under a 256 MiB limit.
     if mode == "fallback":
-        pytest.skip("without a cgroup, the kernel memory of inodes is not bounded by a size (the threat "
-                    "model's table says so): bubblewrap's tmpfs takes no nr_inodes")
+        pytest.skip(
+            "without a cgroup, the kernel memory of inodes is not bounded by a size (the threat "
+            "model's table says so): bubblewrap's tmpfs takes no nr_inodes"
+        )
     with SandboxLauncher(Limits(memory_mb=LIMIT_MB), sandbox="require") as launcher:
         before = slab()
         worker = start(launcher, tmp_path)
         try:
             try:
-                reply = worker.request({"op": "call", "module": "greedy", "function": "files",
-                                        "args": runtime.encode([700_000]), "kwargs": runtime.encode({})}, timeout=120)
+                reply = worker.request(
+                    {
+                        "op": "call",
+                        "module": "greedy",
+                        "function": "files",
+                        "args": runtime.encode([700_000]),
+                        "kwargs": runtime.encode({}),
+                    },
+                    timeout=120,
+                )
             except Exception as exc:  # noqa: BLE001 - killed by the kernel at its limit: what we want
                 reply = {"died": repr(exc)}
             held = slab() - before

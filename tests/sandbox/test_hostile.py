@@ -41,8 +41,11 @@ def metadata(path: Path) -> dict:
 
 
 def tree_digest(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 class Listener:
@@ -87,22 +90,32 @@ def graded(tmp_path_factory):
     submissions.mkdir()
     (submissions / "control_first.py").write_text(solution_source())
     for path in FILES:
-        text = (path.read_text(encoding="utf-8").replace("@@CANARY@@", str(canary))
-                .replace("@@COURSE_ROOT@@", str(course_root)).replace("@@REPO_ROOT@@", str(ROOT))
-                .replace("@@PORT@@", str(listener.port)))
+        text = (
+            path.read_text(encoding="utf-8")
+            .replace("@@CANARY@@", str(canary))
+            .replace("@@COURSE_ROOT@@", str(course_root))
+            .replace("@@REPO_ROOT@@", str(ROOT))
+            .replace("@@PORT@@", str(listener.port))
+        )
         (submissions / path.name).write_text(text)
     (submissions / "control_last.py").write_text(solution_source())
-    ids = {"control_first": submissions / "control_first.py",
-           **{p.stem: submissions / p.name for p in FILES},
-           "control_last": submissions / "control_last.py"}
+    ids = {
+        "control_first": submissions / "control_first.py",
+        **{p.stem: submissions / p.name for p in FILES},
+        "control_last": submissions / "control_last.py",
+    }
     before = {"course": tree_digest(course_root), "canary": tree_digest(canary)}
     finished: dict[str, float] = {}
     limits = Limits.from_course(course)
     launcher = SandboxLauncher(limits, sandbox="require")
     try:
         started = time.monotonic()
-        records = grade_here(course, [Parcel.read(sid, path) for sid, path in ids.items()], launcher=launcher,
-                             on_record=lambda parcel, record: finished.__setitem__(parcel.student, time.monotonic()))
+        records = grade_here(
+            course,
+            [Parcel.read(sid, path) for sid, path in ids.items()],
+            launcher=launcher,
+            on_record=lambda parcel, record: finished.__setitem__(parcel.student, time.monotonic()),
+        )
         total = time.monotonic() - started
         results = {sid: record.result for sid, record in records.items()}
         during = leftover_processes(launcher)
@@ -111,10 +124,17 @@ def graded(tmp_path_factory):
         listener.stop()
     time.sleep(0.2)
     return {
-        "course": course, "results": results, "total": total, "records": records, "limits": limits,
-        "before": before, "after": {"course": tree_digest(course_root), "canary": tree_digest(canary)},
-        "leftovers_after_close": leftover_processes(launcher), "leftovers_during": during,
-        "connections": listener.connections, "launcher": launcher,
+        "course": course,
+        "results": results,
+        "total": total,
+        "records": records,
+        "limits": limits,
+        "before": before,
+        "after": {"course": tree_digest(course_root), "canary": tree_digest(canary)},
+        "leftovers_after_close": leftover_processes(launcher),
+        "leftovers_during": during,
+        "connections": listener.connections,
+        "launcher": launcher,
     }
 
 
@@ -190,7 +210,9 @@ def test_student_text_is_bounded_in_every_result(graded):
         for f in result.functions.values():
             for text in [f.error or "", *f.messages]:
                 assert len(text) < 3000, f"{stem}: a message of {len(text)} characters"
-                assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", text), f"{stem}: control characters in {text[:80]!r}"
+                assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", text), (
+                    f"{stem}: control characters in {text[:80]!r}"
+                )
 
 
 def test_a_memory_limit_is_what_the_kernel_saw_never_what_the_student_said(graded):

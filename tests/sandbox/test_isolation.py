@@ -17,17 +17,19 @@ import pytest
 
 from grader.core.course import load_course
 from grader.sandbox import SandboxLauncher, seccomp
+from grader.sandbox.bwrap import SHM_BYTES
 from grader.sandbox.limits import Limits
 from grader.worker.client import WorkerProcess
 from tests.helpers import ROOT
-from grader.sandbox.bwrap import SHM_BYTES
 from tests.sandbox.common import SETUP, SPACE, call, needs_bwrap
 from tests.toy_course import make_toy_course
 
 LEAVES_SECRETS = ROOT / "tests" / "data" / "hostile" / "next_student" / "leaves_secrets.py"
 ARCH = seccomp.native_arch()
-needs_filter = pytest.mark.skipif(SETUP is None or not SETUP.seccomp,
-                                  reason=f"no seccomp filter here: {SETUP.no_seccomp if SETUP else 'no bubblewrap'}")
+needs_filter = pytest.mark.skipif(
+    SETUP is None or not SETUP.seccomp,
+    reason=f"no seccomp filter here: {SETUP.no_seccomp if SETUP else 'no bubblewrap'}",
+)
 
 
 @pytest.fixture()
@@ -46,8 +48,9 @@ def started(launcher, directory: Path, source: Path | str, module: str) -> Worke
 
 # -- item: the next student -----------------------------------------------------------
 @needs_bwrap
-@pytest.mark.parametrize("filtered", [pytest.param(True, marks=needs_filter), False],
-                         ids=["seccomp filter", "without the filter"])
+@pytest.mark.parametrize(
+    "filtered", [pytest.param(True, marks=needs_filter), False], ids=["seccomp filter", "without the filter"]
+)
 def test_the_next_student_finds_nothing_the_last_one_left(limits, tmp_path, filtered):
     secret = f"secret-{os.getpid()}-{time.time_ns()}"
     options = {} if filtered else {"seccomp": False}
@@ -193,8 +196,9 @@ def test_inside_the_sandbox_the_filter_denies_and_numpy_still_works(limits, tmp_
         finally:
             worker.kill()
     expected = {name: errno.ENOSYS if name == "clone3" else errno.EPERM for name in answers}
-    assert {k: errno.errorcode.get(v, v) for k, v in answers.items()} == \
-        {k: errno.errorcode[v] for k, v in expected.items()}
+    assert {k: errno.errorcode.get(v, v) for k, v in answers.items()} == {
+        k: errno.errorcode[v] for k, v in expected.items()
+    }
     assert works == {"fork": 7, "thread": 1.5}
 
 
@@ -218,22 +222,36 @@ def unprivileged(code: str, uid: int = 65534) -> subprocess.CompletedProcess:
     in a private mount namespace that directory is replaced by a world-readable
     tmpfs holding bind mounts of just the entries needed, then ``setpriv`` drops root.
     """
-    needed = [Path(os.path.realpath(sys.base_prefix)), Path(sys.prefix), Path(os.path.realpath(sys.executable)),
-              ROOT, Path(tempfile.gettempdir())]
-    lines = ["set -e", 'stash=$(mktemp -d)']
+    needed = [
+        Path(os.path.realpath(sys.base_prefix)),
+        Path(sys.prefix),
+        Path(os.path.realpath(sys.executable)),
+        ROOT,
+        Path(tempfile.gettempdir()),
+    ]
+    lines = ["set -e", "stash=$(mktemp -d)"]
     for i, (directory, children) in enumerate(sorted(_closed_ancestors(needed).items())):
-        lines += [f"mkdir $stash/{i}", f"mount --bind '{directory}' $stash/{i}",
-                  f"mount -t tmpfs -o mode=0755 tmpfs '{directory}'"]
+        lines += [
+            f"mkdir $stash/{i}",
+            f"mount --bind '{directory}' $stash/{i}",
+            f"mount -t tmpfs -o mode=0755 tmpfs '{directory}'",
+        ]
         for child in sorted(children):
             kind = "mkdir" if (directory / child).is_dir() else "touch"
             lines += [f"{kind} '{directory / child}'", f"mount --bind $stash/{i}/'{child}' '{directory / child}'"]
-    lines.append(f"exec setpriv --reuid={uid} --regid={uid} --clear-groups --inh-caps=-all env -i HOME=/tmp "
-                 f"PATH=/usr/bin:/bin PYTHONPATH='{ROOT}' '{sys.executable}' -c \"$1\"")
-    return subprocess.run(["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", "\n".join(lines),
-                           "sh", code], capture_output=True, text=True, timeout=120)
+    lines.append(
+        f"exec setpriv --reuid={uid} --regid={uid} --clear-groups --inh-caps=-all env -i HOME=/tmp "
+        f"PATH=/usr/bin:/bin PYTHONPATH='{ROOT}' '{sys.executable}' -c \"$1\""
+    )
+    return subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", "\n".join(lines), "sh", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
-UNPRIVILEGED_RUN = '''
+UNPRIVILEGED_RUN = """
 import json, os, sys, tempfile
 from pathlib import Path
 from grader.sandbox import SandboxLauncher, probe
@@ -262,12 +280,14 @@ with tempfile.TemporaryDirectory() as tmp, SandboxLauncher(Limits(memory_mb=512)
     worker = WorkerProcess(Path(tmp) / "space", launcher); worker.start()
     report["space"] = call(worker, "space", "space"); worker.kill()
 print(json.dumps(report))
-'''
+"""
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or not (shutil.which("unshare") and shutil.which("setpriv")) or ARCH is None,
-                    reason="needs root (to become an ordinary user), unshare and setpriv; as an ordinary user "
-                           "every other sandbox test already runs in this mode")
+@pytest.mark.skipif(
+    os.geteuid() != 0 or not (shutil.which("unshare") and shutil.which("setpriv")) or ARCH is None,
+    reason="needs root (to become an ordinary user), unshare and setpriv; as an ordinary user "
+    "every other sandbox test already runs in this mode",
+)
 def test_as_an_ordinary_user_the_sandbox_isolates_and_filters_too():
     code = UNPRIVILEGED_RUN % {"secrets": LEAVES_SECRETS.read_text(), "probe": filter_probe(), "space": SPACE}
     proc = unprivileged(code)

@@ -14,14 +14,14 @@ from grader.core.course import load_course
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
 from grader.sandbox import SandboxLauncher
+from grader.sandbox.bwrap import SHM_BYTES
 from grader.sandbox.limits import Limits
 from grader.worker.client import WorkerProcess
 from tests.helpers import ROOT
-from grader.sandbox.bwrap import SHM_BYTES
 from tests.sandbox.common import SPACE, call, leftover_processes, needs_bwrap
 from tests.toy_course import make_toy_course, solution_source
 
-LOOK = '''
+LOOK = """
 import os, resource, socket, sys
 
 def look(paths):
@@ -43,7 +43,7 @@ def shm():
     import ctypes
     libc = ctypes.CDLL(None)
     return libc.shmget(0, 4096, 0o1000 | 0o600)  # IPC_PRIVATE, IPC_CREAT
-'''
+"""
 
 
 @pytest.fixture()
@@ -71,20 +71,45 @@ def _look(launcher: SandboxLauncher, tmp_path: Path, paths: list[str]) -> dict:
 def test_the_sandbox_shows_only_the_submission(toy, tmp_path):
     other = tmp_path / "other-student"
     other.mkdir()
-    paths = [str(ROOT), str(ROOT / "solutions"), str(toy.root), str(toy.solutions_dir), str(toy.tests_dir),
-             str(other), str(Path.home()), "/etc/passwd", "/var", "/tmp/grader/submission/look.py"]
+    paths = [
+        str(ROOT),
+        str(ROOT / "solutions"),
+        str(toy.root),
+        str(toy.solutions_dir),
+        str(toy.tests_dir),
+        str(other),
+        str(Path.home()),
+        "/etc/passwd",
+        "/var",
+        "/tmp/grader/submission/look.py",
+    ]
     with SandboxLauncher(Limits.from_course(toy), sandbox="require") as launcher:
         seen = _look(launcher, tmp_path, paths)
     exists = seen["exists"]
     assert exists.pop("/tmp/grader/submission/look.py") is True
     # The Python installation may live under the home directory (pyenv): then the
     # directories on its path exist, empty but for it.
-    python_parents = {str(p) for prefix in (sys.prefix, os.path.realpath(sys.base_prefix))
-                      for p in Path(prefix).parents}
+    python_parents = {
+        str(p) for prefix in (sys.prefix, os.path.realpath(sys.base_prefix)) for p in Path(prefix).parents
+    }
     visible = [p for p, there in exists.items() if there and p not in python_parents]
     assert visible == [], f"visible inside the sandbox: {visible}"
-    assert set(seen["root"]) <= {"bin", "dev", "lib", "lib32", "lib64", "libx32", "opt", "proc", "sbin", "tmp",
-                                 "usr", "root", "home", "work"} | {Path(sys.prefix).parts[1]}
+    assert set(seen["root"]) <= {
+        "bin",
+        "dev",
+        "lib",
+        "lib32",
+        "lib64",
+        "libx32",
+        "opt",
+        "proc",
+        "sbin",
+        "tmp",
+        "usr",
+        "root",
+        "home",
+        "work",
+    } | {Path(sys.prefix).parts[1]}
     assert seen["uid"] != 0
     assert seen["interfaces"] == ["lo"]
     assert seen["usr_writable"] is False
@@ -154,8 +179,14 @@ def test_a_zygote_left_dirty_is_replaced(toy, tmp_path):
 
 
 def _grade_class(args: list[str], env: dict, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300, env=dict(os.environ, **env))
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, **env),
+    )
 
 
 def test_without_bubblewrap_a_loud_warning_or_a_refusal(tmp_path):
@@ -164,13 +195,19 @@ def test_without_bubblewrap_a_loud_warning_or_a_refusal(tmp_path):
     submissions.mkdir()
     (submissions / "alice.py").write_text(solution_source())
     env = {"GRADER_NO_BWRAP": "1"}
-    refused = _grade_class(["grade-class", str(submissions), "--out", str(tmp_path / "r1"), "--course", str(course),
-                            "--require-sandbox"], env, tmp_path)
+    refused = _grade_class(
+        ["grade-class", str(submissions), "--out", str(tmp_path / "r1"), "--course", str(course), "--require-sandbox"],
+        env,
+        tmp_path,
+    )
     assert refused.returncode == 2
     assert "sandbox is required but not available" in refused.stderr
     assert not (tmp_path / "r1" / "results").exists()
-    warned = _grade_class(["grade-class", str(submissions), "--out", str(tmp_path / "r2"), "--course", str(course),
-                           "-j", "1"], env, tmp_path)
+    warned = _grade_class(
+        ["grade-class", str(submissions), "--out", str(tmp_path / "r2"), "--course", str(course), "-j", "1"],
+        env,
+        tmp_path,
+    )
     if os.geteuid() == 0:
         # Never as root: a user id of its own under the seccomp filter, or a refusal saying why.
         from grader.sandbox.bwrap import pick_uid
@@ -193,6 +230,9 @@ def test_course_yaml_can_require_the_sandbox(tmp_path):
     submissions = tmp_path / "class"
     submissions.mkdir()
     (submissions / "alice.py").write_text(textwrap.dedent(solution_source()))
-    refused = _grade_class(["grade-class", str(submissions), "--out", str(tmp_path / "r"), "--course", str(course)],
-                           {"GRADER_NO_BWRAP": "1"}, tmp_path)
+    refused = _grade_class(
+        ["grade-class", str(submissions), "--out", str(tmp_path / "r"), "--course", str(course)],
+        {"GRADER_NO_BWRAP": "1"},
+        tmp_path,
+    )
     assert refused.returncode == 2 and "sandbox is required" in refused.stderr

@@ -95,9 +95,21 @@ def test_without_bubblewrap_student_code_runs_as_a_user_of_its_own_under_the_fil
         (secret_dir / "hidden.py").write_text("EXPECTED = 42\n")
         results = work / "results"
         results.mkdir(mode=0o755)
-        proc = subprocess.run([str(work / "venv/bin/python"), "-c", SCRIPT, str(secret_dir / "hidden.py"),
-                               str(results), str(os.getpid())], capture_output=True, text=True, timeout=300,
-                              env=dict(os.environ, GRADER_NO_BWRAP="1"), cwd=work)
+        proc = subprocess.run(
+            [
+                str(work / "venv/bin/python"),
+                "-c",
+                SCRIPT,
+                str(secret_dir / "hidden.py"),
+                str(results),
+                str(os.getpid()),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=dict(os.environ, GRADER_NO_BWRAP="1"),
+            cwd=work,
+        )
         assert proc.returncode == 0, proc.stderr[-3000:]
         out = json.loads(proc.stdout.strip().splitlines()[-1])
         seen = out["seen"]
@@ -107,7 +119,6 @@ def test_without_bubblewrap_student_code_runs_as_a_user_of_its_own_under_the_fil
         assert not (results / "results.json").exists()
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
 
 
 COURSE_CHECK = """
@@ -151,8 +162,14 @@ def test_without_bubblewrap_a_course_readable_by_others_is_refused_whole():
             os.chmod(folder, 0o755)
 
         def check() -> str:
-            proc = subprocess.run([str(work / "venv/bin/python"), "-c", COURSE_CHECK, str(course)], capture_output=True,
-                                  text=True, timeout=120, env=dict(os.environ, GRADER_NO_BWRAP="1"), cwd=work)
+            proc = subprocess.run(
+                [str(work / "venv/bin/python"), "-c", COURSE_CHECK, str(course)],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                env=dict(os.environ, GRADER_NO_BWRAP="1"),
+                cwd=work,
+            )
             assert proc.returncode == 0, proc.stderr[-3000:]
             return proc.stdout.strip().splitlines()[-1]
 

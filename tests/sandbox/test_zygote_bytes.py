@@ -36,8 +36,16 @@ def test_no_byte_of_a_submission_reaches_the_zygote(tmp_path, monkeypatch):
         worker = WorkerProcess(tmp_path, launcher)
         worker.start()
         try:
-            reply = worker.request({"op": "call", "module": "alice", "function": "answer",
-                                    "args": runtime.encode([]), "kwargs": runtime.encode({})}, timeout=30)
+            reply = worker.request(
+                {
+                    "op": "call",
+                    "module": "alice",
+                    "function": "answer",
+                    "args": runtime.encode([]),
+                    "kwargs": runtime.encode({}),
+                },
+                timeout=30,
+            )
         finally:
             worker.kill()
     assert runtime.decode(reply["value"]) == MARKER  # the worker did get the files

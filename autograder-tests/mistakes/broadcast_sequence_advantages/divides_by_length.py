@@ -4,6 +4,7 @@ expect: the advantage is divided by the response length
 diagnosis: your advantages are spread over each response: the advantage is divided by the response length, but every
     response token carries the whole sequence advantage
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: the advantage is copied onto masked positions
 diagnosis: your function ignores the mask: the advantage is copied onto masked positions too (prompt and padding
     columns must get 0)
 """
+
 import numpy as np
 
 

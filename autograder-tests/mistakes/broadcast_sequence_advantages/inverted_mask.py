@@ -4,6 +4,7 @@ expect: mask is used inverted
 diagnosis: your mask is used inverted: the advantage lands where the mask is 0 (prompt, padding) and the response
     tokens get 0
 """
+
 import numpy as np
 
 

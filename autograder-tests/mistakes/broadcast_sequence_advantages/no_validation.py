@@ -4,6 +4,7 @@ expect: must raise ValueError
 diagnosis: your function checks no shapes (a single advantage broadcasts over a whole batch) and needs arrays:
     misshaped inputs must raise ValueError, and lists must work
 """
+
 import numpy as np
 
 

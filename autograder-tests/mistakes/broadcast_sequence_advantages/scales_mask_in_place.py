@@ -4,6 +4,7 @@ expect: modifies its input arrays
 diagnosis: your function scales the caller's mask in place and returns it: it modifies its input arrays; build a new
     array
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: broadcast along the wrong axis
 diagnosis: your advantages are broadcast along the wrong axis: row b must carry sequence_advantages[b] (use
     sequence_advantages[:, None])
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: empty episode
 diagnosis: your discounts gamma^t are built for T >= 1 only: an empty episode (T = 0) must give an empty array
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: discounted twice
 diagnosis: your weights have the rewards discounted twice: gamma^t * G_t already discounts each reward once, by gamma
     to the power of its own time step
 """
+
 import numpy as np
 
 

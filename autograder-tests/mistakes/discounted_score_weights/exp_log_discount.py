@@ -4,6 +4,7 @@ expect: gamma^0 must be 1 even when gamma = 0
 diagnosis: your discounts come from exp(t * log gamma), which is NaN at gamma = 0: gamma^0 must be 1 even when gamma =
     0
 """
+
 import numpy as np
 
 

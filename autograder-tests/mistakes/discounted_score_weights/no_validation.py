@@ -3,6 +3,7 @@
 expect: must raise ValueError
 diagnosis: your function accepts any gamma and 2-D rewards: gamma outside [0, 1] and 2-D rewards must raise ValueError
 """
+
 import numpy as np
 
 

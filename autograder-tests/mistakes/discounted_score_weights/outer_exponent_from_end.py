@@ -4,6 +4,7 @@ expect: counted from the end of the episode
 diagnosis: your outer discount is gamma^(T - 1 - t), its exponent counted from the end of the episode: step t of the
     literal objective is discounted by gamma^t, counted from its start (the first weight is G_0 itself)
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: outer discount is off by one
 diagnosis: your outer discount is off by one: step t gets gamma^(t+1); the first step's weight is gamma^0 * G_0
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: modifies the caller's rewards
 diagnosis: your function writes the weights into the caller's rewards array: it modifies the caller's rewards; use a
     new array
 """
+
 import numpy as np
 
 

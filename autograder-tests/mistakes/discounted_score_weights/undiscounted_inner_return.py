@@ -4,6 +4,7 @@ expect: undiscounted sum of the rewards
 diagnosis: your weights are gamma^t times the undiscounted sum of the rewards from step t on: the return inside must
     be discounted too, G_t = r_t + gamma * r_{t+1} + gamma^2 * r_{t+2} + ...
 """
+
 import numpy as np
 
 

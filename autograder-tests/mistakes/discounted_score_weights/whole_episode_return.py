@@ -4,6 +4,7 @@ expect: return of the whole episode
 diagnosis: your weights are the discounted return of the whole episode at every step: the score at step t only takes
     the rewards from step t on
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: terminal transition still bootstraps
 diagnosis: your advantages ignore terminated: a terminal transition still bootstraps from next_values, although after
     termination there is no continuation value
 """
+
 import numpy as np
 
 

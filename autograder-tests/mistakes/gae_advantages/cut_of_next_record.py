@@ -4,6 +4,7 @@ expect: trace cut of the next record
 diagnosis: your recursion stops carrying A_{t+1} back into A_t at the trace cut of the next record (trace_cuts[t + 1]):
     trace_cuts[t] is the flag that separates record t from record t + 1
 """
+
 import numpy as np
 
 

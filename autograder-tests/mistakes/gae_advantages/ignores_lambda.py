@@ -4,6 +4,7 @@ expect: ignores gae_lambda
 diagnosis: your advantages match a recursion that decays by gamma alone: it ignores gae_lambda (each step back must
     decay by gamma * gae_lambda)
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: continues across a trace cut
 diagnosis: your recursion ignores trace_cuts: it continues across a trace cut into records that belong to another
     episode or buffer
 """
+
 import numpy as np
 
 

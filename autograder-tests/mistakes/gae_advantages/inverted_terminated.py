@@ -4,6 +4,7 @@ expect: terminal transition still bootstraps
 diagnosis: your advantages read terminated the wrong way round: a terminal transition still bootstraps from
     next_values while every other one does not
 """
+
 import numpy as np
 
 

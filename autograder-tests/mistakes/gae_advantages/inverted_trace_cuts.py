@@ -4,6 +4,7 @@ expect: continues across a trace cut
 diagnosis: your recursion reads trace_cuts the wrong way round: it continues across a trace cut and stops where there
     is none
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: modifies its input arrays
 diagnosis: your function zeroes next_values in place: it modifies its input arrays; work on copies
 """
+
 import numpy as np
 
 

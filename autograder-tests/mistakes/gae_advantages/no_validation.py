@@ -4,6 +4,7 @@ expect: must raise ValueError
 diagnosis: your function checks nothing and needs arrays: misaligned or 2-D inputs and gamma or gae_lambda outside [0,
     1] must raise ValueError, and lists must work
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: value targets
 diagnosis: your results are the value targets values + A_t (the returns a critic is fitted to): gae_advantages returns
     the advantages A_t themselves
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: values[t + 1] instead of next_values
 diagnosis: your advantages take next-state values from values[t + 1] instead of next_values (which holds V(s_{t+1})
     even at truncations and buffer ends)
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: removed the bootstrap
 diagnosis: your advantages use one done flag for both questions: a trace cut also removed the bootstrap, but at a
     truncation (terminated=False) the target still uses gamma * next_values
 """
+
 import numpy as np
 
 

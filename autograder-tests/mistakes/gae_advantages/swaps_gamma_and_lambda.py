@@ -4,6 +4,7 @@ expect: still depend on gae_lambda
 diagnosis: your advantages swap the two parameters: with every record cut they still depend on gae_lambda, which
     discounts your bootstrap instead of gamma (delta_t = r_t + gamma * next_values_t - values_t)
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: terminated is used to stop the recursion
 diagnosis: your recursion stops at terminal transitions: terminated is used to stop the recursion, but only trace_cuts
     decides whether it continues
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: gamma must multiply both the bootstrap
 diagnosis: your one-step errors bootstrap without gamma: gamma must multiply both the bootstrap and the recursion
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: carries past the end of the array
 diagnosis: your recursion carries past the end of the array: the last record picks up the first one's advantage (A_T
     must be 0 beyond the last record)
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: must raise ValueError
 diagnosis: your function accepts 2-D logits and returns a 2-D result: logits that are not a one-dimensional array must
     raise ValueError
 """
+
 import numpy as np
 
 

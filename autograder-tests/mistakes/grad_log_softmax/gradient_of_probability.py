@@ -4,6 +4,7 @@ expect: no extra factor pi(action)
 diagnosis: your score is the gradient of pi(action), not of log pi(action): there is no extra factor pi(action); the
     score is onehot(action) - softmax(logits)
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: overflows for large logits
 diagnosis: your probabilities come from exp(logits) / sum, which overflows for large logits: subtract the largest
     logit first (reuse stable_softmax)
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: plain Python lists
 diagnosis: your function calls array methods on the logits: plain Python lists of logits must be accepted like arrays
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: not only the sampled action's logit
 diagnosis: your score changes only the sampled action's component: every logit changes log pi(action) through the
     normaliser, not only the sampled action's logit (the others get -pi(k))
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: wrong sign
 diagnosis: your score has the wrong sign: it is softmax(logits) - onehot(action), the gradient of -log pi; the score
     is onehot(action) - softmax(logits)
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: subtracts the logits
 diagnosis: your score is onehot(action) - logits: it subtracts the logits where the probabilities belong; the score
     is onehot(action) - softmax(logits)
 """
+
 import numpy as np
 
 

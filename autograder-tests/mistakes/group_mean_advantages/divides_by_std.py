@@ -4,6 +4,7 @@ expect: rescaled
 diagnosis: your advantages are rescaled by the standard deviation (that is group_zscore_advantages): this function
     only subtracts the group mean
 """
+
 import types
 
 import numpy as np
@@ -22,5 +23,8 @@ def group_mean_advantages(rewards):
 
 # group_zscore_advantages calls group_mean_advantages but is graded on its own: it keeps the correct centring.
 group_zscore_advantages = types.FunctionType(
-    group_zscore_advantages.__code__, dict(globals(), group_mean_advantages=_correct_group_mean_advantages),
-    "group_zscore_advantages", group_zscore_advantages.__defaults__)
+    group_zscore_advantages.__code__,
+    dict(globals(), group_mean_advantages=_correct_group_mean_advantages),
+    "group_zscore_advantages",
+    group_zscore_advantages.__defaults__,
+)

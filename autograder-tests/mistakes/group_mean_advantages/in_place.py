@@ -3,6 +3,7 @@
 expect: modifies its input arrays
 diagnosis: your function centres the caller's rewards in place: it modifies its input arrays; compute a new array
 """
+
 import types
 
 import numpy as np
@@ -20,5 +21,8 @@ def group_mean_advantages(rewards):
 
 # group_zscore_advantages calls group_mean_advantages but is graded on its own: it keeps the correct centring.
 group_zscore_advantages = types.FunctionType(
-    group_zscore_advantages.__code__, dict(globals(), group_mean_advantages=_correct_group_mean_advantages),
-    "group_zscore_advantages", group_zscore_advantages.__defaults__)
+    group_zscore_advantages.__code__,
+    dict(globals(), group_mean_advantages=_correct_group_mean_advantages),
+    "group_zscore_advantages",
+    group_zscore_advantages.__defaults__,
+)

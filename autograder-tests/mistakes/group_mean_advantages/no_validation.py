@@ -4,6 +4,7 @@ expect: must raise ValueError
 diagnosis: your function checks nothing and needs an array: an empty or 2-D input must raise ValueError, and lists
     must work
 """
+
 import types
 
 import numpy as np
@@ -17,5 +18,8 @@ def group_mean_advantages(rewards):
 
 # group_zscore_advantages calls group_mean_advantages but is graded on its own: it keeps the correct centring.
 group_zscore_advantages = types.FunctionType(
-    group_zscore_advantages.__code__, dict(globals(), group_mean_advantages=_correct_group_mean_advantages),
-    "group_zscore_advantages", group_zscore_advantages.__defaults__)
+    group_zscore_advantages.__code__,
+    dict(globals(), group_mean_advantages=_correct_group_mean_advantages),
+    "group_zscore_advantages",
+    group_zscore_advantages.__defaults__,
+)

@@ -4,6 +4,7 @@ expect: sign is reversed
 diagnosis: your advantages are mean(R) - R_i: the sign is reversed, a better than average response must get a positive
     advantage
 """
+
 import types
 
 import numpy as np
@@ -20,5 +21,8 @@ def group_mean_advantages(rewards):
 
 # group_zscore_advantages calls group_mean_advantages but is graded on its own: it keeps the correct centring.
 group_zscore_advantages = types.FunctionType(
-    group_zscore_advantages.__code__, dict(globals(), group_mean_advantages=_correct_group_mean_advantages),
-    "group_zscore_advantages", group_zscore_advantages.__defaults__)
+    group_zscore_advantages.__code__,
+    dict(globals(), group_mean_advantages=_correct_group_mean_advantages),
+    "group_zscore_advantages",
+    group_zscore_advantages.__defaults__,
+)

@@ -4,6 +4,7 @@ expect: added to the denominator
 diagnosis: your z-scores divide by std + eps: eps is added to the denominator although it is only a threshold below
     which the result is zeros
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: exactly zero
 diagnosis: your function tests the standard deviation for exactly zero, so rounding noise of equal rewards is
     amplified: compare with eps instead
 """
+
 import numpy as np
 
 

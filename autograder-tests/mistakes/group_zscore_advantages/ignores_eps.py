@@ -3,6 +3,7 @@
 expect: eps is ignored
 diagnosis: your threshold is fixed: eps is ignored, and a standard deviation below the eps passed in must give zeros
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: gives nan
 diagnosis: your z-scores divide by a standard deviation of 0 for a constant group, which gives nan: below eps the
     result is zeros
 """
+
 import numpy as np
 
 

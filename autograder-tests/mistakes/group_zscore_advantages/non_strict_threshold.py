@@ -4,6 +4,7 @@ expect: strictly smaller
 diagnosis: your threshold is not strict: a standard deviation equal to eps gives zeros, but only a strictly smaller
     one should
 """
+
 import numpy as np
 
 

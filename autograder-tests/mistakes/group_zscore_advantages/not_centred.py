@@ -4,6 +4,7 @@ expect: the rewards are not centred
 diagnosis: your z-scores divide the raw rewards by the standard deviation: the rewards are not centred (subtract the
     group mean first)
 """
+
 import numpy as np
 
 

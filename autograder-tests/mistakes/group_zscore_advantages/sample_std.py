@@ -4,6 +4,7 @@ expect: sample standard deviation
 diagnosis: your z-scores divide by the sample standard deviation (ddof=1): use the population standard deviation
     (denominator G)
 """
+
 import numpy as np
 
 

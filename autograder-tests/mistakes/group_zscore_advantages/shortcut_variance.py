@@ -4,6 +4,7 @@ expect: large offset
 diagnosis: your variance is mean(R^2) - mean(R)^2, which cancels catastrophically when the rewards share a large
     offset: centre first, then average the squared deviations
 """
+
 import numpy as np
 
 
@@ -13,7 +14,7 @@ def group_zscore_advantages(rewards, eps=1e-8):
     r = np.asarray(rewards, dtype=float)
     if r.ndim != 1 or len(r) == 0:
         raise ValueError("rewards must be a non-empty vector")
-    scale = np.sqrt(max(np.mean(r ** 2) - np.mean(r) ** 2, 0.0))
+    scale = np.sqrt(max(np.mean(r**2) - np.mean(r) ** 2, 0.0))
     if scale < eps:
         return np.zeros_like(r)
     return (r - r.mean()) / scale

@@ -3,6 +3,7 @@
 expect: not by G
 diagnosis: your baselines divide the sum of the other rewards by G, not by G - 1 (the number of other responses)
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: modifies its input arrays
 diagnosis: your function computes the baselines in the caller's array: it modifies its input arrays; build a new array
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: not the RLOO advantages
 diagnosis: your result is R_i - b_i: return the baselines b_i themselves, not the RLOO advantages
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: same-group mean
 diagnosis: your baselines are the same-group mean, which contains the response's own reward: leave R_i out and average
     only the other rewards
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: the all-masked batch gives nan
 diagnosis: your objective divides 0 by 0 when no token is a response token: the all-masked batch gives nan, but its
     objective is 0.0
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: the default reduction must be token_mean
 diagnosis: your default reduction is sequence_mean: the default reduction must be token_mean
 """
+
 import numpy as np
 
 

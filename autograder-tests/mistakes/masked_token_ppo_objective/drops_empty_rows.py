@@ -4,6 +4,7 @@ expect: rows without response tokens are dropped from the mean
 diagnosis: your means leave out responses without tokens: rows without response tokens are dropped from the mean, but
     they contribute 0 and still count among the B rows
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: makes sequence_mean nan
 diagnosis: your sequence_mean divides an empty row's sum by its count of 0: a row without response tokens makes
     sequence_mean nan, but it contributes 0
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: must raise ValueError
 diagnosis: your function checks nothing: inputs masked_token_ppo_terms rejects (shapes that differ, clip_epsilon
     outside (0, 1)) must raise ValueError here too
 """
+
 import numpy as np
 
 
@@ -13,7 +14,9 @@ def masked_token_ppo_objective(
     active = mask != 0
     adv = advantages[:, None] if advantages.ndim == 1 else advantages
     ratio = np.exp(np.where(active, new_log_probs - old_log_probs, 0.0))
-    pessimistic = np.where(active, np.minimum(ratio * adv, np.clip(ratio, 1 - clip_epsilon, 1 + clip_epsilon) * adv), 0.0)
+    pessimistic = np.where(
+        active, np.minimum(ratio * adv, np.clip(ratio, 1 - clip_epsilon, 1 + clip_epsilon) * adv), 0.0
+    )
     if not np.any(active):
         return 0.0
     if reduction == "token_mean":

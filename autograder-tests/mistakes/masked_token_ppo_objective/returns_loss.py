@@ -3,6 +3,7 @@
 expect: the result has the sign of a loss
 diagnosis: your objective is negated: the result has the sign of a loss; return the objective to maximise
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: sequence_mean divides by the total token count
 diagnosis: your sequence_mean pools all tokens: sequence_mean divides by the total token count, but it must average
     each response's tokens first, then the B responses
 """
+
 import numpy as np
 
 

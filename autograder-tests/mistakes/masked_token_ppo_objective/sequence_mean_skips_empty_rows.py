@@ -4,6 +4,7 @@ expect: rows without response tokens are dropped from the mean
 diagnosis: your sequence_mean leaves out responses without tokens: rows without response tokens are dropped from the
     mean, but such a row contributes 0 and still counts among the B rows
 """
+
 import numpy as np
 
 

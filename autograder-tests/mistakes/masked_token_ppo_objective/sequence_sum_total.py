@@ -4,6 +4,7 @@ expect: sequence_sum_mean must average the row sums over the B rows
 diagnosis: your sequence_sum_mean is the total sum of the batch: sequence_sum_mean must average the row sums over the
     B rows
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: token_mean divides by every position
 diagnosis: your token_mean divides by every position of the batch, prompt and padding included: it is the mean over
     the response tokens only, so divide by their number
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: token_mean averages per response first
 diagnosis: your token_mean averages per response first: token_mean divides the sum over all response tokens of the
     batch by their count
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: not r*A
 diagnosis: your objective reduces the unclipped terms: it must reduce the pessimistic terms min(r*A, clip(r)*A), not
     r*A
 """
+
 import numpy as np
 
 

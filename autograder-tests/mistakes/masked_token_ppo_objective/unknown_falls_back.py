@@ -3,6 +3,7 @@
 expect: an unknown reduction must raise ValueError
 diagnosis: your function treats an unrecognised reduction as token_mean: an unknown reduction must raise ValueError
 """
+
 import numpy as np
 
 

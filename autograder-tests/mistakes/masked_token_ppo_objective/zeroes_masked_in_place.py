@@ -4,6 +4,7 @@ expect: modifies its input arrays
 diagnosis: your function overwrites masked log-probs in the caller's arrays: it modifies its input arrays; use
     np.where on copies
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: clip_epsilon is ignored
 diagnosis: your clip interval is always [0.8, 1.2]: clip_epsilon is ignored, the interval is [1 - clip_epsilon, 1 +
     clip_epsilon]
 """
+
 import numpy as np
 
 

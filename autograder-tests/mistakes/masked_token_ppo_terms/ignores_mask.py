@@ -4,6 +4,7 @@ expect: the ratio at masked positions must be 1
 diagnosis: your terms ignore the mask: the ratio at masked positions must be 1 and the terms 0 (prompt and padding are
     not actions)
 """
+
 import numpy as np
 
 

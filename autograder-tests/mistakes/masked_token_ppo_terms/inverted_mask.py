@@ -4,6 +4,7 @@ expect: mask is used inverted
 diagnosis: your mask is used inverted: terms are computed where the mask is 0 (prompt, padding) and response tokens
     are neutralised
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: the ratio is inverted
 diagnosis: your ratio is exp(old - new): the ratio is inverted, it must be exp(new_log_probs - old_log_probs) = pi_new
     / pi_old
 """
+
 import numpy as np
 
 

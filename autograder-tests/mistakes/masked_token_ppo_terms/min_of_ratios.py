@@ -4,6 +4,7 @@ expect: the pessimistic term must be the elementwise minimum of r*A and clip(r)*
 diagnosis: your pessimistic term is min(r, clip(r)) * A: the pessimistic term must be the elementwise minimum of r*A
     and clip(r)*A, which differs for negative advantages
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: modifies its input arrays
 diagnosis: your function copies old log-probs into the caller's new_log_probs: it modifies its input arrays; use
     np.where on copies
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: must raise ValueError
 diagnosis: your function checks nothing and needs arrays: misshaped inputs or clip_epsilon outside (0, 1) must raise
     ValueError, and lists must work
 """
+
 import numpy as np
 
 

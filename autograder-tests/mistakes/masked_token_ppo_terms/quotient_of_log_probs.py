@@ -4,6 +4,7 @@ expect: not a quotient
 diagnosis: your ratio is new_log_probs / old_log_probs: a ratio of probabilities is exp(new - old), not a quotient of
     log-probabilities
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: masked ratios are 0 instead of 1
 diagnosis: your ratio is multiplied by the mask: masked ratios are 0 instead of 1 (the multiplicative identity)
 """
+
 import numpy as np
 
 

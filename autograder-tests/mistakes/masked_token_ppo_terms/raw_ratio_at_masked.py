@@ -3,6 +3,7 @@
 expect: the ratio at masked positions must be 1
 diagnosis: your ratio is exp(new - old) at masked positions too: the ratio at masked positions must be 1
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: per-token advantages of shape [B, L] must be accepted
 diagnosis: your function rejects advantages of shape [B, L]: per-token advantages of shape [B, L] must be accepted,
     like [B]
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: masked positions carry nonzero PPO terms
 diagnosis: your terms are not zeroed where the mask is 0: masked positions carry nonzero PPO terms
 """
+
 import numpy as np
 
 

@@ -4,7 +4,9 @@ expect: default clip_epsilon
 diagnosis: called without clip_epsilon, your function clips to another interval: the default clip_epsilon is the
     docstring's 0.2, so a call that leaves it out must clip the ratio to [0.8, 1.2]
 """
+
 import types
 
 masked_token_ppo_terms = types.FunctionType(  # noqa: F821 (the solutions module above)
-    masked_token_ppo_terms.__code__, globals(), "masked_token_ppo_terms", (0.1,))  # noqa: F821
+    masked_token_ppo_terms.__code__, globals(), "masked_token_ppo_terms", (0.1,)
+)  # noqa: F821

@@ -4,6 +4,7 @@ expect: overflows for large logits
 diagnosis: your policy comes from exp(logits) / sum, which overflows for large logits: subtract the largest logit
     first (reuse stable_softmax)
 """
+
 import numpy as np
 
 

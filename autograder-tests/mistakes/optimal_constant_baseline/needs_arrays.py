@@ -4,6 +4,7 @@ expect: plain Python lists
 diagnosis: your function reads .shape of its inputs before converting them: plain Python lists must be accepted like
     arrays
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: weights each action by |g(a)|^2 alone
 diagnosis: your b* weights each action by |g(a)|^2 alone: the weight of action a is pi(a) * |g(a)|^2
 """
+
 import numpy as np
 
 

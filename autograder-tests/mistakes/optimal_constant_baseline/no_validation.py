@@ -4,6 +4,7 @@ expect: must raise ValueError
 diagnosis: your function checks nothing: inputs that are not aligned vectors of at least two actions must raise
     ValueError
 """
+
 import numpy as np
 
 

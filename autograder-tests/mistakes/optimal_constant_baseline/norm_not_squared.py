@@ -3,6 +3,7 @@
 expect: instead of the squared norm
 diagnosis: your b* weights with the norm |g(a)| instead of the squared norm |g(a)|^2
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: include every component
 diagnosis: your squared norm is (1 - pi(a))^2: it must include every component of g(a) = onehot(a) - pi
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: single number for the whole state
 diagnosis: your result has one value per action: b* is a single number for the whole state, the sum of those weighted
     terms
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: modifies the caller's arrays
 diagnosis: your function multiplies the caller's action values in place: it modifies the caller's arrays; work on
     copies
 """
+
 import numpy as np
 
 

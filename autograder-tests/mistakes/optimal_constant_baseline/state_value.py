@@ -3,6 +3,7 @@
 expect: returns the state value
 diagnosis: your function returns the state value V = sum_a pi(a) Q(a): b* also weights each action by |g(a)|^2
 """
+
 import numpy as np
 
 

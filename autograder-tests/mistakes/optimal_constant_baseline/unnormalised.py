@@ -3,6 +3,7 @@
 expect: weighted average
 diagnosis: your b* is not divided by the sum of the weights: b* is a weighted average of the action values
 """
+
 import numpy as np
 
 

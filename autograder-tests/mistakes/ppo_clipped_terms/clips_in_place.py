@@ -3,6 +3,7 @@
 expect: modifies its input arrays
 diagnosis: your function clips the caller's ratio array in place: it modifies its input arrays; work on a copy
 """
+
 import types
 
 import numpy as np
@@ -22,5 +23,8 @@ def ppo_clipped_terms(ratio, advantage, clip_epsilon=0.2):
 
 # ppo_diagnostics calls ppo_clipped_terms but is graded on its own: it keeps the correct terms.
 ppo_diagnostics = types.FunctionType(  # noqa: F821
-    ppo_diagnostics.__code__, dict(globals(), ppo_clipped_terms=_correct_ppo_clipped_terms),  # noqa: F821
-    "ppo_diagnostics", ppo_diagnostics.__defaults__)  # noqa: F821
+    ppo_diagnostics.__code__,
+    dict(globals(), ppo_clipped_terms=_correct_ppo_clipped_terms),  # noqa: F821
+    "ppo_diagnostics",
+    ppo_diagnostics.__defaults__,
+)  # noqa: F821

@@ -4,6 +4,7 @@ expect: min(r, clip(r)) * A
 diagnosis: your pessimistic term is min(r, clip(r)) * A: the minimum of the ratios is pessimistic only for a positive
     advantage; the pessimistic term is the elementwise minimum of the products r * A and clip(r) * A
 """
+
 import types
 
 import numpy as np
@@ -22,5 +23,8 @@ def ppo_clipped_terms(ratio, advantage, clip_epsilon=0.2):
 
 # ppo_diagnostics calls ppo_clipped_terms but is graded on its own: it keeps the correct terms.
 ppo_diagnostics = types.FunctionType(  # noqa: F821
-    ppo_diagnostics.__code__, dict(globals(), ppo_clipped_terms=_correct_ppo_clipped_terms),  # noqa: F821
-    "ppo_diagnostics", ppo_diagnostics.__defaults__)  # noqa: F821
+    ppo_diagnostics.__code__,
+    dict(globals(), ppo_clipped_terms=_correct_ppo_clipped_terms),  # noqa: F821
+    "ppo_diagnostics",
+    ppo_diagnostics.__defaults__,
+)  # noqa: F821

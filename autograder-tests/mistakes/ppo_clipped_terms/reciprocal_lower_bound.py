@@ -4,6 +4,7 @@ expect: lower clip bound 1 / (1 + clip_epsilon)
 diagnosis: your clipped ratio uses the lower clip bound 1 / (1 + clip_epsilon): the interval is [1 - clip_epsilon,
     1 + clip_epsilon], symmetric around 1
 """
+
 import types
 
 import numpy as np
@@ -23,5 +24,8 @@ def ppo_clipped_terms(ratio, advantage, clip_epsilon=0.2):
 
 # ppo_diagnostics calls ppo_clipped_terms but is graded on its own: it keeps the correct terms.
 ppo_diagnostics = types.FunctionType(  # noqa: F821
-    ppo_diagnostics.__code__, dict(globals(), ppo_clipped_terms=_correct_ppo_clipped_terms),  # noqa: F821
-    "ppo_diagnostics", ppo_diagnostics.__defaults__)  # noqa: F821
+    ppo_diagnostics.__code__,
+    dict(globals(), ppo_clipped_terms=_correct_ppo_clipped_terms),  # noqa: F821
+    "ppo_diagnostics",
+    ppo_diagnostics.__defaults__,
+)  # noqa: F821

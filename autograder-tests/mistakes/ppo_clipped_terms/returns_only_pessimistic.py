@@ -4,6 +4,7 @@ expect: three arrays
 diagnosis: your function returns one array: it must return the three arrays (unclipped, clipped, pessimistic), in that
     order
 """
+
 import types
 
 import numpy as np
@@ -23,5 +24,8 @@ def ppo_clipped_terms(ratio, advantage, clip_epsilon=0.2):
 
 # ppo_diagnostics calls ppo_clipped_terms but is graded on its own: it keeps the correct terms.
 ppo_diagnostics = types.FunctionType(  # noqa: F821
-    ppo_diagnostics.__code__, dict(globals(), ppo_clipped_terms=_correct_ppo_clipped_terms),  # noqa: F821
-    "ppo_diagnostics", ppo_diagnostics.__defaults__)  # noqa: F821
+    ppo_diagnostics.__code__,
+    dict(globals(), ppo_clipped_terms=_correct_ppo_clipped_terms),  # noqa: F821
+    "ppo_diagnostics",
+    ppo_diagnostics.__defaults__,
+)  # noqa: F821

@@ -4,6 +4,7 @@ expect: counts ratios outside the interval
 diagnosis: your active_clip_fraction counts ratios outside the interval; it must count only rows where clipping
     changed the pessimistic minimum
 """
+
 import numpy as np
 
 

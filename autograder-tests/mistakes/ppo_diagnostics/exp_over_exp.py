@@ -4,6 +4,7 @@ expect: underflows
 diagnosis: your ratio is exp(new_log_prob) / exp(old_log_prob), which underflows (0 / 0) for very negative
     log-probabilities: use exp(new_log_prob - old_log_prob)
 """
+
 import numpy as np
 
 

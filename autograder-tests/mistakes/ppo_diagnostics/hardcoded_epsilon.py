@@ -3,6 +3,7 @@
 expect: ignore clip_epsilon
 diagnosis: your interval is always [0.8, 1.2]: the diagnostics ignore clip_epsilon
 """
+
 import numpy as np
 
 

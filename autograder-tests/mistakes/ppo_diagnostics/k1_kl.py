@@ -4,6 +4,7 @@ expect: k1
 diagnosis: your approx_kl_nonnegative is the k1 estimate -mean(log r), which can be negative: use the mean of (r - 1)
     - log r
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: not k2
 diagnosis: your approx_kl_nonnegative is mean((log r)^2) / 2, not k2 but the stated estimator: the mean of (r - 1) -
     log r
 """
+
 import numpy as np
 
 
@@ -21,6 +22,6 @@ def ppo_diagnostics(new_log_prob, old_log_prob, advantage, clip_epsilon=0.2):
     return PPODiagnostics(  # noqa: F821
         ratio_outside_fraction=float(np.mean(outside)),
         active_clip_fraction=float(np.mean(active)),
-        approx_kl_nonnegative=float(np.mean(log_ratio ** 2) / 2),
+        approx_kl_nonnegative=float(np.mean(log_ratio**2) / 2),
         mean_log_ratio=float(np.mean(log_ratio)),
     )

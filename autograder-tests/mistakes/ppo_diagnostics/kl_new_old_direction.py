@@ -4,6 +4,7 @@ expect: KL(new || old)
 diagnosis: your approx_kl_nonnegative is the mean of r log r - (r - 1), an estimate of KL(new || old), the other
     direction: the stated estimator is the mean of (r - 1) - log r
 """
+
 import numpy as np
 
 

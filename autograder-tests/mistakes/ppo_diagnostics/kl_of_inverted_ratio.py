@@ -4,6 +4,7 @@ expect: with the ratio inverted
 diagnosis: your approx_kl_nonnegative is the stated formula with the ratio inverted, (1/r - 1) + log r: use (r - 1) -
     log r with r = new / old
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: log of the mean ratio
 diagnosis: your mean_log_ratio is the log of the mean ratio: the log and the mean do not commute (log of a mean is
     at least the mean of the logs); average the log-ratios themselves
 """
+
 import numpy as np
 
 

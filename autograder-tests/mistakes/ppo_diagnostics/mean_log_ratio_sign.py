@@ -3,6 +3,7 @@
 expect: check the sign
 diagnosis: your mean_log_ratio averages old - new: check the sign, log r = new_log_prob - old_log_prob
 """
+
 import numpy as np
 
 

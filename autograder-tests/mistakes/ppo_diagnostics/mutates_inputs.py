@@ -3,6 +3,7 @@
 expect: modifies its input arrays
 diagnosis: your function turns the caller's new_log_prob into the log-ratio in place: it modifies its input arrays
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: must raise ValueError
 diagnosis: your function checks nothing and needs arrays: different shapes, an empty batch and clip_epsilon outside
     (0, 1) must raise ValueError
 """
+
 import numpy as np
 
 

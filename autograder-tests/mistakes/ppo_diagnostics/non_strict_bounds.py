@@ -3,6 +3,7 @@
 expect: exactly on the bounds
 diagnosis: your ratio_outside_fraction counts ratios exactly on the bounds: they lie inside [1 - eps, 1 + eps]
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: not a quotient
 diagnosis: your ratio is new_log_prob / old_log_prob: the ratio of probabilities is exp(new_log_prob - old_log_prob),
     not a quotient of log-probabilities
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: the ratio is inverted
 diagnosis: your diagnostics use old_log_prob - new_log_prob as log r: the ratio is inverted (pi_old / pi_new), which
     changes every field; r is the new policy's probability over the old one's
 """
+
 import numpy as np
 
 

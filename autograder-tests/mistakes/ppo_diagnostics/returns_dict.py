@@ -4,6 +4,7 @@ expect: PPODiagnostics instance
 diagnosis: your function returns a dict: it must return a PPODiagnostics instance (the dataclass provided in the
     module)
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: are counted as clipped
 diagnosis: your active_clip_fraction counts ties: rows whose clipped and unclipped terms are equal are counted as
     clipped, but only a strictly smaller clipped branch is active
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: the mask must be a float array
 diagnosis: your mask is boolean: the mask must be a float array of 0.0 and 1.0
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: padding is counted as a response token
 diagnosis: your mask counts padding: padding is counted as a response token, but pad positions never count
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: EOS is excluded from the response
 diagnosis: your mask leaves the EOS out by default: EOS is excluded from the response, but with include_eos=True (the
     default) the generated EOS counts
 """
+
 import numpy as np
 
 

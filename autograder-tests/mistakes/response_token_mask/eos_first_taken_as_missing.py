@@ -4,6 +4,7 @@ expect: an EOS as the very first generated token
 diagnosis: your mask misses an EOS right after the prompt: an EOS as the very first generated token ends an empty
     response
 """
+
 import numpy as np
 
 

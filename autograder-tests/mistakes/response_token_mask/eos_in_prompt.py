@@ -4,6 +4,7 @@ expect: an EOS inside the prompt ends the response
 diagnosis: your mask searches the whole row for the EOS: an EOS inside the prompt ends the response, but only the
     first EOS at or after the prompt boundary counts
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: must still end the response
 diagnosis: your mask skips an excluded EOS and runs on: with include_eos=False the first EOS must still end the
     response
 """
+
 import numpy as np
 
 

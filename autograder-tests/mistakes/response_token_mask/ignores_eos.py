@@ -3,6 +3,7 @@
 expect: tokens after the first EOS are counted
 diagnosis: your mask does not stop at the EOS: tokens after the first EOS are counted
 """
+
 import numpy as np
 
 

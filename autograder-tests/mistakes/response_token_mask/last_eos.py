@@ -3,6 +3,7 @@
 expect: tokens after the first EOS are counted
 diagnosis: your mask ends each response at the last EOS of the row: tokens after the first EOS are counted
 """
+
 import numpy as np
 
 

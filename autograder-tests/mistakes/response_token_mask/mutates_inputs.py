@@ -3,6 +3,7 @@
 expect: modifies its input arrays
 diagnosis: your function changes the caller's prompt_lengths in place: it modifies its input arrays
 """
+
 import numpy as np
 
 

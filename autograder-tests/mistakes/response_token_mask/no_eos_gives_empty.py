@@ -4,6 +4,7 @@ expect: a row without EOS
 diagnosis: your mask empties a row without EOS: a row without EOS (a response cut at the length limit) must run to the
     end
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: must raise ValueError
 diagnosis: your function checks nothing and needs arrays: misshaped inputs and prompt lengths outside [1, T] must
     raise ValueError
 """
+
 import numpy as np
 
 

@@ -5,6 +5,7 @@ diagnosis: your mask tests for padding before EOS, so with pad==eos: the EOS is 
     EOS after the prompt still ends the response and counts (this is this course's rule, stricter than the module's
     own response_token_mask, which tests for padding first: not a misconception about masks)
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: the prompt boundary is off by one
 diagnosis: your mask starts one token early: the prompt boundary is off by one (input_ids[b, prompt_lengths[b]] is the
     first response token)
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: padding before the EOS ends the response
 diagnosis: your mask ends at the first padding token: padding before the EOS ends the response, but a pad inside the
     response is only skipped
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: the last position of input_ids is never counted
 diagnosis: your mask never reaches the last column: the last position of input_ids is never counted, but labels run to
     input_ids[:, T-1]
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: the mask is not shifted
 diagnosis: your mask describes input_ids[:, :-1]: the mask is not shifted, column k must describe the label
     input_ids[:, k+1]
 """
+
 import numpy as np
 
 

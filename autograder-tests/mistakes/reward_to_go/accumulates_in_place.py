@@ -4,6 +4,7 @@ expect: modifies the caller's rewards
 diagnosis: your function accumulates the returns in the caller's array: it modifies the caller's rewards; write them
     into a new array
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: discount exponent is off by one
 diagnosis: your returns discount the current reward too: the discount exponent is off by one, r_t enters G_t
     undiscounted
 """
+
 import numpy as np
 
 

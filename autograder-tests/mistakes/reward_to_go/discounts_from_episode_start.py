@@ -4,6 +4,7 @@ expect: from the start of the episode
 diagnosis: your returns discount each reward by gamma^k, counted from the start of the episode: G_t discounts the
     rewards from step t on, so the reward of step t itself is never discounted
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: include the reward of step t itself
 diagnosis: your returns leave out the reward of step t: G_t must include the reward of step t itself (G_t = r_t +
     gamma * G_{t+1})
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: not the rewards before step t
 diagnosis: your returns accumulate forwards in time: G_t collects the rewards from step t to the end, not the rewards
     before step t
 """
+
 import numpy as np
 
 

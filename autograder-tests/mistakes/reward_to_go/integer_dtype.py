@@ -4,6 +4,7 @@ expect: integer rewards included
 diagnosis: your returns are stored in an array of the rewards' dtype: plain lists of integer rewards included must
     give fractional returns (compute in floats)
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: with gamma = 0 the return is the immediate reward
 diagnosis: your vectorised formula takes 0 to negative powers (NaN): with gamma = 0 the return is the immediate
     reward, G_t = r_t
 """
+
 import numpy as np
 
 
@@ -13,5 +14,5 @@ def reward_to_go(rewards, gamma):
         raise ValueError("bad input")
     t = np.arange(len(r))
     exponents = (t[None, :] - t[:, None]).astype(float)
-    weights = gamma ** exponents * np.triu(np.ones((len(r), len(r))))
+    weights = gamma**exponents * np.triu(np.ones((len(r), len(r))))
     return weights @ r

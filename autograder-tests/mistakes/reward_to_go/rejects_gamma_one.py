@@ -3,6 +3,7 @@
 expect: gamma = 1 is allowed
 diagnosis: your function rejects gamma = 1: gamma = 1 is allowed (undiscounted returns)
 """
+
 import numpy as np
 
 

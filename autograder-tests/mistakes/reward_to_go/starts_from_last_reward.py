@@ -3,6 +3,7 @@
 expect: empty episode
 diagnosis: your recursion starts from rewards[-1]: an empty episode (T = 0) must give an empty array
 """
+
 import numpy as np
 
 

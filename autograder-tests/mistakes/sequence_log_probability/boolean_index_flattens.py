@@ -4,6 +4,7 @@ expect: flattens the batch
 diagnosis: your masked sum indexes the log-probabilities with the boolean mask, which flattens the batch into one
     total: the result must keep one sum per sequence (the shape of the input without its token axis)
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: the mask is ignored
 diagnosis: your sums count every position: the mask is ignored, but positions where it is 0 (prompt, padding) must not
     count
 """
+
 import numpy as np
 
 

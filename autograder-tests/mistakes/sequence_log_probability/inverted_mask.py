@@ -3,6 +3,7 @@
 expect: mask is used inverted
 diagnosis: your mask is used inverted: you sum where the mask is 0 (prompt, padding) instead of where it is 1
 """
+
 import numpy as np
 
 

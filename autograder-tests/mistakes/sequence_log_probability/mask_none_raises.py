@@ -4,6 +4,7 @@ expect: treats mask=None as a given mask
 diagnosis: your function raises when it is called without a mask: it treats mask=None as a given mask, but None means
     there is no mask, and every position counts
 """
+
 import numpy as np
 
 

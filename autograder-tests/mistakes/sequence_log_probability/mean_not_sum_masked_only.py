@@ -4,6 +4,7 @@ expect: not their mean
 diagnosis: your masked result is the mean of the response's token log-probabilities: the log-probability of a sequence
     is their sum, not their mean
 """
+
 import numpy as np
 
 

@@ -5,6 +5,7 @@ diagnosis: your sums multiply by the mask: a -inf or nan log-prob at a masked po
     the mask (0 * -inf is nan); use np.where (the module's own sequence_log_probability multiplies too: ignoring
     -inf and nan at masked positions is this course's rule beyond the module's code, not a misconception)
 """
+
 import numpy as np
 
 

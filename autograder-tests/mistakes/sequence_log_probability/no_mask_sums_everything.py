@@ -4,6 +4,7 @@ expect: without a mask every position counts, and the result is still one sum pe
 diagnosis: your function sums the whole batch when no mask is given: without a mask every position counts, and the
     result is still one sum per sequence
 """
+
 import numpy as np
 
 

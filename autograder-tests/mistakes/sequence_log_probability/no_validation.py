@@ -4,6 +4,7 @@ expect: must raise ValueError
 diagnosis: your function checks no shapes and needs arrays: a mask whose shape differs from token_log_probs must raise
     ValueError
 """
+
 import numpy as np
 
 

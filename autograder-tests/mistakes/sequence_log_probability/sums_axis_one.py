@@ -3,6 +3,7 @@
 expect: the sum must run over the last (token) axis
 diagnosis: your sums run over axis 1: the sum must run over the last (token) axis, whatever the number of leading axes
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: sums over the first (batch) axis
 diagnosis: your result sums over the first (batch) axis, adding up one position of every sequence: each sequence's
     log-probability is the sum over its own tokens, the last axis
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: modifies its input arrays
 diagnosis: your function zeroes masked log-probs in the caller's array: it modifies its input arrays
 """
+
 import numpy as np
 
 

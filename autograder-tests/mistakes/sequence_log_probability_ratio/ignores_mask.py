@@ -3,6 +3,7 @@
 expect: the mask is ignored
 diagnosis: your log-ratios sum every position: the mask is ignored, but positions where it is 0 must not count
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: the log-ratio is inverted
 diagnosis: your log-ratios are old - new: the log-ratio is inverted, it is new_log_probs minus old_log_probs
 """
+
 import numpy as np
 
 

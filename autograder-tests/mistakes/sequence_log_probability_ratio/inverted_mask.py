@@ -3,6 +3,7 @@
 expect: mask is used inverted
 diagnosis: your mask is used inverted: you sum the log-ratios where the mask is 0 instead of where it is 1
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: length-normalised sequence ratio
 diagnosis: your log-ratios are per-token means: a length-normalised sequence ratio is not the exact one, which is the
     masked sum
 """
+
 import numpy as np
 
 

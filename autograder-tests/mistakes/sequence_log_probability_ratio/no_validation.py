@@ -4,6 +4,7 @@ expect: must raise ValueError
 diagnosis: your function checks no shapes and needs arrays: inputs that do not share one [B, L] shape must raise
     ValueError
 """
+
 import numpy as np
 
 

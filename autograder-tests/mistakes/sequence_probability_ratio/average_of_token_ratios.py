@@ -4,6 +4,7 @@ expect: the average of the token ratios is not the sequence ratio
 diagnosis: your sequence ratio averages the token ratios: the average of the token ratios is not the sequence ratio,
     which is their product
 """
+
 import numpy as np
 
 

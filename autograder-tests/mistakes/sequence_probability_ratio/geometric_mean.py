@@ -4,6 +4,7 @@ expect: length-normalised sequence ratio
 diagnosis: your sequence ratio is exp of the mean token log-ratio: a length-normalised sequence ratio (a geometric
     mean), not the product of the token ratios
 """
+
 import numpy as np
 
 

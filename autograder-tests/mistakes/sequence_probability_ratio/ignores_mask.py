@@ -4,6 +4,7 @@ expect: the mask is ignored
 diagnosis: your product takes every position: the mask is ignored, but positions where it is 0 must contribute the
     factor 1
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: the ratio is inverted
 diagnosis: your sequence ratios are exp(old - new): the ratio is inverted, pi_old / pi_new; the sequence ratio is the
     new policy's probability of the response over the old one's
 """
+
 import numpy as np
 
 

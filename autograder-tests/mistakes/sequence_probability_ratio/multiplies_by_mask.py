@@ -4,6 +4,7 @@ expect: leaks through multiplication by the mask
 diagnosis: your log-ratios are masked by multiplication: a -inf or nan at a masked position leaks through
     multiplication by the mask (-inf - -inf is nan); use np.where
 """
+
 import numpy as np
 
 

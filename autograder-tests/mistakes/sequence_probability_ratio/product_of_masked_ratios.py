@@ -4,6 +4,7 @@ expect: masked ratios are 0 instead of 1
 diagnosis: your product multiplies the token ratios by the mask: masked ratios are 0 instead of 1, so every row with a
     masked position gets 0
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: not a quotient
 diagnosis: your ratio divides summed log-probabilities: a ratio of probabilities is exp(sum of new - old), not a
     quotient of log-probabilities
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: underflows
 diagnosis: your ratio is exp(sum new) / exp(sum old), which underflows (0 / 0) for long responses: exponentiate the
     summed token log-ratios
 """
+
 import numpy as np
 
 

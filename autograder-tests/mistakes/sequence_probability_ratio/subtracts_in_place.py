@@ -3,6 +3,7 @@
 expect: modifies its input arrays
 diagnosis: your function subtracts in the caller's new_log_probs array: it modifies its input arrays
 """
+
 import numpy as np
 
 

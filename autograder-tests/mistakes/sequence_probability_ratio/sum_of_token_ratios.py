@@ -3,6 +3,7 @@
 expect: product of the token ratios
 diagnosis: your sequence ratio adds the token ratios: it is the product of the token ratios over the response tokens
 """
+
 import numpy as np
 
 

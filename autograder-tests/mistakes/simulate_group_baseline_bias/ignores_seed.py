@@ -4,6 +4,7 @@ expect: always uses the same seed
 diagnosis: your simulation always uses the same seed: different seeds give identical results; seed the generator with
     the seed argument
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: integer division
 diagnosis: your predicted_same_group_scale uses integer division, (G - 1) // G = 0: compute (G - 1) / G as a float
 """
+
 import numpy as np
 
 

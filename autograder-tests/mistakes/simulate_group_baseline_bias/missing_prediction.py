@@ -3,6 +3,7 @@
 expect: missing the key
 diagnosis: your result dict is missing the key predicted_same_group_scale
 """
+
 import numpy as np
 
 

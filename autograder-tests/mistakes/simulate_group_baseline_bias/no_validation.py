@@ -4,6 +4,7 @@ expect: must raise ValueError
 diagnosis: your function checks nothing: group_size below 2, groups below 1 or a non-integer count must raise
     ValueError
 """
+
 import numpy as np
 
 

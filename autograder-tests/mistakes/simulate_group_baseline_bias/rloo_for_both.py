@@ -4,6 +4,7 @@ expect: which contains R_i
 diagnosis: your same-group estimator leaves the own reward out: the same-group mean, which contains R_i, must be the
     baseline, keeping (G - 1) / G of the expected gradient
 """
+
 import numpy as np
 
 

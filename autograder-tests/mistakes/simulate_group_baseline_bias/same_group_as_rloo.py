@@ -4,6 +4,7 @@ expect: exclude the response's own reward
 diagnosis: your leave-one-out baseline is the same-group mean: it must exclude the response's own reward (the mean of
     the other G - 1 rewards)
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: sample standard deviation
 diagnosis: your spreads are sample standard deviations (ddof=1) of the per-group estimates: each *_std is the
     population standard deviation over the groups (denominator groups)
 """
+
 import numpy as np
 
 
@@ -17,9 +18,11 @@ def simulate_group_baseline_bias(group_size, groups, seed):
     score = hits - p
     mean_reward = reward.mean(axis=1, keepdims=True)
     others = (reward.sum(axis=1, keepdims=True) - reward) / (group_size - 1)
-    estimates = {"plain": (reward * score).mean(axis=1),
-                 "same_group": ((reward - mean_reward) * score).mean(axis=1),
-                 "rloo": ((reward - others) * score).mean(axis=1)}
+    estimates = {
+        "plain": (reward * score).mean(axis=1),
+        "same_group": ((reward - mean_reward) * score).mean(axis=1),
+        "rloo": ((reward - others) * score).mean(axis=1),
+    }
     true_gradient = p * (1.0 - p)
     result = {"true_gradient": true_gradient, "predicted_same_group_scale": (group_size - 1) / group_size}
     for name, per_group in estimates.items():

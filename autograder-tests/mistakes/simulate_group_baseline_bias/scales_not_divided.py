@@ -4,6 +4,7 @@ expect: not divided by the true gradient
 diagnosis: your *_scale values are the mean estimates themselves, not divided by the true gradient: each scale is the
     mean estimate / true_gradient (1 for an unbiased estimator)
 """
+
 import numpy as np
 
 
@@ -17,9 +18,11 @@ def simulate_group_baseline_bias(group_size, groups, seed):
     score = hits - p
     mean_reward = reward.mean(axis=1, keepdims=True)
     others = (reward.sum(axis=1, keepdims=True) - reward) / (group_size - 1)
-    estimates = {"plain": (reward * score).mean(axis=1),
-                 "same_group": ((reward - mean_reward) * score).mean(axis=1),
-                 "rloo": ((reward - others) * score).mean(axis=1)}
+    estimates = {
+        "plain": (reward * score).mean(axis=1),
+        "same_group": ((reward - mean_reward) * score).mean(axis=1),
+        "rloo": ((reward - others) * score).mean(axis=1),
+    }
     true_gradient = p * (1.0 - p)
     result = {"true_gradient": true_gradient, "predicted_same_group_scale": (group_size - 1) / group_size}
     for name, per_group in estimates.items():

@@ -4,6 +4,7 @@ expect: score p - Y
 diagnosis: your estimates use the score p - Y, with its sign flipped: the score of the draw is Y - p, so every scale
     comes out negated
 """
+
 import numpy as np
 
 
@@ -17,9 +18,11 @@ def simulate_group_baseline_bias(group_size, groups, seed):
     score = p - hits
     mean_reward = reward.mean(axis=1, keepdims=True)
     others = (reward.sum(axis=1, keepdims=True) - reward) / (group_size - 1)
-    estimates = {"plain": (reward * score).mean(axis=1),
-                 "same_group": ((reward - mean_reward) * score).mean(axis=1),
-                 "rloo": ((reward - others) * score).mean(axis=1)}
+    estimates = {
+        "plain": (reward * score).mean(axis=1),
+        "same_group": ((reward - mean_reward) * score).mean(axis=1),
+        "rloo": ((reward - others) * score).mean(axis=1),
+    }
     true_gradient = p * (1.0 - p)
     result = {"true_gradient": true_gradient, "predicted_same_group_scale": (group_size - 1) / group_size}
     for name, per_group in estimates.items():

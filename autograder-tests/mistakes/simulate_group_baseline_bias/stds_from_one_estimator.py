@@ -4,6 +4,7 @@ expect: variance reduction
 diagnosis: your three spreads are all the RLOO spread: so they do not show the variance reduction; each *_std is the
     spread of its own estimator
 """
+
 import numpy as np
 
 

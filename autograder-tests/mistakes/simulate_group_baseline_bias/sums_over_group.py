@@ -4,6 +4,7 @@ expect: sums over the responses of a group
 diagnosis: your per-group estimates add up (R_i - b_i)(Y_i - p): it sums over the responses of a group, so every scale
     and spread grows with group_size; each group's estimate is the average over its G responses
 """
+
 import numpy as np
 
 

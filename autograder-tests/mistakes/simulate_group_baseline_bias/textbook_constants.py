@@ -5,6 +5,7 @@ expect: results are the theoretical values
 diagnosis: your results are the theoretical values: they do not vary with the seed as Monte Carlo estimates must;
     simulate the responses with the seeded generator
 """
+
 import itertools
 
 import numpy as np

@@ -4,6 +4,7 @@ expect: specified random draw
 diagnosis: your draw has the shape (group_size, groups): statistically fine, but not the specified random draw
     np.random.default_rng(seed).random((groups, group_size)) < p
 """
+
 import numpy as np
 
 

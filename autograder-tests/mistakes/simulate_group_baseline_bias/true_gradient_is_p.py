@@ -3,6 +3,7 @@
 expect: true_gradient must be
 diagnosis: your true gradient is p: true_gradient must be d E[R] / d theta = p * (1 - p)
 """
+
 import numpy as np
 
 

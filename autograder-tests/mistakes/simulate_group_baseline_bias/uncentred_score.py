@@ -3,6 +3,7 @@
 expect: score Y - p
 diagnosis: your score is Y: use the score Y - p, which is d log pi(Y) / d theta for the logit parameterisation
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: same seed give different results
 diagnosis: your generator is not seeded: two calls with the same seed give different results
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: not a variance
 diagnosis: your spreads are variances: each *_std is a standard deviation, not a variance
 """
+
 import numpy as np
 
 

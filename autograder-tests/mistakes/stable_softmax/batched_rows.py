@@ -4,6 +4,7 @@ expect: must raise ValueError
 diagnosis: your function applies softmax to each row of a 2-D input: logits that are not a one-dimensional array must
     raise ValueError
 """
+
 import numpy as np
 
 

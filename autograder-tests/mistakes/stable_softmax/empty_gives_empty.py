@@ -3,6 +3,7 @@
 expect: must raise ValueError
 diagnosis: your function returns an empty array for empty logits: empty logits must raise ValueError
 """
+
 import numpy as np
 
 

@@ -3,6 +3,7 @@
 expect: do not sum to one
 diagnosis: your probabilities do not sum to one: after exponentiating the shifted logits, divide by their sum
 """
+
 import numpy as np
 
 

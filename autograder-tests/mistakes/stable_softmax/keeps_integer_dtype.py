@@ -4,6 +4,7 @@ expect: integer logits included
 diagnosis: your function computes in the input's dtype, so plain lists of integer logits included give truncated
     probabilities: compute on a float copy
 """
+
 import numpy as np
 
 

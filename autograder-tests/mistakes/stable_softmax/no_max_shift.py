@@ -4,6 +4,7 @@ expect: subtract the largest logit
 diagnosis: your function exponentiates the raw logits, which overflows: subtract the largest logit before
     exponentiating
 """
+
 import numpy as np
 
 

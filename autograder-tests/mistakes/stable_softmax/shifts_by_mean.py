@@ -4,6 +4,7 @@ expect: shifts the logits by their mean
 diagnosis: your function shifts the logits by their mean: a masked action (logit -inf) then gives nan, and far apart
     logits overflow; shift by the maximum
 """
+
 import numpy as np
 
 

@@ -4,6 +4,7 @@ expect: other than their maximum
 diagnosis: your function shifts the logits by their minimum: shifting by something other than their maximum leaves
     exponents that overflow
 """
+
 import numpy as np
 
 

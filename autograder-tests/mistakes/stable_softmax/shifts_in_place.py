@@ -3,6 +3,7 @@
 expect: modifies the caller's logits
 diagnosis: your function subtracts the maximum in the caller's array: it modifies the caller's logits; work on a copy
 """
+
 import numpy as np
 
 
