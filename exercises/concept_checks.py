@@ -29,7 +29,7 @@ explains each part you missed.
 #      4. The reward f may be computed by an external program or a human rater; what
 #         must be differentiable is log p_theta of the sampled outcome.
 #      5. It holds for every parametric family, with no further conditions.
-score_identity_correct = None  # your answer: replace None with your answer to the question above
+score_identity_correct = None  # your answer: a set of the option numbers (1 to 5) that apply, written {a, b, ...}, or set() for none
 
 # ---------------------------------------------------------------------------------------
 # 2. Now the integrand depends on theta as well: we want grad_theta E_{X ~ p_theta}[f_theta(X)].
@@ -41,7 +41,7 @@ score_identity_correct = None  # your answer: replace None with your answer to t
 #         policy parameters directly.
 #      4. Stopping the gradient of a differentiable KL penalty (computed from the current
 #         policy) leaves the optimised objective unchanged; it only saves computation.
-direct_dependence_statements = None  # your answer: replace None with your answer to the question above
+direct_dependence_statements = None  # your answer: a tuple of 4 booleans (True or False), statement 1 first
 
 # ---------------------------------------------------------------------------------------
 # 3. REINFORCE writes the trajectory gradient with policy scores grad log pi_theta(a_t | s_t)
@@ -56,7 +56,7 @@ direct_dependence_statements = None  # your answer: replace None with your answe
 #         the transition derivatives can be left out just as in REINFORCE.
 #      5. Since a fixed simulator's log-probabilities have zero derivative in theta, the
 #         environment has no influence on the gradient estimate.
-reinforce_transition_cases = None  # your answer: replace None with your answer to the question above
+reinforce_transition_cases = None  # your answer: a tuple of 5 booleans (True or False), statement 1 first
 
 # ---------------------------------------------------------------------------------------
 # 4. In the weight that multiplies grad log pi_theta(a_t | s_t), which rewards can be
@@ -83,7 +83,7 @@ literal_discount_weights = None  # your answer: a tuple of 3 numbers (t0, t1, t2
 #      3. the mean reward of the other G - 1 responses to the same prompt
 #      4. a learned action value Q(s_t, a_t) of the action taken
 #      5. the mean reward of the whole group of G responses, the current one included
-baseline_validity = None  # your answer: replace None with your answer to the question above
+baseline_validity = None  # your answer: a tuple of 5 strings, item 1 first, each one of 'unbiased', 'biased', 'scaled'
 
 # ---------------------------------------------------------------------------------------
 # 7. Group baselines for G responses to one prompt. True or false?
@@ -95,7 +95,7 @@ baseline_validity = None  # your answer: replace None with your answer to the qu
 #         but the centred advantages R_i - mean(R) are not.
 #      4. Each RLOO advantage equals G / (G - 1) times the centred advantage of the same
 #         response.
-group_baseline_statements = None  # your answer: replace None with your answer to the question above
+group_baseline_statements = None  # your answer: a tuple of 4 booleans (True or False), statement 1 first
 
 # ---------------------------------------------------------------------------------------
 # 8. Groups have G = 8 responses and the baseline is the mean reward of the same group,
@@ -106,7 +106,7 @@ same_group_scale = None  # your answer: a number, graded within 0.001
 # ---------------------------------------------------------------------------------------
 # 9. One group of four responses has rewards (2, 0, 1, 5). Give the leave-one-out (RLOO)
 #    advantages R_i - mean of the other three, in the same order.
-rloo_advantages = None  # your answer: replace None with your answer to the question above
+rloo_advantages = None  # your answer: a tuple of 4 numbers (response_1, response_2, response_3, response_4), graded within 0.001
 
 # ---------------------------------------------------------------------------------------
 # 10. GAE, case I. A wrapper stops an episode at a time limit (the task itself could go
@@ -131,7 +131,7 @@ buffer_boundary_flags = None  # your answer: a dict with the keys 'bootstrap', '
 #     truncated step "higher", "lower" or "unchanged"
 #       1. when the value of the final observation is positive?
 #       2. when that value is negative?
-single_done_flag_bias = None  # your answer: replace None with your answer to the question above
+single_done_flag_bias = None  # your answer: a tuple of 2 strings, item 1 first, each one of 'higher', 'lower', 'unchanged'
 
 # ---------------------------------------------------------------------------------------
 # 13. The lab's example: rewards (1, 100), values (2, 0), next values (10, 0),
@@ -152,7 +152,7 @@ ppo_clip_interval = None  # your answer: a tuple of 2 numbers (low, high), grade
 #       the fraction of rows where clipping changes min(r A, clip(r) A) (active_clip_fraction),
 #       the mean of the pessimistic terms min(r A, clip(r) A),
 #       the non-negative approximate KL, the mean of (r - 1) - log r.
-ppo_worked_example = None  # your answer: replace None with your answer to the question above
+ppo_worked_example = None  # your answer: a tuple of 4 numbers (ratio_outside_fraction, active_clip_fraction, mean_objective, approx_kl), graded within 0.001
 
 # ---------------------------------------------------------------------------------------
 # 16. The approximate KL diagnostic mean((r - 1) - log r), with r = pi_new / pi_old on
@@ -176,7 +176,7 @@ approx_kl_statements = None  # your answer: a tuple of 4 booleans (True or False
 #       5. usually divides the group-centred rewards by the group's standard deviation
 #       6. adds a regularisation term toward a reference policy
 #       7. a response's learning signal is relative to the other responses of its group
-rloo_grpo_features = None  # your answer: replace None with your answer to the question above
+rloo_grpo_features = None  # your answer: a tuple of 7 strings, item 1 first, each one of 'both', 'rloo', 'grpo', 'neither'
 
 # ---------------------------------------------------------------------------------------
 # 18. One advantage per response, broadcast to its tokens. True or false?
@@ -187,7 +187,7 @@ rloo_grpo_features = None  # your answer: replace None with your answer to the q
 #       3. All tokens of a response get the same coefficient, whatever they contributed.
 #       4. Broadcasting the response's advantage optimises a different objective than the
 #          expected reward of whole responses.
-sequence_credit_statements = None  # your answer: replace None with your answer to the question above
+sequence_credit_statements = None  # your answer: a tuple of 4 booleans (True or False), statement 1 first
 
 # ---------------------------------------------------------------------------------------
 # 19. In the tokenwise policy loss of a generated response, which label positions must the
@@ -197,7 +197,7 @@ sequence_credit_statements = None  # your answer: replace None with your answer 
 #       3. the EOS token that the policy generated
 #       4. PAD tokens
 #       5. tokens stored after the first generated EOS
-policy_loss_tokens = None  # your answer: replace None with your answer to the question above
+policy_loss_tokens = None  # your answer: a set of the option numbers (1 to 5) that apply, written {a, b, ...}, or set() for none
 
 # ---------------------------------------------------------------------------------------
 # 20. The lab's batch, PAD id 0 and EOS id 2, the generated EOS included:
@@ -205,18 +205,18 @@ policy_loss_tokens = None  # your answer: replace None with your answer to the q
 #       row 2: input_ids (1, 12, 30, 2, 0, 0, 0), prompt length 2
 #     The mask is aligned with the labels input_ids[:, 1:], because the logits at position k
 #     score the token at position k + 1. Give the mask: two rows of six 0/1 numbers.
-response_mask_rows = None  # your answer: replace None with your answer to the question above
+response_mask_rows = None  # your answer: a tuple of 2 rows (row_1, row_2), each of 6 numbers, graded within 0.001
 
 # ---------------------------------------------------------------------------------------
 # 21. A softmax policy over three actions has logits z = (2, 1, 0). Give the score
 #     grad_z log pi(a) of action a = 2 (counting from 0, so the third action).
-score_vector_action_2 = None  # your answer: replace None with your answer to the question above
+score_vector_action_2 = None  # your answer: a tuple of 3 numbers (dz_0, dz_1, dz_2), graded within 0.001
 
 # ---------------------------------------------------------------------------------------
 # 22. One state, two actions with probabilities pi = (0.8, 0.2) (softmax of the logits
 #     (log 4, 0)). Give the score g(a) = grad_z log pi(a) with respect to the logits for
 #     action 1 and for action 2, then their squared norms (|g(1)|^2, |g(2)|^2).
-optimal_baseline_scores = None  # your answer: replace None with your answer to the question above
+optimal_baseline_scores = None  # your answer: a tuple of 3 rows (score_action_1, score_action_2, squared_norms), each of 2 numbers, graded within 0.001
 
 # ---------------------------------------------------------------------------------------
 # 23. The same state, with action values Q = (1, 10). Give (V, b*): the state value and

@@ -27,10 +27,7 @@ explains each part you missed.
 #         must be differentiable is log p_theta of the sampled outcome.
 #      5. It holds for every parametric family, with no further conditions.
 ### BEGIN SOLUTION
-score_identity_correct = {
-    2,
-    4,
-}  # format: a set of the option numbers (1 to 5) that apply, written {a, b, ...}, or set() for none
+score_identity_correct = {2, 4}  # format: a set of the option numbers (1 to 5) that apply, written {a, b, ...}, or set() for none
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
@@ -44,12 +41,7 @@ score_identity_correct = {
 #      4. Stopping the gradient of a differentiable KL penalty (computed from the current
 #         policy) leaves the optimised objective unchanged; it only saves computation.
 ### BEGIN SOLUTION
-direct_dependence_statements = (
-    True,
-    False,
-    True,
-    False,
-)  # format: a tuple of 4 booleans (True or False), statement 1 first
+direct_dependence_statements = (True, False, True, False)  # format: a tuple of 4 booleans (True or False), statement 1 first
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
@@ -66,13 +58,7 @@ direct_dependence_statements = (
 #      5. Since a fixed simulator's log-probabilities have zero derivative in theta, the
 #         environment has no influence on the gradient estimate.
 ### BEGIN SOLUTION
-reinforce_transition_cases = (
-    True,
-    False,
-    True,
-    False,
-    False,
-)  # format: a tuple of 5 booleans (True or False), statement 1 first
+reinforce_transition_cases = (True, False, True, False, False)  # format: a tuple of 5 booleans (True or False), statement 1 first
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
@@ -105,13 +91,7 @@ literal_discount_weights = (2.75, 1.75, 0.75)  # format: a tuple of 3 numbers (t
 #      4. a learned action value Q(s_t, a_t) of the action taken
 #      5. the mean reward of the whole group of G responses, the current one included
 ### BEGIN SOLUTION
-baseline_validity = (
-    "unbiased",
-    "unbiased",
-    "unbiased",
-    "biased",
-    "scaled",
-)  # format: a tuple of 5 strings, item 1 first, each one of 'unbiased', 'biased', 'scaled'
+baseline_validity = ("unbiased", "unbiased", "unbiased", "biased", "scaled")  # format: a tuple of 5 strings, item 1 first, each one of 'unbiased', 'biased', 'scaled'
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
@@ -125,12 +105,7 @@ baseline_validity = (
 #      4. Each RLOO advantage equals G / (G - 1) times the centred advantage of the same
 #         response.
 ### BEGIN SOLUTION
-group_baseline_statements = (
-    True,
-    True,
-    False,
-    True,
-)  # format: a tuple of 4 booleans (True or False), statement 1 first
+group_baseline_statements = (True, True, False, True)  # format: a tuple of 4 booleans (True or False), statement 1 first
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
@@ -145,12 +120,7 @@ same_group_scale = 0.875  # format: a number, graded within 0.001
 # 9. One group of four responses has rewards (2, 0, 1, 5). Give the leave-one-out (RLOO)
 #    advantages R_i - mean of the other three, in the same order.
 ### BEGIN SOLUTION
-rloo_advantages = (
-    0.0,
-    -8 / 3,
-    -4 / 3,
-    4.0,
-)  # format: a tuple of 4 numbers (response_1, response_2, response_3, response_4), graded within 0.001
+rloo_advantages = (0.0, -8 / 3, -4 / 3, 4.0)  # format: a tuple of 4 numbers (response_1, response_2, response_3, response_4), graded within 0.001
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
@@ -191,10 +161,7 @@ buffer_boundary_flags = {  # format: a dict with the keys 'bootstrap', 'recursio
 #       1. when the value of the final observation is positive?
 #       2. when that value is negative?
 ### BEGIN SOLUTION
-single_done_flag_bias = (
-    "lower",
-    "higher",
-)  # format: a tuple of 2 strings, item 1 first, each one of 'higher', 'lower', 'unchanged'
+single_done_flag_bias = ("lower", "higher")  # format: a tuple of 2 strings, item 1 first, each one of 'higher', 'lower', 'unchanged'
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
@@ -221,12 +188,7 @@ ppo_clip_interval = (0.8, 1.2)  # format: a tuple of 2 numbers (low, high), grad
 #       the mean of the pessimistic terms min(r A, clip(r) A),
 #       the non-negative approximate KL, the mean of (r - 1) - log r.
 ### BEGIN SOLUTION
-ppo_worked_example = (
-    1.0,
-    0.5,
-    -0.05,
-    0.143841,
-)  # format: a tuple of 4 numbers (ratio_outside_fraction, active_clip_fraction, mean_objective, approx_kl), graded within 0.001
+ppo_worked_example = (1.0, 0.5, -0.05, 0.143841)  # format: a tuple of 4 numbers (ratio_outside_fraction, active_clip_fraction, mean_objective, approx_kl), graded within 0.001
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
@@ -254,15 +216,7 @@ approx_kl_statements = (True, True, False, False)  # format: a tuple of 4 boolea
 #       6. adds a regularisation term toward a reference policy
 #       7. a response's learning signal is relative to the other responses of its group
 ### BEGIN SOLUTION
-rloo_grpo_features = (
-    "both",
-    "neither",
-    "rloo",
-    "grpo",
-    "grpo",
-    "grpo",
-    "both",
-)  # format: a tuple of 7 strings, item 1 first, each one of 'both', 'rloo', 'grpo', 'neither'
+rloo_grpo_features = ("both", "neither", "rloo", "grpo", "grpo", "grpo", "both")  # format: a tuple of 7 strings, item 1 first, each one of 'both', 'rloo', 'grpo', 'neither'
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
@@ -275,12 +229,7 @@ rloo_grpo_features = (
 #       4. Broadcasting the response's advantage optimises a different objective than the
 #          expected reward of whole responses.
 ### BEGIN SOLUTION
-sequence_credit_statements = (
-    True,
-    False,
-    True,
-    False,
-)  # format: a tuple of 4 booleans (True or False), statement 1 first
+sequence_credit_statements = (True, False, True, False)  # format: a tuple of 4 booleans (True or False), statement 1 first
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
@@ -292,10 +241,7 @@ sequence_credit_statements = (
 #       4. PAD tokens
 #       5. tokens stored after the first generated EOS
 ### BEGIN SOLUTION
-policy_loss_tokens = {
-    2,
-    3,
-}  # format: a set of the option numbers (1 to 5) that apply, written {a, b, ...}, or set() for none
+policy_loss_tokens = {2, 3}  # format: a set of the option numbers (1 to 5) that apply, written {a, b, ...}, or set() for none
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
@@ -305,21 +251,14 @@ policy_loss_tokens = {
 #     The mask is aligned with the labels input_ids[:, 1:], because the logits at position k
 #     score the token at position k + 1. Give the mask: two rows of six 0/1 numbers.
 ### BEGIN SOLUTION
-response_mask_rows = (
-    (0, 0, 1, 1, 1, 0),
-    (0, 1, 1, 0, 0, 0),
-)  # format: a tuple of 2 rows (row_1, row_2), each of 6 numbers, graded within 0.001
+response_mask_rows = ((0, 0, 1, 1, 1, 0), (0, 1, 1, 0, 0, 0))  # format: a tuple of 2 rows (row_1, row_2), each of 6 numbers, graded within 0.001
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
 # 21. A softmax policy over three actions has logits z = (2, 1, 0). Give the score
 #     grad_z log pi(a) of action a = 2 (counting from 0, so the third action).
 ### BEGIN SOLUTION
-score_vector_action_2 = (
-    -0.665241,
-    -0.244728,
-    0.909969,
-)  # format: a tuple of 3 numbers (dz_0, dz_1, dz_2), graded within 0.001
+score_vector_action_2 = (-0.665241, -0.244728, 0.909969)  # format: a tuple of 3 numbers (dz_0, dz_1, dz_2), graded within 0.001
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
@@ -327,11 +266,7 @@ score_vector_action_2 = (
 #     (log 4, 0)). Give the score g(a) = grad_z log pi(a) with respect to the logits for
 #     action 1 and for action 2, then their squared norms (|g(1)|^2, |g(2)|^2).
 ### BEGIN SOLUTION
-optimal_baseline_scores = (
-    (0.2, -0.2),
-    (-0.8, 0.8),
-    (0.08, 1.28),
-)  # format: a tuple of 3 rows (score_action_1, score_action_2, squared_norms), each of 2 numbers, graded within 0.001
+optimal_baseline_scores = ((0.2, -0.2), (-0.8, 0.8), (0.08, 1.28))  # format: a tuple of 3 rows (score_action_1, score_action_2, squared_norms), each of 2 numbers, graded within 0.001
 ### END SOLUTION
 
 # ---------------------------------------------------------------------------------------
