@@ -53,9 +53,8 @@ UNITS = {"grader.testing": "grader.core", "grader.answers": "grader.core"}
 # Besides these, a command module (grader.<verb>.command, ...) imports its work in `run`: `grader --help`
 # imports every command module at start-up (see is_command).
 LAZY = {
-    # The Dask backend imports dask. The local one is a module cycle inside the engine (engine.local
-    # imports the Dispatcher that dispatch defines): it goes when the Dispatcher has a module of its own.
-    ("grader.engine.dispatch", "make_backend"): "dask is heavy; engine.local imports dispatch.Dispatcher",
+    # The Dask backend imports dask, which a class graded on this machine never needs.
+    ("grader.engine.dispatch", "make_backend"): "dask is heavy and optional (the cluster extra)",
     # nbgrader is the optional `instructor` extra; the build's notebook steps run without it.
     ("grader.build.pipeline", "WriteConfig.__call__"): "nbgrader (the gradebook) is optional",
     ("grader.build.pipeline", "grades_stay_behind"): "nbgrader (the gradebook) is optional",

@@ -24,6 +24,7 @@ from grader.core.course import Course
 from grader.core.fingerprint import run_fingerprint
 from grader.engine.driver import Outcome, check_functions
 from grader.engine.events import Relay, RunListener
+from grader.engine.local import LocalPool
 from grader.engine.parcel import Parcel, SubmissionRefused, label_of
 from grader.engine.record import now, ungraded_record
 from grader.engine.store import ResultStore
@@ -256,8 +257,6 @@ def make_backend(
         from grader.engine.cluster import DaskCluster
 
         return DaskCluster(options.scheduler, course, sandbox=options.sandbox, course_hash=course_hash, only=only)
-    from grader.engine.local import LocalPool
-
     return LocalPool(
         course, jobs=jobs, sandbox=options.sandbox, course_hash=course_hash, only=only, log_dir=store.logs_dir
     )

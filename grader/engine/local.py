@@ -27,15 +27,18 @@ import sys
 import time
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.core.course import Course, load_course
 from grader.core.fingerprint import check_course
-from grader.engine.dispatch import Dispatcher
 from grader.engine.driver import HostedSession, Outcome
 from grader.engine.parcel import Parcel
 from grader.engine.pipes import MessageReader, teller
 from grader.errors import GraderError
 from grader.sandbox.reaper import die_with_parent
+
+if TYPE_CHECKING:  # the pool is handed a dispatcher; dispatch imports the pool to make one
+    from grader.engine.dispatch import Dispatcher
 
 START_TIMEOUT = 300.0
 STOP_TIMEOUT = 30.0  # seconds for a kept process to end its session when the pool closes
