@@ -165,21 +165,36 @@ class SubmissionCgroup:
         self.kind = hierarchy.kind
         self.dirs = [parent / name for parent in hierarchy.parents]
         self.memory_bytes = int(memory_bytes)
-        for directory in self.dirs:
-            directory.parent.mkdir(exist_ok=True)
-            directory.mkdir()
+        made = []
+        try:
+            for directory in self.dirs:
+                directory.parent.mkdir(exist_ok=True)
+                directory.mkdir()
+                made.append(directory)
+            self._limit(int(processes))
+        except BaseException:
+            # A cgroup half made (a second hierarchy refused, a limit not written) would stay on the
+            # machine for good, one per failed submission: the kernel removes only what is removed.
+            for directory in reversed(made):
+                try:
+                    directory.rmdir()
+                except OSError:
+                    pass
+            raise
+
+    def _limit(self, processes: int) -> None:
         if self.kind == "cgroup v2":
             (directory,) = self.dirs
             _write(directory / "memory.max", self.memory_bytes)
             if (directory / "memory.swap.max").exists():
                 _write(directory / "memory.swap.max", 0)
-            _write(directory / "pids.max", int(processes))
+            _write(directory / "pids.max", processes)
         else:
             memory, pids = self.dirs
             _write(memory / "memory.limit_in_bytes", self.memory_bytes)
             if (memory / "memory.memsw.limit_in_bytes").exists():  # swap counted with memory
                 _write(memory / "memory.memsw.limit_in_bytes", self.memory_bytes)
-            _write(pids / "pids.max", int(processes))
+            _write(pids / "pids.max", processes)
 
     def add(self, pids: list[int]) -> None:
         """Move processes into this cgroup (in every hierarchy); what they fork stays there."""

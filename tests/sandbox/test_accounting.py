@@ -249,3 +249,27 @@ def test_kernel_memory_of_empty_files_counts_against_the_limit(tmp_path, mode):
         assert reply.get("value") != 700_000, reply
         (exit,) = launcher.take_history(tmp_path.resolve())
         assert launcher.limits.near_memory_limit(exit.peak_memory), exit
+
+
+def test_a_cgroup_half_made_is_removed(tmp_path, monkeypatch):
+    """A submission whose cgroup cannot be finished (a limit refused, the second hierarchy missing)
+    leaves no directory behind: each would stay on the machine, one per failed submission."""
+    memory, pids = tmp_path / "memory", tmp_path / "pids"
+    memory.mkdir()
+    pids.mkdir()
+    hierarchy = cgroups.Hierarchy("cgroup v1", (memory, pids))
+
+    def refused(path, value):
+        raise PermissionError(f"{path}: not permitted")
+
+    monkeypatch.setattr(cgroups, "_write", refused)
+    with pytest.raises(PermissionError):
+        cgroups.SubmissionCgroup(hierarchy, "grader-1/s1", 256 << 20, 8)
+    assert not (memory / "grader-1" / "s1").exists() and not (pids / "grader-1" / "s1").exists()
+
+    monkeypatch.undo()
+    (tmp_path / "gone").write_text("a file where the pids hierarchy's folder should be")
+    broken = cgroups.Hierarchy("cgroup v1", (memory, tmp_path / "gone"))
+    with pytest.raises(OSError):
+        cgroups.SubmissionCgroup(broken, "s2", 256 << 20, 8)
+    assert not (memory / "s2").exists()
