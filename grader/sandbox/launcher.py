@@ -274,7 +274,11 @@ class SandboxLauncher:
             self.limits.processes + 2,
         )
         tree = self._zygote_tree(zygote)
-        group.add(tree)
+        try:
+            group.add(tree)
+        except BaseException:
+            group.remove(move_to=self._cgroup, keep=tree)  # the zygote back where it was; no cgroup left over
+            raise
         self._drop_cgroup(keep=tree)
         self._cgroup = group
         return group
