@@ -45,6 +45,9 @@ from grader.notebooks.segments import course_modules
 from grader.untrusted import MAX_WALK_ENTRIES, UntrustedFile, read_regular, shown
 
 MAX_NOTEBOOKS = 20  # in one submission folder: a module's problem sets and a few copies
+# A file beside the notebooks (a module, a timestamp): the figure of one cell's limit, counted in bytes
+# here because a file is bounded before it is read and decoded (a cell's text is bounded after).
+MAX_FILE_BYTES = MAX_CELL_CHARS
 
 
 @dataclass
@@ -141,7 +144,7 @@ def prepare(
     if path.is_dir():
         for file in submission_files(path):
             rel = file.relative_to(path)
-            data = read_regular(file, MAX_CELL_CHARS)
+            data = read_regular(file, MAX_FILE_BYTES)
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             (dest / rel).write_bytes(data)
             if len(rel.parts) == 1 and rel.stem in course.modules:
