@@ -19,9 +19,11 @@ def _defer_rfc3987_syntax() -> None:
     other use import the real module on first call, so every check still gives the same answer.
     """
     name = "rfc3987_syntax"
-    if name in sys.modules or importlib.util.find_spec(name) is None:
+    spec = None if name in sys.modules else importlib.util.find_spec(name)
+    if spec is None:
         return
     stand_in = types.ModuleType(name)
+    stand_in.__path__ = spec.submodule_search_locations  # its submodules import as they would
 
     def real():
         if sys.modules.get(name) is stand_in:
