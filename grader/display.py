@@ -37,11 +37,11 @@ def visible(value, limit: int | None = None, *, one_line: bool = False) -> str:
     return value.translate(_INVISIBLE if one_line else _INVISIBLE_KEEPING_LINES)
 
 
-def markup(value, *, one_line: bool = True) -> str:
-    """:func:`visible`, then rich markup escaped: safe inside ``console.print(f"[red]...{markup(x)}[/red]")``."""
+def markup(value, limit: int | None = None, *, one_line: bool = True) -> str:
+    """:func:`visible` (cut to ``limit``), then rich markup escaped: safe inside ``console.print(f"[red]...{markup(x)}[/red]")``."""
     from rich.markup import escape
 
-    return escape(visible(value, one_line=one_line))
+    return escape(visible(value, limit, one_line=one_line))
 
 
 def text(value, *, one_line: bool = False, style: str = ""):

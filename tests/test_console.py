@@ -179,3 +179,13 @@ def test_autograde_details(tmp_path, monkeypatch, capsys):
         f"(manual: double {MARKUP};",
     ):
         assert line in printed, (line, printed)
+
+
+def test_a_worker_reason_is_one_bounded_line():
+    """A reason can carry a student's exception text: the console shows one line of bounded length."""
+    from grader.engine.events import REASON_CHARS, failed_message, retry_message
+
+    long = "x" * 100_000 + "\n[bold]tail"
+    for message in (retry_message("s" * 5000, "w1", long), failed_message("alice", long)):
+        assert "\n" not in message and "tail" not in message
+        assert len(message) < REASON_CHARS + 400, len(message)

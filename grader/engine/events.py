@@ -85,20 +85,22 @@ class Relay(RunListener):
             listener.lost(session)
 
 
-# What people read, as rich markup (print with markup on): written once for every command.
+# What people read, as rich markup (print with markup on): written once for every command. A reason can
+# carry what a worker or a submission said (an exception's text, a file name): one console line, bounded.
+NAME_CHARS, REASON_CHARS = 120, 400
 
 
 def refused_message(session: str, reason: str) -> str:
-    return f"[bold red]refused {markup(session)}: {markup(reason)}[/bold red]"
+    return f"[bold red]refused {markup(session, NAME_CHARS)}: {markup(reason, REASON_CHARS)}[/bold red]"
 
 
 def retry_message(student: str, session: str, reason: str) -> str:
-    return f"[yellow]{markup(session)} lost {markup(student)} ({markup(reason)}); grading it again elsewhere[/yellow]"
+    return f"[yellow]{markup(session, NAME_CHARS)} lost {markup(student, NAME_CHARS)} ({markup(reason, REASON_CHARS)}); grading it again elsewhere[/yellow]"
 
 
 def failed_message(student: str, reason: str) -> str:
-    return f"[red]could not grade {markup(student)}: {markup(reason)}[/red]"
+    return f"[red]could not grade {markup(student, NAME_CHARS)}: {markup(reason, REASON_CHARS)}[/red]"
 
 
 def lost_message(session: str) -> str:
-    return f"[yellow]lost the grading session {markup(session)}[/yellow]"
+    return f"[yellow]lost the grading session {markup(session, NAME_CHARS)}[/yellow]"
