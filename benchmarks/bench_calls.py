@@ -66,6 +66,7 @@ def main() -> None:
         try:
             return request(self, message, timeout)
         finally:
+            message = as_request(message)
             sent.append(message)
             waited[message.get("op")] += time.perf_counter() - started
 
@@ -85,8 +86,9 @@ def main() -> None:
     client.WorkerProcess.request = request
 
     by_op = collections.Counter(m.get("op") for m in sent)
-    by_function = collections.Counter(m.get("function") or m.get("name") for m in sent if m.get("op") != "import")
-    calls = sum(m.get("count", 1) for m in sent if m.get("op") in ("call", "map"))
+    inner = [r for m in sent for r in (m["requests"] if m.get("op") == "batch" else [m])]
+    by_function = collections.Counter(m.get("function") or m.get("name") for m in inner if m.get("op") != "import")
+    calls = sum(m.get("count", 1) for m in inner if m.get("op") in ("call", "map"))
     print(
         f"one correct submission, {len(functions)} exercises{' (labs included)' if args.labs else ' (labs left out)'}:"
     )
@@ -111,11 +113,19 @@ def main() -> None:
     )
 
     if args.session:
-        session_breakdown(course, functions, args.session)
+        # Before and after grader.core.replay, in the same run: every test run as a test, then replayed.
+        for replay in (False, True):
+            session_breakdown(course, functions, args.session, replay)
 
 
-def session_breakdown(course, functions: list[str], count: int) -> None:
-    """Grade ``count`` copies of the reference in one sandboxed session; per submission: where the time goes."""
+def as_request(message) -> dict:
+    """A request as sent: a replay's batch goes as a frame built once (8-byte length, then JSON)."""
+    return json.loads(message[runtime.HEADER.size :]) if isinstance(message, bytes) else message
+
+
+def session_breakdown(course, functions: list[str], count: int, replay: bool) -> None:
+    """Grade ``count`` copies of the reference in one sandboxed session; per submission: where the time goes.
+    ``replay``: with the reference's traces (grader.core.replay), else every test runs as a test."""
     from grader.core.fingerprint import run_fingerprint
     from grader.engine.driver import grade_here
     from grader.engine.parcel import Parcel
@@ -132,7 +142,7 @@ def session_breakdown(course, functions: list[str], count: int) -> None:
         try:
             return request(self, message, timeout)
         finally:
-            crossings["worker " + str(message.get("op"))] += 1
+            crossings["worker " + str(as_request(message).get("op"))] += 1
             waited["worker"] += time.perf_counter() - started
 
     def zygote_counting(self, message, *more, **options):
@@ -162,6 +172,7 @@ def session_breakdown(course, functions: list[str], count: int) -> None:
                 course_hash=run_fingerprint(course, functions),
                 only=functions,
                 on_record=on_record,
+                replay=replay,
             )
     finally:
         client.WorkerProcess.request, sandbox._Zygote.call = request, call
@@ -174,7 +185,8 @@ def session_breakdown(course, functions: list[str], count: int) -> None:
     waits = seen[-1][1] - seen[0][1]
     count_all = sum(kinds.values())
     print(
-        f"a correct submission in one sandboxed session (mean of {n}, the first left out; "
+        f"a correct submission in one sandboxed session, {'replayed' if replay else 'every test run'} (mean of {n}, "
+        f"the first left out; "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; totals {sorted(totals)}):"
     )
     print(

@@ -15,6 +15,7 @@ Run directly by course developers::
 
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +57,8 @@ CALLS = pytest.StashKey["list[Call] | None"]()
 # The session-scoped fixture parametrized over the submissions; ``impl`` wraps it for each test.
 SUBMISSION = "graded_submission"
 PLUGIN = pytest.StashKey["GradingPlugin"]()
+# The crossings one run of a test made, while the plugin tapes (grader.core.replay records the reference).
+TAPE = pytest.StashKey["list"]()
 
 
 @dataclass
@@ -113,6 +116,10 @@ class GradingPlugin:
         for sid, path in submissions.items():
             self.reset(sid, path, (only_for or {}).get(sid))
         self.collection_errors: list[str] = []
+        # While True, each test's crossings are kept with its outcome in ``taped`` (by node id):
+        # (function, outcome, crossings, the calls it observed). grader.core.replay makes traces of them.
+        self.taping = False
+        self.taped: dict[str, tuple] = {}
 
     def reset(self, sid: str, path: Path, only: list[str] | None = None) -> None:
         """Grade ``path`` as submission ``sid`` from now on, forgetting everything of the last one."""
@@ -126,13 +133,20 @@ class GradingPlugin:
         return self._functions(self.states[sid])
 
     def _functions(self, state: SubmissionState) -> list[str]:
-        return [f for f in self.functions if state.only is None or f in state.only]
+        return self.functions_for(state.only)
+
+    def functions_for(self, only) -> list[str]:
+        """The functions a submission restricted to ``only`` (None: not restricted) is graded on."""
+        return [f for f in self.functions if not only or f in only]
 
     def submissions_for(self, function: str) -> list[str]:
         return [sid for sid in self.states if function in self.functions_of(sid)]
 
     def open_submission(self, sid: str) -> Submission:
+        """The submission ``sid``, open (its worker started on first use) until :meth:`close_submission`."""
         state = self.states[sid]
+        if state.submission is not None:  # opened before its tests ran (a replay, grader.core.replay)
+            return state.submission
         state.submission = Submission(state.path, self.course, launcher=self.launcher)
         state.started = time.monotonic()
         return state.submission
@@ -223,6 +237,22 @@ class GradingPlugin:
         """
         if not evidence.failed:
             return None
+        # The calls of a replayed test are its trace's, shared by every submission that agreed with it:
+        # the diagnosis works on copies of its own (one copy per call: ``checks`` is told by identity).
+        copies: dict[int, Call] = {}
+
+        def own(calls: list[Call]) -> list[Call]:
+            for c in calls:
+                if id(c) not in copies:
+                    copies[id(c)] = copy.deepcopy(c)
+            return [copies[id(c)] for c in calls]
+
+        evidence.failed, evidence.passed, evidence.checks = (
+            own(evidence.failed),
+            own(evidence.passed),
+            own(evidence.checks),
+        )
+        evidence.tests = [(o, own(c), r, cl) for o, c, r, cl in evidence.tests]
         course = self.course
         found = diagnose(course, function, evidence.failed, evidence.passed)
         checks = {id(call) for call in evidence.checks}  # the same objects (equality would compare arrays)
@@ -320,10 +350,18 @@ class GradingPlugin:
         # The one global a test sees (grader.testing.CONTEXT): its helpers read the exercise's tolerance
         # and parameters without being passed the test.
         testing.CONTEXT.function = function_of(item)
+        submission = None
+        if self.taping:
+            state = self.states.get(submission_of(item))
+            submission = state.submission if state is not None else None
+            if submission is not None:
+                submission.tape = item.stash[TAPE] = []
         try:
             yield
         finally:
             testing.CONTEXT.function = None
+            if submission is not None:
+                submission.tape = None
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -357,14 +395,13 @@ class GradingPlugin:
             False,
         )
         gate = item.get_closest_marker("gate") is not None
-        self.record(
-            sid,
-            function,
-            TestOutcome(outcome_name(item, sid), report.passed, weight, message, kind, gate),
-            item.stash.get(CALLS, None) or [],
-            relation,
-            claims,
-        )
+        outcome = TestOutcome(outcome_name(item, sid), report.passed, weight, message, kind, gate)
+        calls = item.stash.get(CALLS, None) or []
+        self.record(sid, function, outcome, calls, relation, claims)
+        if self.taping and report.when == "call" and TAPE in item.stash:
+            # A copy: the submission's diagnosis may rewrite the outcome it keeps.
+            kept = TestOutcome.from_json(outcome.to_json())
+            self.taped[item.nodeid] = (function, kept, item.stash[TAPE], list(calls), (relation, claims))
 
 
 def function_of(item) -> str:

@@ -116,6 +116,16 @@ class Record:
 
 
 # -- the submission -----------------------------------------------------------------
+@dataclass(frozen=True)
+class Crossing:
+    """One request sent to the worker and its reply as received (a tape's entry)."""
+
+    request: dict
+    reply: dict
+    exercise: str  # the exercise charged
+    seconds: float  # the wall time it took
+
+
 @dataclass
 class FunctionState:
     spent: float = 0.0
@@ -143,6 +153,9 @@ class Submission:
     # one answer once per part.
     _read: dict = field(default_factory=dict, repr=False)
     _read_from: Any = field(default=None, repr=False)
+    # When a list: every crossing is added to it (grader.core.replay records the reference's so),
+    # and nothing is answered from ``_read``, so that each test's crossings stand on their own.
+    tape: list | None = field(default=None, repr=False)
 
     def __post_init__(self):
         if self.deadline is None:
@@ -347,7 +360,7 @@ class Submission:
         during = "" if exercise == name else f" while calling {name}"
         worker = self._ensure_worker()
         reading = request.get("op") == "get"
-        if not reading or self._read_from is not worker:
+        if not reading or self._read_from is not worker or self.tape is not None:
             self._read, self._read_from = {}, worker
         elif (module, name) in self._read:
             return self._interpret(name, dict(self._read[(module, name)]), exercise)
@@ -383,6 +396,8 @@ class Submission:
             raise UnsupportedReturn(f"{name} returned {exc}") from None
         finally:
             state.spent += time.monotonic() - started
+        if self.tape is not None:
+            self.tape.append(Crossing(dict(request, module=module), dict(reply), exercise, time.monotonic() - started))
         if reading and reply.get("ok"):
             self._read[(module, name)] = dict(reply)  # as received: _interpret decodes a copy
         # Reading the reply is charged to the exercise too: the time limit bounds what a call
@@ -392,6 +407,49 @@ class Submission:
             return self._interpret(name, reply, exercise)
         finally:
             state.spent += time.monotonic() - started
+
+    def replay(self, exercise: str, modules: list[str], frame: bytes, count: int, cutoff: float) -> list[dict] | None:
+        """Send a batch of ``count`` requests (its ``frame``, built once), charged to ``exercise``; their
+        replies as received, or None when the batch says nothing: the exercise is unavailable, a module
+        does not import, the worker took longer than ``cutoff`` seconds, died, or broke the protocol.
+
+        The replies are not interpreted and the time is not charged here: the caller compares them
+        with what it expects (grader.core.replay) and charges the time when they all agree (else the
+        tests ask again, one call at a time, and those calls are charged as always).
+        """
+        state = self.state(exercise)
+        if state.unavailable is not None or self.expired:
+            return None
+        try:
+            for module in modules:
+                self._import(module)
+            worker = self._ensure_worker()
+        except (FunctionUnavailable, WorkerStartError):
+            return None  # the tests meet the same trouble, and say so
+        self._read = {}  # student code runs
+        timeout = min(self._time_limit(exercise) - state.spent, cutoff)
+        try:
+            reply = worker.request(frame, timeout=timeout)
+        except (WorkerTimeout, WorkerDied, ReplyRejected):
+            reply = None
+        replies = reply.get("replies") if reply is not None and reply.get("ok") else None
+        if isinstance(replies, list) and len(replies) == count:
+            return replies
+        # Not a batch's answer: whatever the worker did instead (wrote a reply of its own, ended,
+        # went on sending), the tests must meet it afresh, as they would have.
+        self._lose_worker()
+        return None
+
+    def replayed(self, exercise: str, replies: list[dict]) -> None:
+        """What reading ``replies`` (of replayed tests of ``exercise``) tells of the submission, as
+        :meth:`_interpret` would have learned it: a NotImplementedError marks the exercise not
+        implemented; after an error, the kernel's figures say whether the worker was at its memory
+        limit (checked once for all, its peak only grows)."""
+        raised = [r for r in replies if r.get("kind") == "raised"]
+        if any(r.get("error_type") == "NotImplementedError" for r in raised):
+            self.state(exercise).not_implemented = True
+        if raised and self.worker is not None:
+            self.worker.observe_memory(exercise)
 
     def _interpret(self, function: str, reply: dict, exercise: str | None = None) -> dict:
         state = self.state(exercise or function)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import queue
 import shutil
 import socket
@@ -30,8 +31,9 @@ from typing import Callable
 import pytest
 
 from grader.core.course import Course
-from grader.core.fingerprint import run_fingerprint
+from grader.core.fingerprint import course_fingerprint, run_fingerprint
 from grader.core.plugin import GradingPlugin, function_of
+from grader.core.replay import ItemTrace, Replayer, load_traces, store_traces, trace_file, trace_of
 from grader.core.staging import stage_submission
 from grader.engine.parcel import Parcel
 from grader.engine.record import GradeRecord, graded_record
@@ -154,8 +156,13 @@ class Session:
         suite: str = "hidden",
         only: list[str] | None = None,
         grader: str = "",
+        replay: bool | None = None,
     ):
         tests_dir_of(course, suite)
+        # Replaying the reference's traces (grader.core.replay): hidden tests only; GRADER_REPLAY=0 turns it off.
+        if replay is None:
+            replay = os.environ.get("GRADER_REPLAY", "1") != "0"
+        self.replay = replay and suite == "hidden"
         check_functions(course, only or [])
         self.course = course
         self.launcher = launcher
@@ -225,6 +232,7 @@ class _Loop:
         self.on_record = on_record
         self.on_failure = on_failure
         self.scratch = scratch
+        self.traces = _Traces(self) if session.replay else None
 
     def _stage(self, parcel: Parcel) -> Path:
         for name in ("received", "staged"):
@@ -249,15 +257,32 @@ class _Loop:
             except (GraderError, OSError) as exc:  # this submission only (too big, a bad name)
                 self.on_failure(parcel, f"could not stage the submission: {exc}", False)
                 continue
-            self.plugin.bind(staged, parcel.only)
-            wanted = set(self.plugin.functions_of(PLACEHOLDER))
+            wanted = set(self.plugin.functions_for(parcel.only))
             mine = [item for item in items if function_of(item) in wanted]
-            for i, item in enumerate(mine):
+            replayer = self.traces.replayer(mine, session) if self.traces is not None else None
+            self.plugin.bind(staged, parcel.only)
+            agreed = {}
+            if replayer is not None and len(mine) > 1:
+                # The last test always runs: its teardown closes the submission and builds its result.
+                agreed = replayer.run(self.plugin.open_submission(PLACEHOLDER), [item.nodeid for item in mine[:-1]])
+            run = [item for item in mine if item.nodeid not in agreed]
+            at = 0
+            for i, item in enumerate(run):
+                # The replayed tests before this one are recorded first: outcomes keep the tests' order.
+                while mine[at] is not item:
+                    trace = agreed[mine[at].nodeid]
+                    self.plugin.record(
+                        PLACEHOLDER, trace.function, trace.fresh_outcome(), trace.calls, trace.relation, trace.claims
+                    )
+                    at += 1
+                at += 1
                 # nextitem=None on the last item tears down every fixture, the
                 # session-scoped worker included: nothing carries over.
-                hook.pytest_runtest_protocol(item=item, nextitem=mine[i + 1] if i + 1 < len(mine) else None)
+                hook.pytest_runtest_protocol(item=item, nextitem=run[i + 1] if i + 1 < len(run) else None)
                 if session.shouldstop:
                     raise session.Interrupted(str(session.shouldstop))
+            if self.traces is not None:
+                self.traces.submissions += 1
             state = self.plugin.states[PLACEHOLDER]
             if state.infrastructure_error is not None:
                 # The grader's trouble, not the student's: no grade, and this session stops.
@@ -270,6 +295,102 @@ class _Loop:
         return True
 
 
+class _Traces:
+    """The replay traces of a session's hidden tests (grader.core.replay), by function: read from the
+    grader's cache, else recorded by running the reference solutions, and the course's stubs, through
+    the same tests.
+
+    A session records only from its second submission on: grading one submission, recording
+    would cost as much as it saves.
+    """
+
+    RUNS = ("reference", "stubs")
+
+    def __init__(self, loop: "_Loop"):
+        self.loop = loop
+        self.by_function: dict[str, dict[str, list[ItemTrace]]] = {}  # function -> run -> traces
+        self.submissions = 0  # graded so far in this session
+        self.fingerprint: str | None = None
+        self._replayer: Replayer | None = None
+
+    def replayer(self, mine: list, session) -> Replayer | None:
+        """A replayer holding the traces of the tests in ``mine``; None when there are none."""
+        course = self.loop.plugin.course
+        functions = [f for f in dict.fromkeys(function_of(i) for i in mine) if course.exercise(f).kind != "lab"]
+        missing = [f for f in functions if f not in self.by_function]
+        if missing and self.fingerprint is None:
+            self.fingerprint = course_fingerprint(course)
+        for function in missing:
+            runs = {run: self._load(function, run) for run in self.RUNS}
+            if all(found is not None for found in runs.values()):
+                self.by_function[function] = runs
+                self._replayer = None
+        missing = [f for f in missing if f not in self.by_function]
+        if missing and self.submissions >= 1:
+            self._record(missing, session)
+        if not any(self.by_function.get(f, {}).get("reference") for f in functions):
+            return None
+        if self._replayer is None:
+            every = [t for runs in self.by_function.values() for t in runs["reference"]]
+            others: dict[str, list[ItemTrace]] = {}
+            for runs in self.by_function.values():
+                for trace in runs["stubs"]:
+                    others.setdefault(trace.key, []).append(trace)
+            self._replayer = Replayer({t.key: t for t in every}, self.loop.session.limits.reply_bytes, others)
+        return self._replayer
+
+    def _load(self, function: str, run: str) -> list[ItemTrace] | None:
+        path = trace_file(function, self.fingerprint, run)
+        return load_traces(path) if path is not None else None
+
+    def _record(self, functions: list[str], session) -> None:
+        """Run the reference solutions and the stubs through the tests of ``functions``, keeping each
+        test's crossings; store the traces."""
+        course = self.loop.plugin.course
+        runs = {"reference": self._run(course.solutions_dir, functions, session)}
+        stubs = course.exercises_dir
+        runs["stubs"] = self._run(stubs, functions, session) if stubs.is_dir() else {}
+        if runs["reference"] is None or runs["stubs"] is None:
+            return  # the grader's trouble: tried again with the next submission
+        for function in functions:
+            self.by_function[function] = {run: found.get(function, []) for run, found in runs.items()}
+            for run, found in runs.items():
+                path = trace_file(function, self.fingerprint, run)
+                if path is not None:
+                    store_traces(found.get(function, []), path)
+        self._replayer = None
+
+    def _run(self, source: Path, functions: list[str], session) -> dict[str, list[ItemTrace]] | None:
+        """The traces of one run of ``source`` through the tests of ``functions``, by function."""
+        loop, plugin = self.loop, self.loop.plugin
+        staged_at = loop.scratch / "traced"
+        if staged_at.exists():
+            shutil.rmtree(staged_at)
+        staged = stage_submission(plugin.course, source, staged_at)
+        items = [item for item in session.items if function_of(item) in functions]
+        plugin.bind(staged, functions)
+        plugin.taping, plugin.taped = True, {}
+        try:
+            for i, item in enumerate(items):
+                session.config.hook.pytest_runtest_protocol(
+                    item=item, nextitem=items[i + 1] if i + 1 < len(items) else None
+                )
+        finally:
+            plugin.taping = False
+        taped, plugin.taped = plugin.taped, {}
+        launcher = loop.session.launcher
+        for key in list(getattr(launcher, "history", None) or {}):  # these workers are no one's
+            launcher.take_history(key)
+        if plugin.states[PLACEHOLDER].infrastructure_error is not None:
+            return None
+        found: dict[str, list[ItemTrace]] = {}
+        for key, (function, outcome, tape, calls, flags) in taped.items():
+            trace = trace_of(key, function, outcome, tape, calls, flags)
+            if trace is not None:
+                found.setdefault(function, []).append(trace)
+        return found
+
+
 def grade_here(
     course: Course,
     parcels: list[Parcel],
@@ -279,8 +400,9 @@ def grade_here(
     suite: str = "hidden",
     only: list[str] | None = None,
     on_record: OnRecord | None = None,
+    replay: bool | None = None,
 ) -> dict[str, GradeRecord]:
-    """Grade ``parcels`` in this process, one session; a record per student.
+    """Grade ``parcels`` in this process, one session; a record per student (``replay``: see :class:`Session`).
 
     Raises
     ------
@@ -305,7 +427,7 @@ def grade_here(
         else:
             problems.append(f"{parcel.label}: {reason}")
 
-    Session(course, launcher=launcher, course_hash=course_hash, suite=suite, only=only).run(
+    Session(course, launcher=launcher, course_hash=course_hash, suite=suite, only=only, replay=replay).run(
         lambda: pending.pop(0) if pending and not trouble else None, keep, failed
     )
     if trouble:

@@ -247,8 +247,11 @@ class WorkerProcess:
         self._forked = None
 
     # -- requests --------------------------------------------------------------
-    def request(self, message: dict, timeout: float) -> dict:
+    def request(self, message: dict | bytes, timeout: float) -> dict:
         """Send one request and wait at most ``timeout`` seconds for its reply.
+
+        ``message`` is a request, or its frame (:func:`runtime.frame`) when it was built once
+        to be sent many times (a replay's batch, see ``grader.core.replay``).
 
         Raises
         ------
@@ -262,7 +265,7 @@ class WorkerProcess:
         if not self.running:
             raise WorkerDied("the worker is not running", self._returncode())
         deadline = time.monotonic() + max(timeout, 0.0)
-        self._write_all(runtime.frame(message), deadline)
+        self._write_all(message if isinstance(message, bytes) else runtime.frame(message), deadline)
         return self._receive(deadline)
 
     def _write_all(self, payload: bytes, deadline: float) -> None:

@@ -141,6 +141,9 @@ def _lines(reply: dict, key: str) -> list[str]:
 def parse_reply(data: bytes) -> dict:
     """The reply in ``data`` (its JSON text), reduced to the protocol's fields.
 
+    A batch's reply (``replies``: one reply per request of the batch) has each of its
+    replies reduced the same way; the bounds of :func:`check_structure` hold for the whole.
+
     Raises
     ------
     ReplyRejected
@@ -153,13 +156,25 @@ def parse_reply(data: bytes) -> dict:
         raise ReplyRejected("a reply that is not valid JSON") from None
     if _SURROGATE_ESCAPE.search(data):
         reply = _valid_unicode(reply)
+    clean = _clean(reply)
+    if "replies" in reply:
+        replies = reply["replies"]
+        if not isinstance(replies, list):
+            raise ReplyRejected("a batch reply whose replies are not a list")
+        clean["replies"] = [_clean(one, batched=True) for one in replies]
+    return clean
+
+
+def _clean(reply, batched: bool = False) -> dict:
+    """One reply's protocol fields, of the right types, every text bounded."""
     if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
         raise ReplyRejected("a reply that is not a protocol message")
     clean: dict = {"ok": reply["ok"]}
-    if reply.get("ready") is True:
-        clean["ready"] = True
-    if isinstance(reply.get("pid"), int):
-        clean["pid"] = reply["pid"]
+    if not batched:
+        if reply.get("ready") is True:
+            clean["ready"] = True
+        if isinstance(reply.get("pid"), int):
+            clean["pid"] = reply["pid"]
     for key in VALUE_FIELDS:
         if key in reply:
             clean[key] = reply[key]

@@ -1,0 +1,331 @@
+"""Grade the hidden tests a submission answers exactly as the reference does, in a few crossings.
+
+A hidden test is deterministic: its inputs are fixed or drawn from a seeded, cached
+stream (``grader.testing``), and what it asks next, and its verdict, depend only on
+what the student's functions answered. So when a submission's worker gives, to every
+request one test of the reference made, a reply identical to the reference's, the test
+would ask the same things and pass as it passed for the reference; running it again
+would only repeat the same crossings one at a time.
+
+- :func:`trace_of` keeps one reference run of a test (its :class:`ItemTrace`): the
+  requests it sent, the replies it got, its outcome and the first calls kept as
+  evidence. A test is traced only when every crossing it made is a ``call``, ``map`` or
+  ``get`` charged to its own exercise, answered with a value or an error, and it passed.
+- :class:`Replayer` sends an exercise's traced requests to a submission's worker in
+  a few ``batch`` crossings (frames built once per session) and compares every reply with
+  the reference's (:func:`same_reply`): identical values, bit for bit and type for type;
+  an error of the same type (its text is the student's, and no test judges it). The tests
+  whose replies are all identical pass as the reference's did; from an exercise's first
+  test that differs on, its tests run as always. A batch that says nothing (a time-out
+  past its cutoff, a crash, a reply the protocol refuses) charges nothing: the tests then
+  run as always, and decide.
+
+The traces live with the course in the grader's cache directory (as the labs' records,
+:mod:`grader.core.labreplay`): plain data in the wire format, keyed by the course
+fingerprint (the course's files, its tests included, the grading code, Python and numpy).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.core.diagnosis import PASSED_PER_TEST, Call, Raised
+from grader.core.labreplay import _wire
+from grader.core.results import TestOutcome
+from grader.core.submission import Crossing, Record, Submission
+from grader.testing import cache_directory
+from grader.worker import replies, runtime
+
+TRACE_FORMAT = 1
+# A batch that takes longer than this many times the reference's time for the same requests (and at
+# least MIN_CUTOFF seconds) says nothing: the tests run as always. A looping function costs it once.
+CUTOFF_FACTOR = 25.0
+MIN_CUTOFF = 0.2
+# A batch's expected reply stays under this share of each bound the trusted side puts on a reply
+# (its bytes, its lists and objects, its values), so that an honest submission's reply is never refused.
+SHARE = 0.5
+
+
+@dataclass
+class ItemTrace:
+    """One hidden test's run on the reference: what it asked, what it got, what it earned."""
+
+    key: str  # the test's node id in the session
+    function: str  # its exercise
+    outcome: TestOutcome  # what it earned (a copy is handed out each time: the diagnosis may rewrite it)
+    requests: list[dict]
+    replies: list[dict]
+    seconds: float  # the run's wall time for the requests
+    calls: list[Call] = field(default_factory=list)  # the calls kept as evidence (grader.core.plugin.record)
+    size: tuple[int, int, int] = (0, 0, 0)  # its replies' bytes, lists and objects, values (as JSON)
+    relation: bool = False  # as grader.core.plugin.GradingPlugin.record takes them
+    claims: bool = True
+
+    @property
+    def modules(self) -> list[str]:
+        return sorted({r["module"] for r in self.requests})
+
+    def fresh_outcome(self) -> TestOutcome:
+        o = self.outcome
+        return TestOutcome(o.name, o.passed, o.weight, o.message, o.kind, o.gate)
+
+    def agrees(self, got: list[dict]) -> bool:
+        """Would this test, answered ``got`` (at least as many replies as it had), end as it ended?
+
+        A passed test reads values and the types of errors; a failed one may quote anything
+        of a reply in its message: every field must be the same.
+        """
+        if self.outcome.passed:
+            return all(same_reply(g, w) for g, w in zip(got, self.replies))
+        return all(identical(g, w) for g, w in zip(got, self.replies))
+
+
+def trace_of(
+    key: str,
+    function: str,
+    outcome: TestOutcome,
+    tape: list[Crossing],
+    observed: list[Call] | None,
+    flags: tuple[bool, bool] = (False, True),
+) -> ItemTrace | None:
+    """The trace of a test's run (``flags``: its relation and claims), or None when it cannot be replayed."""
+    for crossing in tape:
+        reply = crossing.reply
+        if crossing.exercise != function or crossing.request.get("op") not in runtime.BATCHED:
+            return None
+        if not (reply.get("ok") is True or reply.get("kind") == "raised"):
+            return None
+    text = json.dumps([c.reply for c in tape])
+    size = (len(text), text.count("[") + text.count("{"), text.count(","))
+    calls = list(observed or [])
+    return ItemTrace(
+        key,
+        function,
+        outcome,
+        [c.request for c in tape],
+        [c.reply for c in tape],
+        sum(c.seconds for c in tape),
+        calls[:PASSED_PER_TEST] if outcome.passed else calls,
+        size,
+        *flags,
+    )
+
+
+# -- comparing replies ------------------------------------------------------------------------
+def same_reply(got: dict, want: dict) -> bool:
+    """Would a test read ``got`` exactly as it read ``want``? Values identical; errors of one type."""
+    if got.get("ok") is not want.get("ok"):
+        return False
+    if want.get("ok"):
+        return "value" in got and identical(got["value"], want.get("value"))
+    return (
+        got.get("kind") == want.get("kind") == "raised"
+        and got.get("error_type") == want.get("error_type")
+        and got.get("builtin_bases") == want.get("builtin_bases")
+    )
+
+
+def identical(a, b) -> bool:
+    """Equal JSON values of the same types: ``1`` is not ``1.0`` nor ``True``, ``0.0`` is not ``-0.0``."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(identical(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(identical(x, y) for x, y in zip(a, b))
+    if isinstance(a, float):
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    return a == b
+
+
+# -- replaying ----------------------------------------------------------------------------------
+@dataclass
+class Batch:
+    """Consecutive traced tests of one exercise, sent in one crossing."""
+
+    exercise: str
+    traces: list[ItemTrace]
+    frame: bytes
+    modules: list[str]
+    count: int
+    cutoff: float
+
+
+class Replayer:
+    """The traces of a session's tests, by node id, and the batches built from them once.
+
+    ``traces``: the reference's, whose requests the batches send; ``others``: runs of other
+    code through the same tests (the course's stubs), each a list by node id. A test whose
+    replies agree with one of its runs ends as that run ended.
+    """
+
+    def __init__(self, traces: dict[str, ItemTrace], reply_limit: int, others: dict[str, list[ItemTrace]] = None):
+        self.traces = traces
+        self.others = {
+            key: [t for t in found if key in traces and _prefix(t.requests, traces[key].requests)]
+            for key, found in (others or {}).items()
+        }
+        self.bounds = (reply_limit * SHARE, replies.MAX_CONTAINERS * SHARE, replies.MAX_VALUES * SHARE)
+        self._batches: dict[tuple[str, ...], list[Batch]] = {}
+        self.crossings = 0  # batches sent (for benchmarks)
+
+    def batches(self, keys: list[str]) -> list[Batch]:
+        """The batches of the traced tests among ``keys`` (in order), by exercise; built once per list."""
+        plan = tuple(keys)
+        if plan not in self._batches:
+            by_exercise: dict[str, list[ItemTrace]] = {}
+            for key in keys:
+                trace = self.traces.get(key)
+                if trace is not None and trace.outcome.passed and all(s <= b for s, b in zip(trace.size, self.bounds)):
+                    by_exercise.setdefault(trace.function, []).append(trace)
+            built = []
+            for exercise, traces in by_exercise.items():
+                chunk: list[ItemTrace] = []
+                for trace in traces:
+                    if chunk and any(sum(t.size[i] for t in chunk) + trace.size[i] > self.bounds[i] for i in range(3)):
+                        built.append(_batch(exercise, chunk))
+                        chunk = []
+                    chunk.append(trace)
+                if chunk:
+                    built.append(_batch(exercise, chunk))
+            self._batches[plan] = built
+        return self._batches[plan]
+
+    def run(self, submission: Submission, keys: list[str]) -> dict[str, ItemTrace]:
+        """Replay the traced tests among ``keys`` on ``submission``; for each test that agrees, the run it
+        agrees with.
+
+        An exercise's replay stops at its first test that agrees with no run, or at a batch that
+        says nothing; its time is charged to the exercise only for batches whose tests all agree.
+        """
+        agreed: dict[str, ItemTrace] = {}
+        stopped: set[str] = set()
+        for batch in self.batches(keys):
+            if batch.exercise in stopped:
+                continue
+            started = time.monotonic()
+            got = submission.replay(batch.exercise, batch.modules, batch.frame, batch.count, batch.cutoff)
+            self.crossings += 1
+            if got is None:
+                stopped.add(batch.exercise)
+                continue
+            at, seen = 0, []
+            for trace in batch.traces:
+                n = len(trace.replies)
+                mine = got[at : at + n]
+                run = next((t for t in [trace, *self.others.get(trace.key, ())] if t.agrees(mine)), None)
+                if run is None:
+                    stopped.add(batch.exercise)
+                    break
+                agreed[trace.key] = run
+                seen += mine[: len(run.replies)]  # what the test itself would have read
+                at += n
+            else:
+                submission.state(batch.exercise).spent += time.monotonic() - started
+            submission.replayed(batch.exercise, seen)
+        return agreed
+
+
+def _prefix(requests: list[dict], of: list[dict]) -> bool:
+    return len(requests) <= len(of) and all(identical(a, b) for a, b in zip(requests, of))
+
+
+def _batch(exercise: str, traces: list[ItemTrace]) -> Batch:
+    requests = [r for t in traces for r in t.requests]
+    return Batch(
+        exercise,
+        traces,
+        runtime.frame({"op": "batch", "requests": requests}),
+        sorted({m for t in traces for m in t.modules}),
+        len(requests),
+        max(MIN_CUTOFF, CUTOFF_FACTOR * sum(t.seconds for t in traces)),
+    )
+
+
+# -- the traces on disk -------------------------------------------------------------------------
+def trace_file(function: str, fingerprint: str, run: str = "reference") -> Path | None:
+    """Where the traces of ``function``'s tests on ``run`` (the reference, the stubs) under the course
+    ``fingerprint`` are kept (None: no cache)."""
+    base = cache_directory()
+    if base is None:
+        return None
+    digest = hashlib.sha256(f"{TRACE_FORMAT}\0{function}\0{run}\0{fingerprint}".encode()).hexdigest()[:24]
+    return base / "replay" / f"{''.join(c for c in function if c.isalnum() or c in '_-')}-{run}-{digest}.json"
+
+
+def store_traces(traces: list[ItemTrace], path: Path) -> bool:
+    """Write ``traces`` (all of one function's, maybe none) atomically; False when they cannot be."""
+    try:
+        data = {
+            "format": TRACE_FORMAT,
+            "items": [
+                {
+                    "key": t.key,
+                    "function": t.function,
+                    "outcome": t.outcome.to_json(),
+                    "relation": t.relation,
+                    "claims": t.claims,
+                    "requests": t.requests,
+                    "replies": t.replies,
+                    "seconds": t.seconds,
+                    "size": list(t.size),
+                    "calls": [
+                        {
+                            "args": runtime.encode(list(c.args)),
+                            "kwargs": runtime.encode(dict(c.kwargs)),
+                            "raised": c.outcome.error_type if isinstance(c.outcome, Raised) else None,
+                            "outcome": None if isinstance(c.outcome, Raised) else _wire(c.outcome),
+                            "readonly": c.readonly,
+                        }
+                        for c in t.calls
+                    ],
+                }
+                for t in traces
+            ],
+        }
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(partial, path)
+        return True
+    except (OSError, TypeError, ValueError, runtime.UnsupportedValue):
+        return False
+
+
+def load_traces(path: Path) -> list[ItemTrace] | None:
+    """The traces stored at ``path``, or None (absent, damaged, or of another format)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("format") != TRACE_FORMAT:
+            return None
+        return [
+            ItemTrace(
+                str(t["key"]),
+                str(t["function"]),
+                TestOutcome.from_json(t["outcome"]),
+                list(t["requests"]),
+                list(t["replies"]),
+                float(t["seconds"]),
+                [
+                    Call(
+                        tuple(runtime.decode(c["args"])),
+                        runtime.decode(c["kwargs"]),
+                        Raised(c["raised"]) if c["raised"] is not None else runtime.decode(c["outcome"], Record),
+                        bool(c["readonly"]),
+                    )
+                    for c in t["calls"]
+                ],
+                tuple(int(n) for n in t["size"]),
+                bool(t["relation"]),
+                bool(t["claims"]),
+            )
+            for t in data["items"]
+        ]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, runtime.WireError):
+        return None
