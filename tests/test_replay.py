@@ -122,6 +122,11 @@ TOY_VARIANTS = {
         "import inspect\n    batched = any(f.function == 'batch' for f in inspect.stack())\n"
         "    return 2.0 * np.asarray(x, dtype=float) + (0.0 if batched else 1.0)",
     ),
+    # The stub's own raise, at another line of another file: its failures quote the student's line.
+    "stub_elsewhere": "# a line above\n"
+    + solution_source().replace(
+        "return 2.0 * np.asarray(x, dtype=float)", 'raise NotImplementedError("double is not implemented yet")'
+    ),
     "raising": solution_source().replace("return float(a) + float(b)", "raise ValueError('no')"),
 }
 
@@ -140,6 +145,9 @@ def test_toy_course_records_are_the_same_with_replay(tmp_path, cache):
     assert on["looping"].result.functions["double"].error_kind == "time limit"
     assert on["correct"].result.total == on["correct"].result.max
     assert on["late"].result.total < on["late"].result.max
+    assert (
+        "(at stub_elsewhere.py, line 10, in double)" in on["stub_elsewhere"].result.functions["double"].tests[0].message
+    )
 
 
 def test_replay_credits_exactly_the_answers_given(tmp_path, cache):

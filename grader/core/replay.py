@@ -42,7 +42,7 @@ from grader.core.submission import Crossing, Record, Submission
 from grader.testing import cache_directory
 from grader.worker import replies, runtime
 
-TRACE_FORMAT = 1
+TRACE_FORMAT = 2
 # A batch that takes longer than this many times the reference's time for the same requests (and at
 # least MIN_CUTOFF seconds) says nothing: the tests run as always. A looping function costs it once.
 CUTOFF_FACTOR = 25.0
@@ -66,24 +66,48 @@ class ItemTrace:
     size: tuple[int, int, int] = (0, 0, 0)  # its replies' bytes, lists and objects, values (as JSON)
     relation: bool = False  # as grader.core.plugin.GradingPlugin.record takes them
     claims: bool = True
+    # A failed test's message quotes this, its last reply's innermost frame, once ("": it quotes no
+    # frame of any reply; None: it quotes others, or several times).
+    quoted: str | None = ""
 
     @property
     def modules(self) -> list[str]:
         return sorted({r["module"] for r in self.requests})
 
-    def fresh_outcome(self) -> TestOutcome:
-        o = self.outcome
-        return TestOutcome(o.name, o.passed, o.weight, o.message, o.kind, o.gate)
+    def agrees(self, got: list[dict]) -> TestOutcome | None:
+        """The outcome this test would end with, answered ``got`` (at least as many replies as it had);
+        None when it might end otherwise.
 
-    def agrees(self, got: list[dict]) -> bool:
-        """Would this test, answered ``got`` (at least as many replies as it had), end as it ended?
-
-        A passed test reads values and the types of errors; a failed one may quote anything
-        of a reply in its message: every field must be the same.
+        A passed test reads values and the types of errors. A failed one may quote anything of a
+        reply in its message: every field must be the same, but for the frames of the errors (the
+        lines of the student's ``raise``) that the message does not quote; when it quotes the last
+        error's innermost frame, once (``quoted``), it quotes the student's own instead.
         """
-        if self.outcome.passed:
-            return all(same_reply(g, w) for g, w in zip(got, self.replies))
-        return all(identical(g, w) for g, w in zip(got, self.replies))
+        o = self.outcome
+        if o.passed:
+            if all(same_reply(g, w) for g, w in zip(got, self.replies)):
+                return TestOutcome(o.name, True, o.weight, o.message, o.kind, o.gate)
+            return None
+        if self.quoted is None:  # the message quotes frames of several errors: all must be the same
+            return (
+                TestOutcome(o.name, False, o.weight, o.message, o.kind, o.gate)
+                if all(identical(g, w) for g, w in zip(got, self.replies))
+                else None
+            )
+        n = len(self.replies)
+        if not all(identical(_frameless(g), _frameless(w)) for g, w in zip(got[:n], self.replies)):
+            return None
+        if not self.quoted:  # no frame is quoted: the message is the same whatever the lines
+            return TestOutcome(o.name, False, o.weight, o.message, o.kind, o.gate)
+        where = got[n - 1].get("where")
+        if not where:
+            return None
+        before, after = o.message.split(self.quoted)
+        return TestOutcome(o.name, False, o.weight, before + where[-1] + after, o.kind, o.gate)
+
+
+def _frameless(reply: dict) -> dict:
+    return dict(reply, where=None) if "where" in reply else reply
 
 
 def trace_of(
@@ -104,6 +128,7 @@ def trace_of(
     text = json.dumps([c.reply for c in tape])
     size = (len(text), text.count("[") + text.count("{"), text.count(","))
     calls = list(observed or [])
+    quoted = "" if outcome.passed else _quoted(outcome.message, [c.reply for c in tape])
     return ItemTrace(
         key,
         function,
@@ -114,7 +139,20 @@ def trace_of(
         calls[:PASSED_PER_TEST] if outcome.passed else calls,
         size,
         *flags,
+        quoted,
     )
+
+
+def _quoted(message: str, tape: list[dict]) -> str | None:
+    """Which frame of the errors in ``tape`` ``message`` quotes (see :attr:`ItemTrace.quoted`)."""
+    frames = [r["where"][-1] for r in tape if r.get("where")]
+    shown = [f for f in frames if f in message]
+    if not shown:
+        return ""
+    last = tape[-1].get("where") if tape else None
+    if last and set(shown) == {last[-1]} and message.count(last[-1]) == 1:
+        return last[-1]
+    return None
 
 
 # -- comparing replies ------------------------------------------------------------------------
@@ -197,14 +235,14 @@ class Replayer:
             self._batches[plan] = built
         return self._batches[plan]
 
-    def run(self, submission: Submission, keys: list[str]) -> dict[str, ItemTrace]:
+    def run(self, submission: Submission, keys: list[str]) -> dict[str, tuple[ItemTrace, TestOutcome]]:
         """Replay the traced tests among ``keys`` on ``submission``; for each test that agrees, the run it
-        agrees with.
+        agrees with and the outcome it ends with.
 
         An exercise's replay stops at its first test that agrees with no run, or at a batch that
         says nothing; its time is charged to the exercise only for batches whose tests all agree.
         """
-        agreed: dict[str, ItemTrace] = {}
+        agreed: dict[str, tuple[ItemTrace, TestOutcome]] = {}
         stopped: set[str] = set()
         for batch in self.batches(keys):
             if batch.exercise in stopped:
@@ -219,12 +257,15 @@ class Replayer:
             for trace in batch.traces:
                 n = len(trace.replies)
                 mine = got[at : at + n]
-                run = next((t for t in [trace, *self.others.get(trace.key, ())] if t.agrees(mine)), None)
-                if run is None:
+                found = next(
+                    ((t, o) for t in [trace, *self.others.get(trace.key, ())] if (o := t.agrees(mine)) is not None),
+                    None,
+                )
+                if found is None:
                     stopped.add(batch.exercise)
                     break
-                agreed[trace.key] = run
-                seen += mine[: len(run.replies)]  # what the test itself would have read
+                agreed[trace.key] = found
+                seen += mine[: len(found[0].replies)]  # what the test itself would have read
                 at += n
             else:
                 submission.state(batch.exercise).spent += time.monotonic() - started
@@ -271,6 +312,7 @@ def store_traces(traces: list[ItemTrace], path: Path) -> bool:
                     "outcome": t.outcome.to_json(),
                     "relation": t.relation,
                     "claims": t.claims,
+                    "quoted": t.quoted,
                     "requests": t.requests,
                     "replies": t.replies,
                     "seconds": t.seconds,
@@ -324,6 +366,7 @@ def load_traces(path: Path) -> list[ItemTrace] | None:
                 tuple(int(n) for n in t["size"]),
                 bool(t["relation"]),
                 bool(t["claims"]),
+                None if t["quoted"] is None else str(t["quoted"]),
             )
             for t in data["items"]
         ]

@@ -270,10 +270,8 @@ class _Loop:
             for i, item in enumerate(run):
                 # The replayed tests before this one are recorded first: outcomes keep the tests' order.
                 while mine[at] is not item:
-                    trace = agreed[mine[at].nodeid]
-                    self.plugin.record(
-                        PLACEHOLDER, trace.function, trace.fresh_outcome(), trace.calls, trace.relation, trace.claims
-                    )
+                    trace, outcome = agreed[mine[at].nodeid]
+                    self.plugin.record(PLACEHOLDER, trace.function, outcome, trace.calls, trace.relation, trace.claims)
                     at += 1
                 at += 1
                 # nextitem=None on the last item tears down every fixture, the
