@@ -98,8 +98,6 @@ def default_jobs() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    # nbgrader and nbformat take seconds to import: only when autograding.
-    from grader.autograde.pipeline import AutogradeInputs, autograde
     from grader.autograde.trusted import RESULTS_DIR, grading_pool
     from grader.autograde.zipcollect import LmsDownload
 
@@ -138,6 +136,9 @@ def run(args: argparse.Namespace) -> int:
     outcomes: dict[str, tuple[str, str]] = {}  # assignment -> (what happened, detail)
     # One set of grading processes for every assignment: a sandbox and a pytest session each, once.
     with grading_pool(course, [course.assignment(a) for a in assignments], options, logs) as pool:
+        # nbgrader takes about a second to import: only when autograding, while the grading processes start.
+        from grader.autograde.pipeline import AutogradeInputs, autograde
+
         for assignment in assignments:
             try:
                 inputs = AutogradeInputs.of(

@@ -177,6 +177,7 @@ def grading_pool(course: Course, assignments: list[Assignment], options: Grading
         only=only,
         log_dir=logs,
     ) as pool:
+        pool.prestart()
         yield pool
 
 

@@ -174,6 +174,13 @@ class LocalPool:
         self.selector.close()
         self.selector = None
 
+    def prestart(self) -> None:
+        """Start the processes now (a kept pool): their start (Python, the tests' collection, the
+        sandbox: about a second) overlaps with the caller's own work before the first run."""
+        if self.keep and self.selector is not None:
+            for _ in range(self.jobs - len(self.processes)):
+                self._launch()
+
     def pids(self) -> set[int]:
         """The processes kept between runs (the grader's own, never a student's stray)."""
         return {process.process.pid for process in self.processes}
@@ -189,8 +196,9 @@ class LocalPool:
             self.selector = selectors.DefaultSelector()
         processes = self.processes
         restarts = 0
-        for process in processes:  # kept from an earlier run: ready, and waiting
-            dispatcher.listener.started(process.name, process.sandbox, process.sandboxed)
+        for process in processes:  # kept from an earlier run: ready, and waiting (else it says so when it is)
+            if process.ready:
+                dispatcher.listener.started(process.name, process.sandbox, process.sandboxed)
         for process in list(self.idle):
             self._serve(process, dispatcher)
         for _ in range(max(0, min(self.jobs - len(processes), dispatcher.waiting))):
