@@ -210,6 +210,16 @@ def test_worker_answers_a_batch_in_order(tmp_path):
     assert [r["ok"] for r in reply["replies"]] == [True, False, True]
     assert reply["replies"][0]["value"] == 2 and reply["replies"][2]["value"] == 6
     assert reply["replies"][1]["error_type"] == "ValueError"
+    # A test's requests after a NotImplementedError are skipped (a stub's test asks nothing more); the others run.
+    (tmp_path / "s.py").write_text("def g(x):\n    raise NotImplementedError('later')\n")
+    stub = {"op": "call", "module": "s", "function": "g", "kwargs": runtime.encode({})}
+    reply = worker.handle(
+        {
+            "op": "batch",
+            "requests": [dict(stub, args=[1], test=0), dict(call, args=[2], test=0), dict(call, args=[3], test=1)],
+        }
+    )
+    assert [r.get("kind") for r in reply["replies"]] == ["raised", "skipped", None]
     nested = worker.handle({"op": "batch", "requests": [{"op": "batch", "requests": []}]})
     assert nested["ok"] is False and nested["kind"] == "protocol"
     assert worker.handle({"op": "batch", "requests": "no"})["kind"] == "protocol"

@@ -278,7 +278,8 @@ def _prefix(requests: list[dict], of: list[dict]) -> bool:
 
 
 def _batch(exercise: str, traces: list[ItemTrace]) -> Batch:
-    requests = [r for t in traces for r in t.requests]
+    # Each request says which test it is of: the worker skips the rest of a test after a NotImplementedError.
+    requests = [dict(r, test=i) for i, t in enumerate(traces) for r in t.requests]
     return Batch(
         exercise,
         traces,

@@ -38,7 +38,8 @@ MAX_WHERE_LINES = 5
 MAX_WHERE = 200
 MAX_BASES = 20
 
-KINDS = ("import", "cell", "missing", "raised", "unsupported", "too large", "protocol")
+_PLAIN_ANSWER = {"ok", "value"}
+KINDS = ("import", "cell", "missing", "raised", "unsupported", "too large", "protocol", "skipped")
 # A worker reports nothing but its outcome: no field describes the inputs after a call (issue 22, item 3).
 VALUE_FIELDS = ("value",)
 
@@ -167,6 +168,9 @@ def parse_reply(data: bytes) -> dict:
 
 def _clean(reply, batched: bool = False) -> dict:
     """One reply's protocol fields, of the right types, every text bounded."""
+    if type(reply) is dict and reply.keys() == _PLAIN_ANSWER and reply["ok"] is True:
+        # The usual reply (a batch holds hundreds): what the general path below makes of it.
+        return {"ok": True, "value": reply["value"], "where": [], "builtin_bases": []}
     if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
         raise ReplyRejected("a reply that is not a protocol message")
     clean: dict = {"ok": reply["ok"]}
