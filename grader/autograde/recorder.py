@@ -27,6 +27,7 @@ wrong with it (others are quarantined: :meth:`Recorder.placeholder`).
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import shutil
@@ -34,6 +35,8 @@ from pathlib import Path
 
 import nbformat
 from nbconvert.preprocessors import Preprocessor
+from nbformat.v4.nbjson import BytesEncoder
+from nbformat.v4.rwbase import split_lines, strip_transient
 from nbgrader import utils
 from nbgrader.api import MissingEntry
 from nbgrader.converters import Autograde, BaseConverter
@@ -156,6 +159,13 @@ class _Validator(MetadataValidator):
         if key not in self.passed:
             super().validate_cell(cell)
             self.passed.add(key)
+
+
+def notebook_json(nb) -> str:
+    """What ``nbformat.v4.writes`` writes, without its indentation: indented, json encodes in Python, at
+    a quarter of the cost of recording a notebook of many cells; every notebook reader reads both."""
+    data = strip_transient(split_lines(copy.deepcopy(nb)))
+    return json.dumps(data, cls=BytesEncoder, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def notebook_node(data: dict) -> nbformat.NotebookNode:
@@ -309,7 +319,7 @@ class Recorder:
             self.gb.db.commit()
             dest.mkdir(parents=True, exist_ok=True)
             path = dest / self.notebook
-            path.write_text(nbformat.v4.writes(nb) + "\n", encoding="utf-8")
+            path.write_text(notebook_json(nb) + "\n", encoding="utf-8")
             self.converter.set_permissions(self.assignment, student)
         except BaseException:
             self.gb.db.rollback()
