@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -137,8 +138,19 @@ def run(args: argparse.Namespace) -> int:
     # One set of grading processes for every assignment: a sandbox and a pytest session each, once.
     with grading_pool(course, [course.assignment(a) for a in assignments], options, logs) as pool:
         # nbgrader takes about a second to import: only when autograding, while the grading processes start.
-        from grader.autograde.pipeline import AutogradeInputs, autograde
+        from grader.autograde.pipeline import BEFORE_GRADING, FROM_GRADING, AutogradeInputs, autograde
 
+        def skipped(assignment: str, exc: GraderError) -> None:
+            if len(assignments) == 1:
+                raise exc
+            # One assignment that cannot be graded never stops the others.
+            console.print(f"[bold yellow]skipped {markup(assignment)}:[/bold yellow] {markup(str(exc))}")
+            outcomes[assignment] = ("skipped", str(exc))
+
+        # Several assignments: each is prepared (found, enrolled, extracted), then all are graded in
+        # one run of the grading processes, then each is recorded and reported as before.
+        together = len(assignments) > 1 and pool is not None and os.environ.get("TOGETHER") != "0"
+        states = {}
         for assignment in assignments:
             try:
                 inputs = AutogradeInputs.of(
@@ -151,22 +163,57 @@ def run(args: argparse.Namespace) -> int:
                     console=console,
                     rebuild_command=rebuild,
                 )
-                state = autograde(inputs)
+                states[assignment] = autograde(inputs, BEFORE_GRADING) if together else None
             except GraderError as exc:
-                if len(assignments) == 1:
-                    raise
-                # One assignment that cannot be graded never stops the others.
-                console.print(f"[bold yellow]skipped {markup(assignment)}:[/bold yellow] {markup(str(exc))}")
-                outcomes[assignment] = ("skipped", str(exc))
+                skipped(assignment, exc)
                 continue
-            code = report(console, args, assignment, state, course_dir)
-            outcomes[assignment] = (
-                "graded" if code == 0 else "MISMATCH",
-                f"{len(state.students)} submission(s)" + (", the gradebook disagrees (above)" if code else ""),
-            )
+            if not together:
+                try:
+                    states[assignment] = autograde(inputs)
+                except GraderError as exc:
+                    skipped(assignment, exc)
+                    continue
+                finish(console, args, assignment, states[assignment], course_dir, outcomes)
+        if together and states:
+            ahead(console, course, course_dir, states, replace(options, pool=pool))
+            for assignment, state in states.items():
+                try:
+                    autograde(state.inputs, FROM_GRADING, state)
+                except GraderError as exc:
+                    skipped(assignment, exc)
+                    continue
+                finish(console, args, assignment, state, course_dir, outcomes)
     if len(assignments) > 1:
         summary(console, outcomes)
     return exit_status(outcomes)
+
+
+def finish(console: Console, args, assignment: str, state, course_dir: Path, outcomes: dict) -> None:
+    """Report an assignment autograded, and note its outcome."""
+    code = report(console, args, assignment, state, course_dir)
+    outcomes[assignment] = (
+        "graded" if code == 0 else "MISMATCH",
+        f"{len(state.students)} submission(s)" + (", the gradebook disagrees (above)" if code else ""),
+    )
+
+
+def ahead(console: Console, course, course_dir: Path, states: dict, options: GradingOptions) -> None:
+    """Grade every prepared assignment's submissions in one run of the grading processes."""
+    from grader.autograde.trusted import grade_ahead
+
+    started = time.perf_counter()
+    work = [(state.inputs.assignment, state.extractions) for state in states.values()]
+    total = sum(len(extractions) for _, extractions in work)
+    first = next(iter(states.values()))
+    with first.inputs.progress() as progress:
+        task = progress.add_task(
+            f"grading {', '.join(states)} together (trusted grader, {options.jobs} job(s))", total=total
+        )
+        graded = grade_ahead(course, course_dir, work, options, on_advance=lambda n: progress.advance(task, n))
+    seconds = time.perf_counter() - started
+    console.print(
+        f"graded {graded} submission(s) of {len(states)} assignments in one run: took {seconds:.2f} s (grade {seconds:.2f})"
+    )
 
 
 def exit_status(outcomes: dict[str, tuple[str, str]]) -> int:

@@ -341,10 +341,25 @@ class Extract:
             )
 
 
-class Grade:
-    """Every extraction graded with the hidden tests by the engine (a current record is not graded again).
+class NoteManual:
+    """The manual scores, before any student code of the run runs (every assignment's, when several
+    are graded in one run): set by people only, so any change made while student code runs is undone
+    (see Verify).
 
-    Reads the inputs, ``students`` and ``extractions``; writes ``manual_before`` and ``records``.
+    Reads the inputs; writes ``manual_before``.
+    """
+
+    name = "note"
+
+    def __call__(self, state: AutogradeState) -> None:
+        state.manual_before = manual_state(state.inputs.gradebook, state.inputs.assignment.id)
+
+
+class Grade:
+    """Every extraction graded with the hidden tests by the engine (a current record is not graded again:
+    those graded ahead with other assignments' are current).
+
+    Reads the inputs, ``students`` and ``extractions``; writes ``records``.
     """
 
     name = "grade"
@@ -352,9 +367,6 @@ class Grade:
     def __call__(self, state: AutogradeState) -> None:
         inputs = state.inputs
         options = inputs.options
-        # Manual scores are set by people only: remember them, to undo any change made
-        # while student code runs (see Verify).
-        state.manual_before = manual_state(inputs.gradebook, inputs.assignment.id)
         with inputs.progress() as progress:
             where = f"Dask cluster at {options.scheduler}" if options.scheduler else f"{options.jobs} job(s)"
             task = progress.add_task(
@@ -573,12 +585,17 @@ class Verify:
         state.final = final_scores(gradebook, assignment)
 
 
-AUTOGRADE_STEPS = (CollectZip(), FindSubmissions(), Enrol(), Extract(), Grade(), Record(), Rescue(), Verify())
+# Up to the grading, and from it: several assignments graded in one run stop in between, to be graded
+# together (grader.autograde.trusted.grade_ahead).
+BEFORE_GRADING = (CollectZip(), FindSubmissions(), Enrol(), Extract(), NoteManual())
+FROM_GRADING = (Grade(), Record(), Rescue(), Verify())
+AUTOGRADE_STEPS = BEFORE_GRADING + FROM_GRADING
 
 
-def autograde(inputs: AutogradeInputs, steps=AUTOGRADE_STEPS) -> AutogradeState:
+def autograde(inputs: AutogradeInputs, steps=AUTOGRADE_STEPS, state: AutogradeState | None = None) -> AutogradeState:
     """Run the autograde ``steps`` on one assignment of an nbgrader course directory
-    (:meth:`AutogradeInputs.of`), each after the other on one :class:`AutogradeState`.
+    (:meth:`AutogradeInputs.of`), each after the other on one :class:`AutogradeState` (``state``: go on
+    with one that earlier steps made).
 
     Raises
     ------
@@ -586,7 +603,7 @@ def autograde(inputs: AutogradeInputs, steps=AUTOGRADE_STEPS) -> AutogradeState:
         When this assignment cannot be graded (no submissions, points changed since the
         build); nothing of it is recorded then.
     """
-    state = AutogradeState(inputs)
+    state = state if state is not None else AutogradeState(inputs)
     for step in steps:
         started = time.perf_counter()
         step(state)

@@ -4,6 +4,7 @@ when nbgrader's autograde runs without a fresh record)."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -179,6 +180,61 @@ def grading_pool(course: Course, assignments: list[Assignment], options: Grading
     ) as pool:
         pool.prestart()
         yield pool
+
+
+def grade_ahead(
+    course: Course,
+    course_dir: Path,
+    work: list[tuple[Assignment, dict[str, Extraction]]],
+    options: GradingOptions,
+    *,
+    on_advance: Callable[[int], None] | None = None,
+) -> int:
+    """Grade several assignments' extractions in one run of the kept grading processes (``options.pool``);
+    each record goes where its assignment's :func:`grade_extractions` finds it current and keeps it.
+    The number of submissions graded.
+
+    Graded one assignment after the other, a submission that takes long (an endless loop, up to its
+    time limit) leaves the other processes idle until its assignment is done; in one run they go on
+    with the next assignment's. Nothing is decided here: a submission this run could not grade is
+    graded by its assignment's own run, which reports it.
+    """
+    course_dir = Path(course_dir).resolve()
+    paths: dict[str, Path] = {}
+    only: dict[str, tuple[str, ...]] = {}
+    destination: dict[str, tuple[ResultStore, str]] = {}
+    for assignment, extractions in work:
+        functions = tuple(f for f in course.functions if f in {e.function for e in assignment.exercises})
+        store = results_store(course_dir, assignment.id, options.out)
+        course_hash = run_fingerprint(course, list(functions))
+        for student, extraction in extractions.items():
+            if not extraction.readable:
+                continue
+            record = store.load(student)
+            if record is not None and record.is_current(fingerprint_of(student, extraction), course_hash):
+                continue
+            key = f"s{len(paths)}"  # a student has a submission per assignment: one key each
+            paths[key], only[key], destination[key] = extraction.directory, functions, (store, student)
+    if not paths:
+        return 0
+    scratch = Path(course_dir) / RESULTS_DIR / ".ahead"
+    scratch.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=scratch) as out:
+        become_subreaper()
+        try:
+            roster = ClassRoster(paths, root=course_dir / EXTRACTED_DIR, only=only)
+            listener = _Advance(on_advance or (lambda n: None))
+            grade_class(course, roster, replace(options, only=None, out=Path(out), force=True), listener=listener)
+        finally:
+            kill_strays(keep=options.pool.pids() if options.pool is not None else set())
+        graded = ResultStore(Path(out))
+        count = 0
+        for key, (store, student) in destination.items():
+            record = graded.load(key)
+            if record is not None:
+                store.save(replace(record, student=student))
+                count += 1
+    return count
 
 
 def fingerprint_of(student: str, extraction: Extraction) -> str:

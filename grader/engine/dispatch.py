@@ -90,6 +90,9 @@ class ClassRoster:
         Students of the class whose records are made elsewhere (a notebook that could not be read).
     partial
         These are some students of the class (``--student``): the class keeps its others.
+    only
+        ``{student: functions}``: a submission graded on these functions instead of the run's
+        (several assignments' submissions graded in one run, each on its assignment's).
     """
 
     students: dict[str, Path]
@@ -97,6 +100,7 @@ class ClassRoster:
     skipped: dict[str, str] = field(default_factory=dict)
     others: Sequence[str] = ()
     partial: bool = False
+    only: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass
@@ -145,6 +149,7 @@ class Dispatcher:
         self.listener = listener
         self.only = only
         self.queue: deque[str] = deque(students)
+        self.only_of: dict[str, tuple[str, ...]] = {}  # per-student restrictions (ClassRoster.only)
         self.attempts: dict[str, int] = {}
         self.in_flight: dict[str, str] = {}  # student -> the session grading it
 
@@ -160,14 +165,15 @@ class Dispatcher:
         """The next submission for ``session`` (read now, so its fingerprint is what is graded)."""
         while self.queue:
             student = self.queue.popleft()
+            only = list(self.only_of[student]) if student in self.only_of else self.only
             try:
-                parcel = Parcel.read(student, self.paths[student], self.labels[student], self.only)
+                parcel = Parcel.read(student, self.paths[student], self.labels[student], only)
             except SubmissionRefused as exc:  # the student's doing: a grade of zero that says why
                 record = ungraded_record(
                     self.course,
                     student,
                     self.labels[student],
-                    self.only or self.course.functions,
+                    only or self.course.functions,
                     str(exc),
                     course_hash=self.course_hash,
                 )
@@ -363,6 +369,7 @@ def grade_class(
                     only,
                     course_hash,
                 )
+                dispatcher.only_of = dict(roster.only)
                 backend.run(dispatcher)
         except KeyboardInterrupt:
             run.interrupted = True
