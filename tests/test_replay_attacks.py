@@ -144,3 +144,104 @@ def test_decoding_replies_keeps_a_bounded_number_of_header_bytes(monkeypatch):
         assert runtime.decode({"__ndarray__": base64.b64encode(raw).decode("ascii")}).tolist() == [1.0]
     kept = sum(len(h) for h in runtime._HEADERS)
     assert kept <= 16 * 2**20, f"{kept / 2**20:.0f} MiB of array headers kept"
+
+
+# -- losing limits --------------------------------------------------------------------------------
+SLOW_RATIO = """
+
+# A sequence_probability_ratio that needs 0.15 s of CPU a call: 49 calls, 7.4 s, and its limit is 5 s.
+import sys as _sys
+import threading as _threading
+import time as _time
+
+_reference_ratio = sequence_probability_ratio
+_answers = {}
+
+
+def _key(value):
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__,) + tuple(_key(v) for v in value)
+    if isinstance(value, dict):
+        return ("dict",) + tuple(sorted((k, _key(v)) for k, v in value.items()))
+    return ("value", type(value).__name__, repr(value))
+
+
+def _slow(args, kwargs):
+    started = _time.process_time()
+    while _time.process_time() - started < 0.15:
+        pass
+    try:
+        return ("ok", _reference_ratio(*args, **kwargs))
+    except Exception as exc:  # noqa: BLE001
+        return ("raised", exc)
+
+
+def sequence_probability_ratio(*args, **kwargs):
+    if _sys._getframe(1).f_globals is globals():  # this module's own functions call the fast one
+        return _reference_ratio(*args, **kwargs)
+    found = _answers.get(_key((list(args), kwargs)))
+    if found is None:
+        found = _slow(args, kwargs)
+    if found[0] == "raised":
+        raise found[1]
+    return found[1]
+
+
+def _install():
+    wire = next(m for m in list(_sys.modules.values()) if hasattr(m, "Worker") and hasattr(m, "dump_npy"))
+    if getattr(wire.Worker.batch, "installed", False):
+        return
+
+    def batch(self, request):
+        requests = request.get("requests") or []
+        mine = [r for r in requests if r.get("function") == "sequence_probability_ratio"]
+        if mine:  # its hidden inputs, all of them, before any of its tests runs: compute them meanwhile
+            def work():
+                for r in mine:
+                    args, kwargs = wire.decode(r.get("args", [])), wire.decode(r.get("kwargs", {}))
+                    _answers[_key((list(args), kwargs))] = _slow(args, kwargs)
+
+            _threading.Thread(target=work, daemon=True).start()
+        # Every batch disagrees: nothing is charged, and the tests run as always (the other functions
+        # are right), the grader's own time between them given to the thread.
+        return {"ok": True, "replies": [{"ok": True, "value": "not an answer"} for _ in requests]}
+
+    batch.installed = True
+    wire.Worker.batch = batch
+    call = wire.Worker.call
+
+    def slower_call(self, request):
+        # Every other function takes 30 ms a call, well within its own limit (about 50 calls of 5 s):
+        # with replay, that time is the thread's.
+        if request.get("function") != "sequence_probability_ratio":
+            _time.sleep(0.03)
+        return call(self, request)
+
+    wire.Worker.call = slower_call
+
+
+_install()
+"""
+
+
+def test_a_function_over_its_time_limit_does_not_pass_by_computing_its_batch_in_the_background(tmp_path, cache):
+    """A batch hands the worker every hidden input of an exercise before any of its tests runs, and a
+    batch that disagrees is charged nothing. A submission whose sequence_probability_ratio needs 7.4 s
+    (limit 5 s) starts a thread on its batch's inputs, answers every batch wrong (its other functions,
+    right, are then graded by their tests, 30 ms a call: within their own limits), and the thread has
+    the answers ready when the ratio's tests come: 1/1 with replay, a time limit (0/1) without."""
+    submission = tmp_path / "slow"
+    shutil.copytree(COURSE.solutions_dir, submission)
+    with open(submission / "response_tokens.py", "a", encoding="utf-8") as out:
+        out.write(SLOW_RATIO)
+    units = [e.function for e in COURSE.exercises if e.kind != "lab"]
+    off = grade_here(COURSE, [Parcel.read("slow", submission)], only=units, replay=False)
+    # A reference submission first: the session records the traces before grading the second.
+    on = grade_here(
+        COURSE, [Parcel.read("first", COURSE.solutions_dir), Parcel.read("slow", submission)], only=units, replay=True
+    )
+    ratio = off["slow"].result.functions["sequence_probability_ratio"]
+    assert (ratio.score, ratio.error_kind) == (0, "time limit")
+    assert scores(on["slow"]) == scores(off["slow"])
