@@ -54,28 +54,41 @@ def __getattr__(name):
 """
 
 
-def test_a_hedged_concept_answer_earns_no_more_with_replay(tmp_path, cache):
-    """A concept check read once by the tests (``get`` answers are cached between calls) is read
-    again, per part, in the batch; a module ``__getattr__`` that tells the batch from a test
-    answers two different tuples, and the submission scores whichever one is right (3/3 with
-    replay, 0/3 without: the answer the tests read is wrong in every part).
+def test_a_hedged_concept_answer_is_graded_on_one_answer(tmp_path, cache):
+    """A module ``__getattr__`` that tells a replay batch from a test (its frame on the stack) answers
+    two different tuples. Reviewed, the submission scored whichever was right: the batch's prefix of
+    agreeing parts was credited and the others were asked again, alone (3/3 with replay, 0/3 without).
+    Now a submission answers each hidden input once: the tests read what its batch answered. So each
+    order of the two candidates earns what a submission giving the batch's candidate alone earns, and
+    the two orders together no more than the two candidates without replay."""
+    only = ["baseline_validity", "same_group_scale"]
 
-    Any exercise is open to it (a function can answer one convention in the batch and another
-    alone): the batch's prefix of agreeing tests is credited and the rest run on the second
-    answer, so a submission gets two tries where it had one."""
-    only = ["baseline_validity", "same_group_scale"]  # the last test always runs: it is same_group_scale's
-    submission = tmp_path / "hedger"
-    shutil.copytree(COURSE.solutions_dir, submission)
-    checks = submission / "concept_checks.py"
-    text = re.sub(r"^baseline_validity = .*$", "", checks.read_text(encoding="utf-8"), flags=re.M)
-    checks.write_text(text + HEDGED, encoding="utf-8")
+    def submission(name: str, source: str) -> Path:
+        folder = tmp_path / name
+        shutil.copytree(COURSE.solutions_dir, folder)
+        checks = folder / "concept_checks.py"
+        text = re.sub(r"^baseline_validity = .*$", "", checks.read_text(encoding="utf-8"), flags=re.M)
+        checks.write_text(text + source, encoding="utf-8")
+        return folder
+
+    swapped = HEDGED.replace("return _CANDIDATES[0] if batched else _CANDIDATES[1]", "return _CANDIDATES[int(batched)]")
+    folders = {
+        "hedger": submission("hedger", HEDGED),
+        "swapped": submission("swapped", swapped),
+        "first_only": submission("first_only", HEDGED.replace("if batched else _CANDIDATES[1]", "")),
+        "second_only": submission("second_only", HEDGED.replace("_CANDIDATES[0] if batched else ", "")),
+    }
     # Two reference submissions first: the session records the traces with the second.
     parcels = [Parcel.read(n, COURSE.solutions_dir) for n in ("first", "second")]
-    parcels.append(Parcel.read("hedger", submission))
+    parcels += [Parcel.read(name, folder) for name, folder in folders.items()]
     off = grade_here(COURSE, parcels, only=only, replay=False)
     on = grade_here(COURSE, parcels, only=only, replay=True)
-    assert scores(off["hedger"])["baseline_validity"] == 0
-    assert scores(on["hedger"]) == scores(off["hedger"])
+    points = {name: (scores(off[name])["baseline_validity"], scores(on[name])["baseline_validity"]) for name in folders}
+    assert points["first_only"][0] == points["first_only"][1] > 0  # the right candidate
+    assert points["second_only"][0] == points["second_only"][1] == 0
+    assert points["hedger"] == (0, points["first_only"][0])  # off: asked alone, the second; on: the batch's
+    assert points["swapped"][1] == 0  # the batch's candidate is wrong: the tests read it, not the right one
+    assert points["hedger"][1] + points["swapped"][1] <= points["first_only"][0] + points["second_only"][0]
 
 
 # -- costing the class: what one submission leaves in the trusted process ----------------------------
@@ -244,4 +257,6 @@ def test_a_function_over_its_time_limit_does_not_pass_by_computing_its_batch_in_
     )
     ratio = off["slow"].result.functions["sequence_probability_ratio"]
     assert (ratio.score, ratio.error_kind) == (0, "time limit")
-    assert scores(on["slow"]) == scores(off["slow"])
+    # Its tests read what its batch answered (wrong), not the thread's later answers: nothing is gained.
+    assert scores(on["slow"])["sequence_probability_ratio"] == 0
+    assert on["slow"].result.total <= off["slow"].result.total

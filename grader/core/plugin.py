@@ -15,6 +15,7 @@ Run directly by course developers::
 
 from __future__ import annotations
 
+import collections
 import copy
 import time
 from dataclasses import dataclass, field
@@ -120,6 +121,8 @@ class GradingPlugin:
         # (function, outcome, crossings, the calls it observed). grader.core.replay makes traces of them.
         self.taping = False
         self.taped: dict[str, tuple] = {}
+        # By node id: the (request, reply) pairs a test reads before it asks the worker (grader.core.replay).
+        self.prefetched: dict[str, list] = {}
 
     def reset(self, sid: str, path: Path, only: list[str] | None = None) -> None:
         """Grade ``path`` as submission ``sid`` from now on, forgetting everything of the last one."""
@@ -350,18 +353,19 @@ class GradingPlugin:
         # The one global a test sees (grader.testing.CONTEXT): its helpers read the exercise's tolerance
         # and parameters without being passed the test.
         testing.CONTEXT.function = function_of(item)
-        submission = None
-        if self.taping:
-            state = self.states.get(submission_of(item))
-            submission = state.submission if state is not None else None
-            if submission is not None:
+        state = self.states.get(submission_of(item))
+        submission = state.submission if state is not None else None
+        if submission is not None:
+            if self.taping:
                 submission.tape = item.stash[TAPE] = []
+            if item.nodeid in self.prefetched:
+                submission.prefetch = collections.deque(self.prefetched.pop(item.nodeid))
         try:
             yield
         finally:
             testing.CONTEXT.function = None
             if submission is not None:
-                submission.tape = None
+                submission.tape = submission.prefetch = None
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):

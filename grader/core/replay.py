@@ -35,6 +35,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import hypothesis
+
 from grader.core.diagnosis import PASSED_PER_TEST, Call, Raised
 from grader.core.labreplay import _wire
 from grader.core.results import TestOutcome
@@ -47,6 +49,9 @@ TRACE_FORMAT = 2
 # least MIN_CUTOFF seconds) says nothing: the tests run as always. A looping function costs it once.
 CUTOFF_FACTOR = 25.0
 MIN_CUTOFF = 0.2
+# Batches that said nothing cost a submission at most about this much of the grader's time (each ends at
+# its cutoff); then its remaining exercises are graded by their tests alone.
+INCONCLUSIVE_SECONDS = 2.0
 # A batch's expected reply stays under this share of each bound the trusted side puts on a reply
 # (its bytes, its lists and objects, its values), so that an honest submission's reply is never refused.
 SHARE = 0.5
@@ -118,7 +123,13 @@ def trace_of(
     observed: list[Call] | None,
     flags: tuple[bool, bool] = (False, True),
 ) -> ItemTrace | None:
-    """The trace of a test's run (``flags``: its relation and claims), or None when it cannot be replayed."""
+    """The trace of a test's run (``flags``: its relation and claims), or None when it cannot be replayed.
+
+    A test that asked nothing is not traced: its outcome may come from the submission's state (an
+    exercise made unavailable earlier), not from replies.
+    """
+    if not tape:
+        return None
     for crossing in tape:
         reply = crossing.reply
         if crossing.exercise != function or crossing.request.get("op") not in runtime.BATCHED:
@@ -235,42 +246,78 @@ class Replayer:
             self._batches[plan] = built
         return self._batches[plan]
 
-    def run(self, submission: Submission, keys: list[str]) -> dict[str, tuple[ItemTrace, TestOutcome]]:
-        """Replay the traced tests among ``keys`` on ``submission``; for each test that agrees, the run it
-        agrees with and the outcome it ends with.
+    def run(self, submission: Submission, keys: list[str]) -> Replayed:
+        """Replay the traced tests among ``keys`` on ``submission``, exercise by exercise.
 
-        An exercise's replay stops at its first test that agrees with no run, or at a batch that
-        says nothing; its time is charged to the exercise only for batches whose tests all agree.
+        An exercise whose every test among ``keys`` is traced and agrees with a recorded run ends
+        there: its tests end as those runs ended (:attr:`Replayed.agreed`). The others' tests run as
+        tests, but each reads the replies its batch already gave, in order, for as long as it asks
+        what the batch asked (:attr:`Replayed.prefetched`): a submission answers each hidden input
+        once, whatever it can tell of a batch. A conclusive batch's time is charged to its exercise.
+        A batch that says nothing (past its cutoff, a crash, a reply of its own) charges nothing and
+        leaves its exercise's tests to ask afresh (a new worker); after INCONCLUSIVE_SECONDS of those
+        in a submission, no more batches are sent.
         """
-        agreed: dict[str, tuple[ItemTrace, TestOutcome]] = {}
-        stopped: set[str] = set()
+        result = Replayed()
+        planned: dict[str, set[str]] = {}
+        for key in keys:
+            trace = self.traces.get(key)
+            if trace is not None:
+                planned.setdefault(trace.function, set()).add(key)
+        batched = {t.key for b in self.batches(keys) for t in b.traces}
+        whole = {f for f, found in planned.items() if found <= batched}
+        found: dict[str, dict[str, tuple[ItemTrace, TestOutcome]]] = {}
+        broken: set[str] = set()
+        lost = 0.0
         for batch in self.batches(keys):
-            if batch.exercise in stopped:
+            if batch.exercise in broken or lost > INCONCLUSIVE_SECONDS:
+                broken.add(batch.exercise)
                 continue
             started = time.monotonic()
             got = submission.replay(batch.exercise, batch.modules, batch.frame, batch.count, batch.cutoff)
             self.crossings += 1
             if got is None:
-                stopped.add(batch.exercise)
+                lost += time.monotonic() - started
+                broken.add(batch.exercise)
                 continue
+            submission.state(batch.exercise).spent += time.monotonic() - started
             at, seen = 0, []
             for trace in batch.traces:
                 n = len(trace.replies)
                 mine = got[at : at + n]
-                found = next(
+                run = next(
                     ((t, o) for t in [trace, *self.others.get(trace.key, ())] if (o := t.agrees(mine)) is not None),
                     None,
                 )
-                if found is None:
-                    stopped.add(batch.exercise)
-                    break
-                agreed[trace.key] = found
-                seen += mine[: len(found[0].replies)]  # what the test itself would have read
+                if run is not None:
+                    found.setdefault(batch.exercise, {})[trace.key] = run
+                    seen += mine[: len(run[0].replies)]  # what the test itself would have read
+                else:
+                    whole.discard(batch.exercise)
+                # What the test may read instead of asking again, up to a request the batch did not run.
+                pairs = list(zip(trace.requests, mine))
+                skipped = next((i for i, (_, reply) in enumerate(pairs) if reply.get("kind") == "skipped"), len(pairs))
+                result.prefetched[trace.key] = pairs[:skipped]
                 at += n
-            else:
-                submission.state(batch.exercise).spent += time.monotonic() - started
-            submission.replayed(batch.exercise, seen)
-        return agreed
+            if batch.exercise in whole:
+                submission.replayed(batch.exercise, seen)
+        for exercise in whole - broken:
+            result.agreed.update(found.get(exercise, {}))
+        for key in result.agreed:
+            result.prefetched.pop(key, None)
+        for key in [k for k, t in ((k, self.traces.get(k)) for k in result.prefetched) if t.function in broken]:
+            del result.prefetched[key]
+        return result
+
+
+@dataclass
+class Replayed:
+    """What a replay found (:meth:`Replayer.run`)."""
+
+    # The tests that end as a recorded run ended: their run and outcome (whole exercises only).
+    agreed: dict[str, tuple[ItemTrace, TestOutcome]] = field(default_factory=dict)
+    # The other tests' requests and the replies their batch gave, in order (tests still run them).
+    prefetched: dict[str, list[tuple[dict, dict]]] = field(default_factory=dict)
 
 
 def _prefix(requests: list[dict], of: list[dict]) -> bool:
@@ -297,7 +344,9 @@ def trace_file(function: str, fingerprint: str, run: str = "reference") -> Path 
     base = cache_directory()
     if base is None:
         return None
-    digest = hashlib.sha256(f"{TRACE_FORMAT}\0{function}\0{run}\0{fingerprint}".encode()).hexdigest()[:24]
+    # The cases property tests draw depend on hypothesis's version too (the course fingerprint has Python's and numpy's).
+    key = f"{TRACE_FORMAT}\0{function}\0{run}\0{fingerprint}\0hypothesis {hypothesis.__version__}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
     return base / "replay" / f"{''.join(c for c in function if c.isalnum() or c in '_-')}-{run}-{digest}.json"
 
 

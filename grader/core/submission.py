@@ -15,6 +15,7 @@ unit exercise of the same function (nor the other way round).
 from __future__ import annotations
 
 import builtins
+import collections
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,6 +157,10 @@ class Submission:
     # When a list: every crossing is added to it (grader.core.replay records the reference's so),
     # and nothing is answered from ``_read``, so that each test's crossings stand on their own.
     tape: list | None = field(default=None, repr=False)
+    # The test being run reads these (request, reply) pairs, in order, instead of crossing, for as
+    # long as it asks exactly these requests (what its replay batch asked and was answered); and
+    # reads nothing from ``_read`` meanwhile, as the batch did not (grader.core.replay).
+    prefetch: collections.deque | None = field(default=None, repr=False)
 
     def __post_init__(self):
         if self.deadline is None:
@@ -360,7 +365,12 @@ class Submission:
         during = "" if exercise == name else f" while calling {name}"
         worker = self._ensure_worker()
         reading = request.get("op") == "get"
-        if not reading or self._read_from is not worker or self.tape is not None:
+        if self.prefetch is not None:
+            if self.prefetch and self.prefetch[0][0] == dict(request, module=module):
+                self._read = {}
+                return self._interpret(name, dict(self.prefetch.popleft()[1]), exercise)
+            self.prefetch.clear()  # the test asks what its batch did not: from here on, it asks the worker
+        if not reading or self._read_from is not worker or self.tape is not None or self.prefetch is not None:
             self._read, self._read_from = {}, worker
         elif (module, name) in self._read:
             return self._interpret(name, dict(self._read[(module, name)]), exercise)
@@ -427,7 +437,8 @@ class Submission:
         except (FunctionUnavailable, WorkerStartError):
             return None  # the tests meet the same trouble, and say so
         self._read = {}  # student code runs
-        timeout = min(self._time_limit(exercise) - state.spent, cutoff)
+        left = self.deadline - (time.monotonic() - self.started)
+        timeout = min(self._time_limit(exercise) - state.spent, cutoff, left)
         try:
             reply = worker.request(frame, timeout=timeout)
         except (WorkerTimeout, WorkerDied, ReplyRejected):

@@ -259,26 +259,29 @@ class _Loop:
                 continue
             wanted = set(self.plugin.functions_for(parcel.only))
             mine = [item for item in items if function_of(item) in wanted]
-            replayer = self.traces.replayer(mine, session) if self.traces is not None else None
+            replayer = self.traces.replayer(mine, session) if self.traces is not None and mine else None
             self.plugin.bind(staged, parcel.only)
             agreed = {}
-            if replayer is not None and len(mine) > 1:
-                # The last test always runs: its teardown closes the submission and builds its result.
-                agreed = replayer.run(self.plugin.open_submission(PLACEHOLDER), [item.nodeid for item in mine[:-1]])
+            if replayer is not None:
+                replayed = replayer.run(self.plugin.open_submission(PLACEHOLDER), [item.nodeid for item in mine])
+                agreed, self.plugin.prefetched = replayed.agreed, replayed.prefetched
+                # Whole exercises agree or none of their tests does: recorded first, each function's in order.
+                for item in mine:
+                    if item.nodeid in agreed:
+                        trace, outcome = agreed[item.nodeid]
+                        self.plugin.record(
+                            PLACEHOLDER, trace.function, outcome, trace.calls, trace.relation, trace.claims
+                        )
             run = [item for item in mine if item.nodeid not in agreed]
-            at = 0
             for i, item in enumerate(run):
-                # The replayed tests before this one are recorded first: outcomes keep the tests' order.
-                while mine[at] is not item:
-                    trace, outcome = agreed[mine[at].nodeid]
-                    self.plugin.record(PLACEHOLDER, trace.function, outcome, trace.calls, trace.relation, trace.claims)
-                    at += 1
-                at += 1
                 # nextitem=None on the last item tears down every fixture, the
                 # session-scoped worker included: nothing carries over.
                 hook.pytest_runtest_protocol(item=item, nextitem=run[i + 1] if i + 1 < len(run) else None)
                 if session.shouldstop:
                     raise session.Interrupted(str(session.shouldstop))
+            self.plugin.prefetched = {}
+            if agreed and not run:  # no test ran: no teardown closes the submission
+                self.plugin.close_submission(PLACEHOLDER)
             if self.traces is not None:
                 self.traces.submissions += 1
             state = self.plugin.states[PLACEHOLDER]
@@ -352,6 +355,8 @@ class _Traces:
             return  # the grader's trouble: tried again with the next submission
         for function in functions:
             self.by_function[function] = {run: found.get(function, []) for run, found in runs.items()}
+            if function not in runs["reference"]:
+                continue  # kept in this session only (empty): the next session records it again
             for run, found in runs.items():
                 path = trace_file(function, self.fingerprint, run)
                 if path is not None:
@@ -379,13 +384,17 @@ class _Traces:
         launcher = loop.session.launcher
         for key in list(getattr(launcher, "history", None) or {}):  # these workers are no one's
             launcher.take_history(key)
-        if plugin.states[PLACEHOLDER].infrastructure_error is not None:
+        state = plugin.states[PLACEHOLDER]
+        if state.infrastructure_error is not None:
             return None
-        found: dict[str, list[ItemTrace]] = {}
+        # A function the run could not finish (a time limit on a slow machine, a crash) has outcomes that
+        # come from that, not from its replies: none of its tests is traced.
+        stopped = {f for f, r in (state.result.functions.items() if state.result else ()) if r.error_kind}
+        found: dict[str, list[ItemTrace]] = {f: [] for f in functions if f not in stopped}
         for key, (function, outcome, tape, calls, flags) in taped.items():
             trace = trace_of(key, function, outcome, tape, calls, flags)
-            if trace is not None:
-                found.setdefault(function, []).append(trace)
+            if trace is not None and function in found:
+                found[function].append(trace)
         return found
 
 
