@@ -12,8 +12,10 @@ Without ``--labs`` the labs are left out (the unit exercises and concept checks)
 they are graded too (their replay: a few ``map`` crossings carrying thousands of calls).
 
 ``--session N`` then grades N copies of the reference in one sandboxed session, as one
-``grade-class`` process does (a worker forked from the zygote per submission), and prints
-where a correct submission's time goes there: wall time, the trusted process's CPU, the
+``grade-class`` process does (a worker forked from the zygote per submission), twice in the
+same run: every test run as a test (``replay=False``: before ``grader.core.replay``), then
+replayed (one ``batch`` crossing per exercise); and prints, for each, where a correct
+submission's time goes: wall time, the trusted process's CPU, the
 crossings to the worker and to the zygote (``usage``: the memory check after a student
 function raised, ``fork``, ``kill``) and the wall time waited for each. On a loaded
 machine the wait per crossing, not the CPU, is most of a submission's wall time.
@@ -59,18 +61,24 @@ def main() -> None:
 
     sent: list[dict] = []
     waited: collections.Counter = collections.Counter()
-    request = client.WorkerProcess.request
+    send, receive = client.WorkerProcess.send, client.WorkerProcess._receive
 
     def counting(self, message, timeout):
         started = time.perf_counter()
         try:
-            return request(self, message, timeout)
+            return send(self, message, timeout)
         finally:
-            message = as_request(message)
-            sent.append(message)
-            waited[message.get("op")] += time.perf_counter() - started
+            sent.append(as_request(message))
+            waited[sent[-1].get("op")] += time.perf_counter() - started
 
-    client.WorkerProcess.request = counting
+    def waiting(self, deadline):  # a reply's wait counts for the request sent last
+        started = time.perf_counter()
+        try:
+            return receive(self, deadline)
+        finally:
+            waited[sent[-1].get("op") if sent else "?"] += time.perf_counter() - started
+
+    client.WorkerProcess.send, client.WorkerProcess._receive = counting, waiting
     from grader.cli import main as grader_main
 
     argv = ["grade", "--json", "--no-sandbox", str(course.solutions_dir)]
@@ -83,10 +91,12 @@ def main() -> None:
         except SystemExit:
             pass
     trusted = time.process_time() - trusted
-    client.WorkerProcess.request = request
+    client.WorkerProcess.send, client.WorkerProcess._receive = send, receive
 
     by_op = collections.Counter(m.get("op") for m in sent)
-    inner = [r for m in sent for r in (m["requests"] if m.get("op") == "batch" else [m])]
+    inner = [
+        r for m in sent for b in (m["batches"] if m.get("op") == "batches" else [m]) for r in b.get("requests", [b])
+    ]
     by_function = collections.Counter(m.get("function") or m.get("name") for m in inner if m.get("op") != "import")
     calls = sum(m.get("count", 1) for m in inner if m.get("op") in ("call", "map"))
     print(
@@ -135,14 +145,21 @@ def session_breakdown(course, functions: list[str], count: int, replay: bool) ->
     stamps: list[tuple[float, float]] = []
     crossings: collections.Counter = collections.Counter()
     waited: collections.Counter = collections.Counter()
-    request, call = client.WorkerProcess.request, sandbox._Zygote.call
+    send, receive, call = client.WorkerProcess.send, client.WorkerProcess._receive, sandbox._Zygote.call
 
     def counting(self, message, timeout):
         started = time.perf_counter()
         try:
-            return request(self, message, timeout)
+            return send(self, message, timeout)
         finally:
             crossings["worker " + str(as_request(message).get("op"))] += 1
+            waited["worker"] += time.perf_counter() - started
+
+    def waiting(self, deadline):
+        started = time.perf_counter()
+        try:
+            return receive(self, deadline)
+        finally:
             waited["worker"] += time.perf_counter() - started
 
     def zygote_counting(self, message, *more, **options):
@@ -162,7 +179,7 @@ def session_breakdown(course, functions: list[str], count: int, replay: bool) ->
         stamps.append((time.perf_counter(), time.process_time()))
         seen.append((collections.Counter(crossings), collections.Counter(waited)))
 
-    client.WorkerProcess.request, sandbox._Zygote.call = counting, zygote_counting
+    client.WorkerProcess.send, client.WorkerProcess._receive, sandbox._Zygote.call = counting, waiting, zygote_counting
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             records = grade_here(
@@ -175,7 +192,7 @@ def session_breakdown(course, functions: list[str], count: int, replay: bool) ->
                 replay=replay,
             )
     finally:
-        client.WorkerProcess.request, sandbox._Zygote.call = request, call
+        client.WorkerProcess.send, client.WorkerProcess._receive, sandbox._Zygote.call = send, receive, call
         launcher.close()
     totals = {r.result.total for r in records.values()}
     n = len(stamps) - 1  # the first submission also pays the session's start: left out

@@ -44,18 +44,23 @@ def grade_both(course, parcels, only=None):
     the number of each kind of worker request sent with it on."""
     off = grade_here(course, parcels, only=only, replay=False)
     sent: list[dict] = []
-    request = client.WorkerProcess.request
+    send = client.WorkerProcess.send
 
     def counting(self, message, timeout):
         sent.append(json.loads(message[runtime.HEADER.size :]) if isinstance(message, bytes) else message)
-        return request(self, message, timeout)
+        return send(self, message, timeout)
 
-    client.WorkerProcess.request = counting
+    client.WorkerProcess.send = counting
     try:
         on = grade_here(course, parcels, only=only, replay=True)
     finally:
-        client.WorkerProcess.request = request
+        client.WorkerProcess.send = send
     return off, on, sent
+
+
+def batched(sent: list[dict]) -> list[dict]:
+    """The ``batch`` requests among ``sent`` (each ``batches`` request holds several)."""
+    return [b for m in sent if m.get("op") == "batches" for b in m["batches"]]
 
 
 @pytest.fixture
@@ -81,24 +86,23 @@ def test_real_course_records_are_the_same_with_replay(tmp_path, cache):
         assert comparable(on[student]) == comparable(off[student]), student
     assert on["again"].result.total == on["again"].result.max
     assert on["stubs"].result.total == 0
-    # The traces were recorded with the second submission and used from then on.
-    batches = [m for m in sent if m.get("op") == "batch"]
-    assert batches and len(batches) <= 8 * len(UNITS)
+    # The traces were recorded with the second submission and used from then on: a request for all the
+    # exercises of a submission (two when a batch said nothing, or more for a limit).
+    assert batched(sent) and len([m for m in sent if m.get("op") == "batches"]) <= 3 * 7
     assert any(p.name.startswith("gae_advantages-reference-") for p in (cache / "replay").iterdir())
 
 
-def test_a_correct_submission_is_graded_in_one_crossing_per_exercise(cache):
-    """With the traces on disk, a correct submission's tests cross to the worker a few times, not
-    once per call (about a thousand on this course)."""
+def test_a_correct_submission_is_graded_in_one_crossing(cache):
+    """With the traces on disk, a correct submission's tests cross to the worker once (and once per
+    module imported), not once per call (about a thousand on this course)."""
     parcels = [Parcel.read(name, COURSE.solutions_dir) for name in ("first", "second")]
     grade_here(COURSE, parcels, only=UNITS)  # records the traces
     off, on, sent = grade_both(COURSE, [Parcel.read("alone", COURSE.solutions_dir)], only=UNITS)
     assert comparable(on["alone"]) == comparable(off["alone"])
     calls = [m for m in sent if m.get("op") in ("call", "map", "get")]
-    batches = [m for m in sent if m.get("op") == "batch"]
-    assert len(batches) <= len(UNITS) + 2
-    assert len(calls) < 20  # the last test runs as a test (its teardown builds the result)
-    assert sum(len(m["requests"]) for m in batches) > 500
+    assert [m["op"] for m in sent if m.get("op") not in ("import",)] == ["batches"]  # one crossing
+    assert len(batched(sent)) == len(UNITS) and not calls  # no test ran: every exercise agreed
+    assert sum(len(b["requests"]) for b in batched(sent)) > 500
 
 
 TOY_VARIANTS = {
@@ -268,7 +272,7 @@ def test_no_cache_directory_still_replays_within_a_session(tmp_path, monkeypatch
     parcels = [Parcel.read(n, tmp_path / "s.py") for n in ("a", "b", "c")]
     off, on, sent = grade_both(course, parcels)
     assert {s: comparable(r) for s, r in on.items()} == {s: comparable(r) for s, r in off.items()}
-    assert any(m.get("op") == "batch" for m in sent)
+    assert batched(sent)
 
 
 def test_no_hidden_test_judges_an_error_by_its_text():

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import copy
+import functools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,18 +170,20 @@ class GradingPlugin:
         calls: list[Call] = (),
         relation: bool = False,
         claims: bool = True,
+        sizes: list[int] | None = None,
     ) -> None:
         """Keep a test's outcome and the calls it made; ``relation``: it failed on a relation between the
         student's own answers (grader.testing.Evidenced), which is evidence of the cause it names;
-        ``claims``: its message is a check's text, which may name a cause (not the student's own error)."""
+        ``claims``: its message is a check's text, which may name a cause (not the student's own error);
+        ``sizes``: each call's :func:`call_bytes`, when known (a replayed test's, counted once)."""
         state = self.states[sid]
         state.outcomes.setdefault(function, []).append(outcome)
         evidence = state.evidence.setdefault(function, Evidence())
         # Kept until the submission's result is built: bounded per function and per submission.
         held = sum(e.bytes for e in state.evidence.values())
         kept = []
-        for call in calls[:PASSED_PER_TEST] if outcome.passed else calls:
-            size = call_bytes(call)
+        for i, call in enumerate(calls[:PASSED_PER_TEST] if outcome.passed else calls):
+            size = sizes[i] if sizes is not None else call_bytes(call)
             if evidence.bytes + size > EVIDENCE_BYTES or held + size > SUBMISSION_EVIDENCE_BYTES:
                 break  # the diagnosis works from the calls kept so far
             evidence.bytes += size
@@ -410,7 +413,13 @@ class GradingPlugin:
 
 def function_of(item) -> str:
     """Tests of ``test_<function>.py`` belong to ``<function>``."""
-    stem = Path(str(item.path)).stem
+    return _function_of_file(str(item.path))
+
+
+@functools.lru_cache(maxsize=1024)
+def _function_of_file(path: str) -> str:
+    # Asked for every test of every submission, several times: a path parsed once.
+    stem = Path(path).stem
     return stem[len("test_") :] if stem.startswith("test_") else stem
 
 

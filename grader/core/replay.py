@@ -27,6 +27,7 @@ fingerprint (the course's files, its tests included, the grading code, Python an
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -37,7 +38,7 @@ from pathlib import Path
 
 import hypothesis
 
-from grader.core.diagnosis import PASSED_PER_TEST, Call, Raised
+from grader.core.diagnosis import PASSED_PER_TEST, Call, Raised, call_bytes
 from grader.core.labreplay import _wire
 from grader.core.results import TestOutcome
 from grader.core.submission import Crossing, Record, Submission
@@ -78,6 +79,11 @@ class ItemTrace:
     @property
     def modules(self) -> list[str]:
         return sorted({r["module"] for r in self.requests})
+
+    @functools.cached_property
+    def sizes(self) -> list[int]:
+        """Each kept call's bytes (grader.core.diagnosis.call_bytes), counted once."""
+        return [call_bytes(call) for call in self.calls]
 
     def agrees(self, got: list[dict]) -> TestOutcome | None:
         """The outcome this test would end with, answered ``got`` (at least as many replies as it had);
@@ -200,7 +206,7 @@ class Batch:
 
     exercise: str
     traces: list[ItemTrace]
-    frame: bytes
+    request: dict  # the ``batch`` request (sent within a ``batches`` request's frame)
     modules: list[str]
     count: int
     cutoff: float
@@ -222,7 +228,8 @@ class Replayer:
         }
         self.bounds = (reply_limit * SHARE, replies.MAX_CONTAINERS * SHARE, replies.MAX_VALUES * SHARE)
         self._batches: dict[tuple[str, ...], list[Batch]] = {}
-        self.crossings = 0  # batches sent (for benchmarks)
+        self._frames: dict[tuple[int, ...], bytes] = {}
+        self.crossings = 0  # requests sent (for benchmarks)
 
     def batches(self, keys: list[str]) -> list[Batch]:
         """The batches of the traced tests among ``keys`` (in order), by exercise; built once per list."""
@@ -269,38 +276,26 @@ class Replayer:
         found: dict[str, dict[str, tuple[ItemTrace, TestOutcome]]] = {}
         broken: set[str] = set()
         lost = 0.0
-        for batch in self.batches(keys):
-            if batch.exercise in broken or lost > INCONCLUSIVE_SECONDS:
-                broken.add(batch.exercise)
-                continue
-            started = time.monotonic()
-            got = submission.replay(batch.exercise, batch.modules, batch.frame, batch.count, batch.cutoff)
+        pending = list(self.batches(keys))
+        while pending and lost <= INCONCLUSIVE_SECONDS:
+            ready = [b for b in pending if b.exercise not in broken and submission.replayable(b.exercise, b.modules)]
+            broken.update(b.exercise for b in pending if b not in ready)
+            if not ready:
+                break
+            pending = []
+            answers = submission.replay([(b.exercise, b.count, b.cutoff) for b in ready], self._frame(ready))
             self.crossings += 1
-            if got is None:
-                lost += time.monotonic() - started
-                broken.add(batch.exercise)
-                continue
-            submission.state(batch.exercise).spent += time.monotonic() - started
-            at, seen = 0, []
-            for trace in batch.traces:
-                n = len(trace.replies)
-                mine = got[at : at + n]
-                run = next(
-                    ((t, o) for t in [trace, *self.others.get(trace.key, ())] if (o := t.agrees(mine)) is not None),
-                    None,
-                )
-                if run is not None:
-                    found.setdefault(batch.exercise, {})[trace.key] = run
-                    seen += mine[: len(run[0].replies)]  # what the test itself would have read
-                else:
-                    whole.discard(batch.exercise)
-                # What the test may read instead of asking again, up to a request the batch did not run.
-                pairs = list(zip(trace.requests, mine))
-                skipped = next((i for i, (_, reply) in enumerate(pairs) if reply.get("kind") == "skipped"), len(pairs))
-                result.prefetched[trace.key] = pairs[:skipped]
-                at += n
-            if batch.exercise in whole:
-                submission.replayed(batch.exercise, seen)
+            for i, batch in enumerate(ready):
+                got, seconds = next(answers, (None, 0.0))
+                if got is None:  # this batch said nothing; the worker is lost: the rest go again, to a new one
+                    lost += seconds
+                    broken.add(batch.exercise)
+                    pending = [b for b in ready[i + 1 :] if b.exercise != batch.exercise]
+                    break
+                submission.state(batch.exercise).spent += seconds
+                self._judge(batch, got, found, whole, result, submission)
+        broken.update(b.exercise for b in pending)
+        submission.observe_replayed(result.raised)
         for exercise in whole - broken:
             result.agreed.update(found.get(exercise, {}))
         for key in result.agreed:
@@ -308,6 +303,42 @@ class Replayer:
         for key in [k for k, t in ((k, self.traces.get(k)) for k in result.prefetched) if t.function in broken]:
             del result.prefetched[key]
         return result
+
+    def _judge(self, batch: Batch, got: list[dict], found: dict, whole: set[str], result: Replayed, submission) -> None:
+        """Which of ``batch``'s tests agree with a recorded run, given its replies ``got``."""
+        at, seen = 0, []
+        for trace in batch.traces:
+            n = len(trace.replies)
+            mine = got[at : at + n]
+            run = next(
+                ((t, o) for t in [trace, *self.others.get(trace.key, ())] if (o := t.agrees(mine)) is not None),
+                None,
+            )
+            if run is not None:
+                found.setdefault(batch.exercise, {})[trace.key] = run
+                seen += mine[: len(run[0].replies)]  # what the test itself would have read
+            else:
+                whole.discard(batch.exercise)
+            # What the test may read instead of asking again, up to a request the batch did not run.
+            pairs = list(zip(trace.requests, mine))
+            skipped = next((i for i, (_, reply) in enumerate(pairs) if reply.get("kind") == "skipped"), len(pairs))
+            result.prefetched[trace.key] = pairs[:skipped]
+            at += n
+        if batch.exercise in whole:
+            submission.replayed(batch.exercise, seen)
+        if any(reply.get("kind") == "raised" for reply in got):
+            result.raised.append(batch.exercise)
+
+    def _frame(self, batches: list[Batch]) -> bytes:
+        """The ``batches`` request of ``batches``: built once for a plan's whole list (the usual one), afresh
+        for what is left after a batch that said nothing."""
+        key = tuple(id(b) for b in batches)
+        if key in self._frames:
+            return self._frames[key]
+        frame = runtime.frame({"op": "batches", "batches": [b.request for b in batches]})
+        if any(key == tuple(id(b) for b in planned) for planned in self._batches.values()):
+            self._frames[key] = frame
+        return frame
 
 
 @dataclass
@@ -318,6 +349,7 @@ class Replayed:
     agreed: dict[str, tuple[ItemTrace, TestOutcome]] = field(default_factory=dict)
     # The other tests' requests and the replies their batch gave, in order (tests still run them).
     prefetched: dict[str, list[tuple[dict, dict]]] = field(default_factory=dict)
+    raised: list[str] = field(default_factory=list)  # the exercises whose batch had an error in it
 
 
 def _prefix(requests: list[dict], of: list[dict]) -> bool:
@@ -330,7 +362,7 @@ def _batch(exercise: str, traces: list[ItemTrace]) -> Batch:
     return Batch(
         exercise,
         traces,
-        runtime.frame({"op": "batch", "requests": requests}),
+        {"op": "batch", "requests": requests},
         sorted({m for t in traces for m in t.modules}),
         len(requests),
         max(MIN_CUTOFF, CUTOFF_FACTOR * sum(t.seconds for t in traces)),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import builtins
 import collections
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -368,7 +369,7 @@ class Submission:
         if self.prefetch is not None:
             if self.prefetch and self.prefetch[0][0] == dict(request, module=module):
                 self._read = {}
-                return self._interpret(name, dict(self.prefetch.popleft()[1]), exercise)
+                return self._interpret(name, dict(self.prefetch.popleft()[1]), exercise, observed=True)
             self.prefetch.clear()  # the test asks what its batch did not: from here on, it asks the worker
         if not reading or self._read_from is not worker or self.tape is not None or self.prefetch is not None:
             self._read, self._read_from = {}, worker
@@ -418,51 +419,71 @@ class Submission:
         finally:
             state.spent += time.monotonic() - started
 
-    def replay(self, exercise: str, modules: list[str], frame: bytes, count: int, cutoff: float) -> list[dict] | None:
-        """Send a batch of ``count`` requests (its ``frame``, built once), charged to ``exercise``; their
-        replies as received, or None when the batch says nothing: the exercise is unavailable, a module
-        does not import, the worker took longer than ``cutoff`` seconds, died, or broke the protocol.
-
-        The replies are not interpreted and the time is not charged here: the caller compares them
-        with what it expects (grader.core.replay) and charges the time when they all agree (else the
-        tests ask again, one call at a time, and those calls are charged as always).
-        """
-        state = self.state(exercise)
-        if state.unavailable is not None or self.expired:
-            return None
+    def replayable(self, exercise: str, modules: list[str]) -> bool:
+        """Can a batch of ``exercise`` be sent: the exercise available, its modules imported, a worker
+        running, time left? (When not, the tests meet the same trouble, and say so.)"""
+        if self.state(exercise).unavailable is not None or self.expired:
+            return False
         try:
             for module in modules:
                 self._import(module)
-            worker = self._ensure_worker()
+            self._ensure_worker()
         except (FunctionUnavailable, WorkerStartError):
-            return None  # the tests meet the same trouble, and say so
+            return False
+        return True
+
+    def replay(self, parts: list[tuple[str, int, float]], frame: bytes) -> Iterator[tuple[list[dict] | None, float]]:
+        """Send ``frame``, a ``batches`` request of ``parts`` ((exercise charged, requests, cutoff seconds)
+        each, built once) and yield, part by part, its replies as received and the seconds it took.
+
+        The worker answers the parts one after the other, each as soon as it is done, and each is
+        timed here as it arrives: at most its exercise's time left, its ``cutoff`` and the
+        submission's deadline. A part that says nothing (too slow, the worker died, broke the
+        protocol, wrote a reply of its own) yields None and ends the replay: the worker is lost,
+        and whatever it did, the tests meet it afresh. The replies are not interpreted and the time
+        is not charged here (grader.core.replay does both).
+        """
+        worker = self._ensure_worker()
         self._read = {}  # student code runs
-        left = self.deadline - (time.monotonic() - self.started)
-        timeout = min(self._time_limit(exercise) - state.spent, cutoff, left)
-        try:
-            reply = worker.request(frame, timeout=timeout)
-        except (WorkerTimeout, WorkerDied, ReplyRejected):
-            reply = None
-        replies = reply.get("replies") if reply is not None and reply.get("ok") else None
-        if isinstance(replies, list) and len(replies) == count:
-            return replies
-        # Not a batch's answer: whatever the worker did instead (wrote a reply of its own, ended,
-        # went on sending), the tests must meet it afresh, as they would have.
-        self._lose_worker()
-        return None
+        try:  # a worker reads a request whole before it runs any: reading it takes no student time
+            worker.send(frame, timeout=min(sum(cutoff for _, _, cutoff in parts), self.deadline))
+        except (WorkerTimeout, WorkerDied):
+            self._lose_worker()
+            yield None, 0.0
+            return
+        for exercise, count, cutoff in parts:
+            started = time.monotonic()
+            left = self.deadline - (started - self.started)
+            timeout = min(self._time_limit(exercise) - self.state(exercise).spent, cutoff, left)
+            try:
+                reply = worker.receive(timeout=timeout)
+            except (WorkerTimeout, WorkerDied, ReplyRejected):
+                reply = None
+            replies = reply.get("replies") if reply is not None and reply.get("ok") else None
+            if not (isinstance(replies, list) and len(replies) == count):
+                # Not a batch's answer: whatever the worker did instead (wrote a reply of its own,
+                # ended, went on sending), the tests must meet it afresh, as they would have.
+                self._lose_worker()
+                yield None, time.monotonic() - started
+                return
+            yield replies, time.monotonic() - started
 
     def replayed(self, exercise: str, replies: list[dict]) -> None:
-        """What reading ``replies`` (of replayed tests of ``exercise``) tells of the submission, as
-        :meth:`_interpret` would have learned it: a NotImplementedError marks the exercise not
-        implemented; after an error, the kernel's figures say whether the worker was at its memory
-        limit (checked once for all, its peak only grows)."""
-        raised = [r for r in replies if r.get("kind") == "raised"]
-        if any(r.get("error_type") == "NotImplementedError" for r in raised):
+        """What ``replies`` (those its replayed tests read, of ``exercise``) tell of the submission as
+        :meth:`_interpret` would learn it: a NotImplementedError marks the exercise not implemented."""
+        if any(r.get("kind") == "raised" and r.get("error_type") == "NotImplementedError" for r in replies):
             self.state(exercise).not_implemented = True
-        if raised and self.worker is not None:
-            self.worker.observe_memory(exercise)
 
-    def _interpret(self, function: str, reply: dict, exercise: str | None = None) -> dict:
+    def observe_replayed(self, raised: list[str]) -> None:
+        """After a replay in which the functions ``raised`` raised: was the worker at its memory limit?
+        Checked once for the whole replay (a peak only grows), naming the function only when one
+        alone raised; the tests that read the replay's replies later do not check again."""
+        if raised and self.worker is not None:
+            self.worker.observe_memory(raised[0] if len(set(raised)) == 1 else None)
+
+    def _interpret(self, function: str, reply: dict, exercise: str | None = None, observed: bool = False) -> dict:
+        """The reply's value, or what it means as an exception; ``observed``: a batch's reply, whose
+        worker's memory was checked after the batch (:meth:`replayed`)."""
         state = self.state(exercise or function)
         if reply.get("ok"):
             try:
@@ -489,7 +510,7 @@ class Submission:
         if kind == "too large":
             raise UnsupportedReturn(f"{function} returned {reply.get('message', 'a value too large')}")
         if kind == "raised":
-            if self.worker is not None:
+            if self.worker is not None and not observed:
                 self.worker.observe_memory(function)
             cls = _student_error_class(list(reply.get("builtin_bases", [])))
             error = cls(str(reply.get("message", "")))

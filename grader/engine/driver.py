@@ -270,7 +270,7 @@ class _Loop:
                     if item.nodeid in agreed:
                         trace, outcome = agreed[item.nodeid]
                         self.plugin.record(
-                            PLACEHOLDER, trace.function, outcome, trace.calls, trace.relation, trace.claims
+                            PLACEHOLDER, trace.function, outcome, trace.calls, trace.relation, trace.claims, trace.sizes
                         )
             run = [item for item in mine if item.nodeid not in agreed]
             for i, item in enumerate(run):

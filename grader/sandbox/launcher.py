@@ -610,7 +610,7 @@ class ForkedWorker:
             return peak
         return None
 
-    def observe_memory(self, function: str) -> None:
+    def observe_memory(self, function: str | None) -> None:
         """After ``function`` failed: did the worker run into its memory limit?
 
         Only the kernel's figures count (through the zygote), never what the

@@ -211,7 +211,7 @@ class WorkerProcess:
             return self._forked.alive
         return self.process is not None and self.process.poll() is None
 
-    def observe_memory(self, function: str) -> None:
+    def observe_memory(self, function: str | None) -> None:
         """Let a sandbox launcher check, from the kernel's figures, whether ``function``'s
         failure came with the worker at its memory limit (see ``ForkedWorker``)."""
         if self._forked is not None:
@@ -262,11 +262,21 @@ class WorkerProcess:
         ReplyRejected
             the reply broke a bound of :mod:`grader.worker.replies`; it was read whole.
         """
+        deadline = time.monotonic() + max(timeout, 0.0)
+        self.send(message, timeout)
+        return self._receive(deadline)
+
+    def send(self, message: dict | bytes, timeout: float) -> None:
+        """Write one request (or its frame) within ``timeout`` seconds; :meth:`receive` reads each reply."""
         if not self.running:
             raise WorkerDied("the worker is not running", self._returncode())
-        deadline = time.monotonic() + max(timeout, 0.0)
-        self._write_all(message if isinstance(message, bytes) else runtime.frame(message), deadline)
-        return self._receive(deadline)
+        self._write_all(
+            message if isinstance(message, bytes) else runtime.frame(message), time.monotonic() + max(timeout, 0.0)
+        )
+
+    def receive(self, timeout: float) -> dict:
+        """Wait at most ``timeout`` seconds for the next reply (raises as :meth:`request`)."""
+        return self._receive(time.monotonic() + max(timeout, 0.0))
 
     def _write_all(self, payload: bytes, deadline: float) -> None:
         """Write a request without blocking past ``deadline`` (a worker may stop reading)."""

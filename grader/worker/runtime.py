@@ -14,7 +14,8 @@ by the submission. Requests: ``import``, ``call`` (one call), ``map`` (many call
 one function, inputs and results stacked along a first axis: one crossing for a
 chunk of a lab's calls, see :meth:`Worker.map`), ``get``, ``ping``, and ``batch``
 (several ``call``/``map``/``get`` requests answered in order in one crossing, see
-:meth:`Worker.batch`); every other reply is one ordinary reply.
+:meth:`Worker.batch`), and ``batches`` (several batches sent at once, each answered by a reply
+of its own as soon as it is done); every other reply is one ordinary reply.
 
 The student's code shares the worker's process and can replace anything here
 (``send`` included): the trusted side bounds every reply itself before decoding
@@ -505,16 +506,20 @@ def serve(submission, request_fd, response_fd, reply_limit=MAX_MESSAGE_BYTES):
         request = receive(request_fd)
         if request is None:
             return
-        reply = worker.handle(request)
-        if os.getpid() != owner:
-            # A process the student forked came back out of their code: answering
-            # (or reading the next request) would garble the real worker's replies.
-            os._exit(0)
-        try:
-            payload = frame(reply, reply_limit)
-        except UnsupportedValue as exc:
-            payload = frame({"ok": False, "kind": "too large", "message": _short(exc)})
-        write_all(response_fd, payload)
+        # ``batches``: several batches in one request, each answered by a reply of its own as soon as
+        # it is done (the grader times each as it arrives); anything else, one reply.
+        parts = request.get("batches") if request.get("op") == "batches" else None
+        for part in parts if isinstance(parts, list) else [request]:
+            reply = worker.batch(part) if parts is not None and isinstance(part, dict) else worker.handle(part)
+            if os.getpid() != owner:
+                # A process the student forked came back out of their code: answering
+                # (or reading the next request) would garble the real worker's replies.
+                os._exit(0)
+            try:
+                payload = frame(reply, reply_limit)
+            except UnsupportedValue as exc:
+                payload = frame({"ok": False, "kind": "too large", "message": _short(exc)})
+            write_all(response_fd, payload)
 
 
 def main(argv=None):
