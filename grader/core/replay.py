@@ -253,8 +253,9 @@ class Replayer:
             self._batches[plan] = built
         return self._batches[plan]
 
-    def run(self, submission: Submission, keys: list[str]) -> Replayed:
-        """Replay the traced tests among ``keys`` on ``submission``, exercise by exercise.
+    def run(self, submission: Submission, keys: dict[str, str]) -> Replayed:
+        """Replay the traced tests among ``keys`` (node id -> its exercise, every test to run) on
+        ``submission``, exercise by exercise.
 
         An exercise whose every test among ``keys`` is traced and agrees with a recorded run ends
         there: its tests end as those runs ended (:attr:`Replayed.agreed`). The others' tests run as
@@ -267,12 +268,11 @@ class Replayer:
         """
         result = Replayed()
         planned: dict[str, set[str]] = {}
-        for key in keys:
-            trace = self.traces.get(key)
-            if trace is not None:
-                planned.setdefault(trace.function, set()).add(key)
+        for key, exercise in keys.items():
+            planned.setdefault(exercise, set()).add(key)
+        keys = list(keys)
         batched = {t.key for b in self.batches(keys) for t in b.traces}
-        whole = {f for f, found in planned.items() if found <= batched}
+        whole = {f for f, found in planned.items() if found <= batched}  # every test of it traced and batched
         found: dict[str, dict[str, tuple[ItemTrace, TestOutcome]]] = {}
         broken: set[str] = set()
         lost = 0.0

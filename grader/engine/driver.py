@@ -263,7 +263,9 @@ class _Loop:
             self.plugin.bind(staged, parcel.only)
             agreed = {}
             if replayer is not None:
-                replayed = replayer.run(self.plugin.open_submission(PLACEHOLDER), [item.nodeid for item in mine])
+                replayed = replayer.run(
+                    self.plugin.open_submission(PLACEHOLDER), {item.nodeid: function_of(item) for item in mine}
+                )
                 agreed, self.plugin.prefetched = replayed.agreed, replayed.prefetched
                 # Whole exercises agree or none of their tests does: recorded first, each function's in order.
                 for item in mine:
