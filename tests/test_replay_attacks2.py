@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,9 @@ import pytest
 from grader.core.course import load_course
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
+from grader.core.replay import INCONCLUSIVE_SECONDS
 from tests.helpers import ROOT
+from tests.toy_course import make_toy_course, solution_source
 
 COURSE = load_course(ROOT)
 
@@ -63,3 +66,47 @@ def test_a_value_read_once_per_test_is_answered_once(tmp_path, cache):
     on = grade_here(COURSE, parcels, only=only, replay=True)["late"].result.functions["baseline_validity"]
     assert off.score == 0
     assert on.score == off.score
+
+
+# -- costing the class: inconclusive batches that take no time -------------------------------------
+SLOW_IMPORT = """
+import inspect as _inspect
+import os as _os
+import time as _time
+
+_time.sleep(2.0)  # under the toy course's 3 s limit for an import
+
+
+def _end_if_batched():
+    # A batch's frame on the stack: end the worker at once, before any time passes.
+    if any(f.function == "batch" for f in _inspect.stack()):
+        _os._exit(0)
+"""
+
+
+def test_batches_that_end_the_worker_at_once_cost_at_most_the_inconclusive_budget(tmp_path, cache):
+    """A batch that says nothing costs its exercise nothing, and a submission at most
+    INCONCLUSIVE_SECONDS (2 s) of them. But only the seconds spent waiting for the lost batch's
+    reply are counted: a worker that ends the moment a batch reaches its function counts ~0 s, and
+    each such batch costs a fresh worker and a fresh import of the submission's modules, counted
+    nowhere (``Replayer.run`` calls ``Submission.replayable`` again for what is left). A module
+    that takes 2 s to import and functions that exit only inside a batch (correct when a test asks)
+    cost the grader an import per exercise: 8.8 s instead of 2.2 s on the toy course, and on a
+    course of 30 exercises up to 30 import time limits, uncharged. Replay may cost such a
+    submission at most its budget more than grading it without replay."""
+    course = load_course(make_toy_course(tmp_path / "toy"))
+    (tmp_path / "reference.py").write_text(solution_source(), encoding="utf-8")
+    source = solution_source()
+    for header in ("def double(x):", "def add(a, b):", "def scale(x, factor):"):
+        end = source.index("\n", source.index(header))
+        source = source[: end + 1] + "    _end_if_batched()\n" + source[end + 1 :]
+    (tmp_path / "exits.py").write_text(SLOW_IMPORT + source, encoding="utf-8")
+    # The traces are recorded with the second reference submission, and kept in the cache.
+    grade_here(course, [Parcel.read(n, tmp_path / "reference.py") for n in ("first", "second")], replay=True)
+    seconds = {}
+    for replay in (False, True):
+        started = time.monotonic()
+        record = grade_here(course, [Parcel.read("exits", tmp_path / "exits.py")], replay=replay)["exits"]
+        seconds[replay] = time.monotonic() - started
+        assert record.result.functions["double"].score == 2  # correct when a test asks
+    assert seconds[True] <= seconds[False] + INCONCLUSIVE_SECONDS + 1.0
