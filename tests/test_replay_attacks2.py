@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from grader.core.course import load_course
+from grader.core.replay import INCONCLUSIVE_SECONDS
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
-from grader.core.replay import INCONCLUSIVE_SECONDS
 from tests.helpers import ROOT
 from tests.toy_course import make_toy_course, solution_source
 
