@@ -17,6 +17,7 @@ from grader.core.course import load_course
 from grader.core.replay import INCONCLUSIVE_SECONDS
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
+from grader.worker import runtime
 from tests.helpers import ROOT
 from tests.toy_course import make_toy_course, solution_source
 
@@ -110,3 +111,37 @@ def test_batches_that_end_the_worker_at_once_cost_at_most_the_inconclusive_budge
         seconds[replay] = time.monotonic() - started
         assert record.result.functions["double"].score == 2  # correct when a test asks
     assert seconds[True] <= seconds[False] + INCONCLUSIVE_SECONDS + 1.0
+
+
+# -- what one submission leaves for the next ---------------------------------------------------------
+FILL_HEADERS = """
+_SHAPES = [0]
+
+
+def double(x):
+    # Empty arrays of shapes no one else sends, new ones each call: every header valid, short and new.
+    start = _SHAPES[0]
+    _SHAPES[0] += 1400
+    return tuple(np.zeros((k, 0)) for k in range(start + 1, start + 1401))
+"""
+
+
+def test_one_submission_does_not_fill_the_header_cache_for_the_rest_of_the_class(tmp_path, cache, monkeypatch):
+    """The trusted side keeps the ``.npy`` headers it reads (runtime._HEADERS, added with the replay),
+    up to 4,096 of at most 256 bytes, for the life of the process, and never lets one go. A submission
+    whose three wrong calls of ``double`` return 1,400 empty arrays each, of shapes no one else sends,
+    fills it: every later student of that grading process (a kept pool grades the whole class and
+    several assignments) has none of its headers kept, and reads each array's header afresh (about
+    twice the cost of a small array, 3.3 us against 6.7 us here). Low severity: a cost, not a grade;
+    but what one submission leaves must not decide what the next one gets."""
+    monkeypatch.setattr(runtime, "_HEADERS", {})
+    course = load_course(make_toy_course(tmp_path / "toy"))
+    source = solution_source()
+    source = source[: source.index("def double")] + FILL_HEADERS + source[source.index("def add") :]
+    (tmp_path / "filler.py").write_text(source, encoding="utf-8")
+    (tmp_path / "honest.py").write_text(solution_source(), encoding="utf-8")
+    filled = grade_here(course, [Parcel.read("filler", tmp_path / "filler.py")], replay=False)
+    assert filled["filler"].result.functions["double"].score == 0  # its tuples fail every test
+    grade_here(course, [Parcel.read("honest", tmp_path / "honest.py")], replay=False)
+    # The next student's arrays (double's of three floats) have their header kept, as before the filler.
+    assert any(b"'shape': (3,)" in header for header in runtime._HEADERS)
