@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from grader.core.course import load_course
-from grader.core.replay import INCONCLUSIVE_SECONDS
+from grader.core.diagnosis import SUBMISSION_EVIDENCE_BYTES
+from grader.core.replay import INCONCLUSIVE_SECONDS, Replayer
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
 from grader.worker import runtime
@@ -145,3 +147,59 @@ def test_one_submission_does_not_fill_the_header_cache_for_the_rest_of_the_class
     grade_here(course, [Parcel.read("honest", tmp_path / "honest.py")], replay=False)
     # The next student's arrays (double's of three floats) have their header kept, as before the filler.
     assert any(b"'shape': (3,)" in header for header in runtime._HEADERS)
+
+
+# -- costing the class: what the replay holds at once ---------------------------------------------------
+HOARD = """
+
+def __getattr__(name):
+    if name in _ANSWERS:
+        import inspect
+
+        for frame in inspect.stack():
+            if frame.function == "batch":  # a replay batch: fill its reply to just under its bounds
+                count = len(frame.frame.f_locals["request"]["requests"])
+                return [1000 + i % 9000 for i in range(170_000 // count)]
+        return "no"
+    raise AttributeError(name)
+"""
+
+
+def _held(replies) -> int:
+    """Bytes of the Python objects of the list values among ``replies`` (what their decoding built)."""
+    total = 0
+    for reply in replies:
+        value = reply.get("value")
+        if isinstance(value, list):
+            total += sys.getsizeof(value) + sum(sys.getsizeof(x) for x in value)
+    return total
+
+
+def test_the_replay_holds_no_more_of_a_submissions_replies_than_its_evidence_bound(tmp_path, cache, monkeypatch):
+    """A replay keeps every batch's replies (``Replayed.prefetched``) until the exercise's tests read
+    them: one reply per exercise, each up to the reply bounds (1 MiB, 200,000 values), all held at
+    once. Without replay a reply is read, judged and dropped; what is kept of a submission is bounded
+    at SUBMISSION_EVIDENCE_BYTES (48 MiB), counted as held. A submission whose 25 concept answers are
+    each, in a batch, a list of about 170,000 ints split over the batch's reads (and "no" when a
+    test asks) makes the grading process hold 147 MiB of them at once, three times that bound, for a
+    score of 0; a course with more exercises holds more."""
+    only = [e.function for e in COURSE.exercises if e.kind == "answer"]
+    folder = tmp_path / "hoard"
+    shutil.copytree(COURSE.solutions_dir, folder)
+    checks = folder / "concept_checks.py"
+    text = checks.read_text(encoding="utf-8") + "\n" + "".join(f"del {name}\n" for name in only)
+    checks.write_text(text + f"\n_ANSWERS = {only!r}\n" + HOARD, encoding="utf-8")
+    held = []  # per submission graded with replay
+    run = Replayer.run
+
+    def measured(self, submission, keys):
+        result = run(self, submission, keys)
+        held.append(_held(reply for pairs in result.prefetched.values() for _, reply in pairs))
+        return result
+
+    monkeypatch.setattr(Replayer, "run", measured)
+    parcels = [Parcel.read(n, COURSE.solutions_dir) for n in ("first", "second")]
+    parcels.append(Parcel.read("hoard", folder))
+    records = grade_here(COURSE, parcels, only=only, replay=True)
+    assert records["hoard"].result.total == 0
+    assert max(held) <= SUBMISSION_EVIDENCE_BYTES
