@@ -53,6 +53,10 @@ MIN_CUTOFF = 0.2
 # Batches that said nothing cost a submission at most about this much of the grader's time (each ends at
 # its cutoff); then its remaining exercises are graded by their tests alone.
 INCONCLUSIVE_SECONDS = 2.0
+INCONCLUSIVE_ROUNDS = 3  # and at most this many (each starts a worker and imports the modules again)
+# What a replay keeps of a submission's replies for its tests to read, at most (counted as held: a
+# reply's bytes and 40 per value); past it, the tests ask again (SUBMISSION_EVIDENCE_BYTES's half).
+PREFETCH_BYTES = 24 * 2**20
 # A batch's expected reply stays under this share of each bound the trusted side puts on a reply
 # (its bytes, its lists and objects, its values), so that an honest submission's reply is never refused.
 SHARE = 0.5
@@ -275,9 +279,11 @@ class Replayer:
         whole = {f for f, found in planned.items() if found <= batched}  # every test of it traced and batched
         found: dict[str, dict[str, tuple[ItemTrace, TestOutcome]]] = {}
         broken: set[str] = set()
-        lost = 0.0
+        lost, rounds, held = 0.0, 0, 0
+        reads = _Reads()
         pending = list(self.batches(keys))
-        while pending and lost <= INCONCLUSIVE_SECONDS:
+        while pending and lost <= INCONCLUSIVE_SECONDS and rounds < INCONCLUSIVE_ROUNDS:
+            started = time.monotonic()  # a round's imports and worker start count if it says nothing
             ready = [b for b in pending if b.exercise not in broken and submission.replayable(b.exercise, b.modules)]
             broken.update(b.exercise for b in pending if b not in ready)
             if not ready:
@@ -286,16 +292,24 @@ class Replayer:
             answers = submission.replay([(b.exercise, b.count, b.cutoff) for b in ready], self._frame(ready))
             self.crossings += 1
             for i, batch in enumerate(ready):
-                got, seconds = next(answers, (None, 0.0))
+                got, seconds, size = next(answers, (None, 0.0, 0))
                 if got is None:  # this batch said nothing; the worker is lost: the rest go again, to a new one
-                    lost += seconds
+                    lost += time.monotonic() - started
+                    rounds += 1
                     broken.add(batch.exercise)
                     pending = [b for b in ready[i + 1 :] if b.exercise != batch.exercise]
                     break
                 submission.state(batch.exercise).spent += seconds
-                self._judge(batch, got, found, whole, result, submission)
+                got = reads.as_read(batch, got)
+                held += size
+                self._judge(batch, got, found, whole, result, submission, keep=held <= PREFETCH_BYTES)
+                started = time.monotonic()
         broken.update(b.exercise for b in pending)
         submission.observe_replayed(result.raised)
+        if held > PREFETCH_BYTES:
+            # Some tests have no replies kept to read: they ask again, of a new worker (one that has seen
+            # no batch), so that what they are answered is all that counts.
+            result.fresh = True
         for exercise in whole - broken:
             result.agreed.update(found.get(exercise, {}))
         for key in result.agreed:
@@ -304,8 +318,11 @@ class Replayer:
             del result.prefetched[key]
         return result
 
-    def _judge(self, batch: Batch, got: list[dict], found: dict, whole: set[str], result: Replayed, submission) -> None:
-        """Which of ``batch``'s tests agree with a recorded run, given its replies ``got``."""
+    def _judge(
+        self, batch: Batch, got: list[dict], found: dict, whole: set[str], result: Replayed, submission, keep: bool
+    ) -> None:
+        """Which of ``batch``'s tests agree with a recorded run, given its replies ``got``; ``keep``: keep
+        the replies for its tests to read (else, past PREFETCH_BYTES, they ask again)."""
         at, seen = 0, []
         for trace in batch.traces:
             n = len(trace.replies)
@@ -322,7 +339,8 @@ class Replayer:
             # What the test may read instead of asking again, up to a request the batch did not run.
             pairs = list(zip(trace.requests, mine))
             skipped = next((i for i, (_, reply) in enumerate(pairs) if reply.get("kind") == "skipped"), len(pairs))
-            result.prefetched[trace.key] = pairs[:skipped]
+            if keep:
+                result.prefetched[trace.key] = pairs[:skipped]
             at += n
         if batch.exercise in whole:
             submission.replayed(batch.exercise, seen)
@@ -350,6 +368,39 @@ class Replayed:
     # The other tests' requests and the replies their batch gave, in order (tests still run them).
     prefetched: dict[str, list[tuple[dict, dict]]] = field(default_factory=dict)
     raised: list[str] = field(default_factory=list)  # the exercises whose batch had an error in it
+    fresh: bool = False  # the tests must ask a new worker (not all replies could be kept for them)
+
+
+class _Reads:
+    """A submission's reads of module-level values, as the tests make them: a ``get`` with no student code
+    run since the same name was read (no call, no import of a module yet unseen) is answered by that first
+    read (grader.core.submission.Submission._read); a batch asks every time, and a module ``__getattr__``
+    could answer each time otherwise."""
+
+    def __init__(self):
+        self.read: dict[tuple, dict] = {}
+        self.modules: set[str] = set()
+
+    def as_read(self, batch: Batch, got: list[dict]) -> list[dict]:
+        answered = []
+        for request, reply in zip(batch.request["requests"], got):
+            if reply.get("kind") == "skipped":  # never asked by the test: changes nothing
+                answered.append(reply)
+                continue
+            if request.get("module") not in self.modules:  # the test's first request there imports it
+                self.modules.add(request.get("module"))
+                self.read = {}
+            if request.get("op") != "get":
+                self.read = {}  # student code runs
+                answered.append(reply)
+                continue
+            key = (request.get("module"), request.get("name"))
+            if key in self.read:
+                reply = self.read[key]
+            elif reply.get("ok"):
+                self.read[key] = reply
+            answered.append(reply)
+        return answered
 
 
 def _prefix(requests: list[dict], of: list[dict]) -> bool:

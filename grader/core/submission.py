@@ -224,6 +224,10 @@ class Submission:
                 raise WorkerStartError(f"could not start a worker: {exc}") from None
         return self.worker
 
+    def lose_worker(self) -> None:
+        """End the worker: the next request starts a new one."""
+        self._lose_worker()
+
     def _lose_worker(self) -> None:
         if self.worker is not None:
             self.worker.kill()
@@ -368,8 +372,11 @@ class Submission:
         reading = request.get("op") == "get"
         if self.prefetch is not None:
             if self.prefetch and self.prefetch[0][0] == dict(request, module=module):
-                self._read = {}
-                return self._interpret(name, dict(self.prefetch.popleft()[1]), exercise, observed=True)
+                started = time.monotonic()
+                try:  # reading a reply is charged as when it crosses (the batch's time already was)
+                    return self._interpret(name, dict(self.prefetch.popleft()[1]), exercise, observed=True)
+                finally:
+                    state.spent += time.monotonic() - started
             self.prefetch.clear()  # the test asks what its batch did not: from here on, it asks the worker
         if not reading or self._read_from is not worker or self.tape is not None or self.prefetch is not None:
             self._read, self._read_from = {}, worker
@@ -432,9 +439,12 @@ class Submission:
             return False
         return True
 
-    def replay(self, parts: list[tuple[str, int, float]], frame: bytes) -> Iterator[tuple[list[dict] | None, float]]:
+    def replay(
+        self, parts: list[tuple[str, int, float]], frame: bytes
+    ) -> Iterator[tuple[list[dict] | None, float, int]]:
         """Send ``frame``, a ``batches`` request of ``parts`` ((exercise charged, requests, cutoff seconds)
-        each, built once) and yield, part by part, its replies as received and the seconds it took.
+        each, built once) and yield, part by part, its replies as received, the seconds it took and
+        what keeping them holds (bytes, at least).
 
         The worker answers the parts one after the other, each as soon as it is done, and each is
         timed here as it arrives: at most its exercise's time left, its ``cutoff`` and the
@@ -449,7 +459,7 @@ class Submission:
             worker.send(frame, timeout=min(sum(cutoff for _, _, cutoff in parts), self.deadline))
         except (WorkerTimeout, WorkerDied):
             self._lose_worker()
-            yield None, 0.0
+            yield None, 0.0, 0
             return
         for exercise, count, cutoff in parts:
             started = time.monotonic()
@@ -464,9 +474,9 @@ class Submission:
                 # Not a batch's answer: whatever the worker did instead (wrote a reply of its own,
                 # ended, went on sending), the tests must meet it afresh, as they would have.
                 self._lose_worker()
-                yield None, time.monotonic() - started
+                yield None, time.monotonic() - started, 0
                 return
-            yield replies, time.monotonic() - started
+            yield replies, time.monotonic() - started, getattr(worker, "last_reply_bytes", 0)
 
     def replayed(self, exercise: str, replies: list[dict]) -> None:
         """What ``replies`` (those its replayed tests read, of ``exercise``) tell of the submission as

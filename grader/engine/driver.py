@@ -267,6 +267,8 @@ class _Loop:
                     self.plugin.open_submission(PLACEHOLDER), {item.nodeid: function_of(item) for item in mine}
                 )
                 agreed, self.plugin.prefetched = replayed.agreed, replayed.prefetched
+                if replayed.fresh:
+                    self.plugin.states[PLACEHOLDER].submission.lose_worker()
                 # Whole exercises agree or none of their tests does: recorded first, each function's in order.
                 for item in mine:
                     if item.nodeid in agreed:

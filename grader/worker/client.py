@@ -325,4 +325,7 @@ class WorkerProcess:
         (length,) = runtime.HEADER.unpack(self._read_exact(runtime.HEADER.size, deadline))
         if length > self.reply_limit:
             raise ReplyTooLarge(length, self.reply_limit)
-        return parse_reply(self._read_exact(length, deadline))
+        data = self._read_exact(length, deadline)
+        # What keeping the reply will hold, at least: its bytes, and a pointer and an object per value.
+        self.last_reply_bytes = len(data) + 40 * (data.count(b",") + data.count(b"[") + data.count(b"{"))
+        return parse_reply(data)

@@ -239,7 +239,7 @@ def load_npy(raw, readonly=False):
 
 # Headers already read (a test sends the same shapes again and again): reading one is most of
 # the cost of a small array. Only valid headers of at most HEADER_BYTES are kept (dump_npy's are
-# 54 to 182 bytes; a valid one may be padded to 64 KiB), and at most HEADER_CACHE of them: 1 MiB.
+# 54 to 182 bytes; a valid one may be padded to 64 KiB), and the last HEADER_CACHE of them: 1 MiB.
 _HEADERS = {}
 HEADER_CACHE = 4096
 HEADER_BYTES = 256
@@ -261,7 +261,9 @@ def _read_header(header):
     for n in shape:
         count *= n
     found = (dtype, shape, "F" if match.group(2) == b"True" else "C", count)
-    if len(_HEADERS) < HEADER_CACHE and len(header) <= HEADER_BYTES:
+    if len(header) <= HEADER_BYTES:
+        if len(_HEADERS) >= HEADER_CACHE:  # the oldest goes: no submission keeps the cache from the next
+            _HEADERS.pop(next(iter(_HEADERS)))
         _HEADERS[bytes(header)] = found
     return found
 
