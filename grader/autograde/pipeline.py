@@ -55,14 +55,11 @@ from grader.notebooks.gradebook import (
     built_notebook,
     course_gradebook,
     enrol,
-    final_scores,
-    gradebook_scores,
-    late_state,
     load_nbgrader_config,
     manual_state,
     points_changed,
-    restore_manual,
     set_due_dates,
+    verify_state,
 )
 from grader.notebooks.segments import assignment_modules
 from grader.untrusted import shown
@@ -572,8 +569,7 @@ class Verify:
 
     def __call__(self, state: AutogradeState) -> None:
         gradebook, assignment = state.inputs.gradebook, state.inputs.assignment.id
-        state.restored = restore_manual(gradebook, assignment, state.manual_before)
-        recorded = gradebook_scores(gradebook, assignment)
+        state.restored, recorded, state.late, state.final = verify_state(gradebook, assignment, state.manual_before)
         for student in state.students:
             expected = state.records[student].scores()
             got = recorded.get(student, {})
@@ -581,8 +577,6 @@ class Verify:
                 value = got.get(function)
                 if value is None or abs(float(value) - score) > 1e-6:
                     state.mismatches.append(f"{student}/{function}: gradebook has {value}, the grader gave {score:g}")
-        state.late = late_state(gradebook, assignment)
-        state.final = final_scores(gradebook, assignment)
 
 
 # Up to the grading, and from it: several assignments graded in one run stop in between, to be graded

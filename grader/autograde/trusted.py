@@ -150,7 +150,8 @@ def grade_extractions(
             failed.setdefault(student, "no current grade was written")
             continue
         records[student] = record.with_extraction(assignment.id, extractions[student], labs)
-        store.save(records[student])
+        if _extraction_of(records[student]) != _extraction_of(record):  # else saved so already (grade_ahead)
+            store.save(records[student])
     if failed:
         raise GraderError(
             f"{len(failed)} submission(s) of {assignment.id} could not be graded (the other "
@@ -202,7 +203,7 @@ def grade_ahead(
     course_dir = Path(course_dir).resolve()
     paths: dict[str, Path] = {}
     only: dict[str, tuple[str, ...]] = {}
-    destination: dict[str, tuple[ResultStore, str]] = {}
+    destination: dict[str, tuple] = {}
     for assignment, extractions in work:
         functions = tuple(f for f in course.functions if f in {e.function for e in assignment.exercises})
         store = results_store(course_dir, assignment.id, options.out)
@@ -214,7 +215,9 @@ def grade_ahead(
             if record is not None and record.is_current(fingerprint_of(student, extraction), course_hash):
                 continue
             key = f"s{len(paths)}"  # a student has a submission per assignment: one key each
-            paths[key], only[key], destination[key] = extraction.directory, functions, (store, student)
+            labs = [e.function for e in assignment.exercises if e.kind == "lab"]
+            paths[key], only[key] = extraction.directory, functions
+            destination[key] = (store, student, assignment.id, extraction, labs)
     if not paths:
         return 0
     scratch = Path(course_dir) / RESULTS_DIR / ".ahead"
@@ -229,12 +232,17 @@ def grade_ahead(
             kill_strays(keep=options.pool.pids() if options.pool is not None else set())
         graded = ResultStore(Path(out))
         count = 0
-        for key, (store, student) in destination.items():
+        for key, (store, student, assignment_id, extraction, labs) in destination.items():
             record = graded.load(key)
-            if record is not None:
-                store.save(replace(record, student=student))
+            if record is not None:  # as its assignment's grading would keep it: its own grading then saves nothing
+                store.save(replace(record, student=student).with_extraction(assignment_id, extraction, labs))
                 count += 1
     return count
+
+
+def _extraction_of(record: GradeRecord) -> tuple:
+    """What :meth:`GradeRecord.with_extraction` sets."""
+    return record.assignment, record.labs, record.notes, record.spans
 
 
 def fingerprint_of(student: str, extraction: Extraction) -> str:

@@ -147,14 +147,28 @@ def _grades(gb: Gradebook, assignment: str) -> Iterator[tuple[str, str, object]]
 
 def gradebook_scores(target: GradebookTarget, assignment: str) -> dict[str, dict[str, float | None]]:
     """student -> {exercise: auto score} for every submission of ``assignment`` in the gradebook."""
-    out: dict[str, dict[str, float | None]] = {}
     with target.open() as gb:
-        for student, _, grade in _grades(gb, assignment):
-            grades = out.setdefault(student, {})
-            function = exercise_of_grade(grade.name)
-            if function is not None:
-                grades[function] = grade.auto_score
+        return _scores(gb, assignment)
+
+
+def _scores(gb: Gradebook, assignment: str) -> dict[str, dict[str, float | None]]:
+    out: dict[str, dict[str, float | None]] = {}
+    for student, _, grade in _grades(gb, assignment):
+        grades = out.setdefault(student, {})
+        function = exercise_of_grade(grade.name)
+        if function is not None:
+            grades[function] = grade.auto_score
     return out
+
+
+def verify_state(target: GradebookTarget, assignment: str, before: dict[tuple, tuple]) -> tuple:
+    """After recording ``assignment``, in one gradebook session (each opening costs one, and each walk
+    of the rows loads them again): the manual scores put back (:func:`restore_manual`), the automatic
+    scores (:func:`gradebook_scores`), the late submissions (:func:`late_state`) and the final scores
+    (:func:`final_scores`)."""
+    with target.open() as gb:
+        restored = _restore_manual(gb, assignment, before)
+        return restored, _scores(gb, assignment), _late(gb, assignment), _final(gb, assignment)
 
 
 def manual_state(target: GradebookTarget, assignment: str) -> dict[tuple, tuple]:
@@ -171,19 +185,23 @@ def manual_state(target: GradebookTarget, assignment: str) -> dict[tuple, tuple]
 
 def restore_manual(target: GradebookTarget, assignment: str, before: dict[tuple, tuple]) -> list[str]:
     """Put back manual scores and extra credit that changed since ``before``; say what was restored."""
-    restored = []
     with target.open() as gb:
-        for student, notebook, grade in _grades(gb, assignment):
-            manual, extra = before.get((student, notebook, grade.name), (None, None))
-            if (grade.manual_score, grade.extra_credit) != (manual, extra):
-                restored.append(
-                    f"{student}/{grade.name}: manual score {grade.manual_score}, extra credit "
-                    f"{grade.extra_credit} -> {manual}, {extra}"
-                )
-                grade.manual_score, grade.extra_credit = manual, extra
-                # nbgrader's rule (SaveAutoGrades): a manual score, or no automatic one, needs a look
-                grade.needs_manual_grade = manual is not None or grade.auto_score is None
-        gb.db.commit()
+        return _restore_manual(gb, assignment, before)
+
+
+def _restore_manual(gb: Gradebook, assignment: str, before: dict[tuple, tuple]) -> list[str]:
+    restored = []
+    for student, notebook, grade in _grades(gb, assignment):
+        manual, extra = before.get((student, notebook, grade.name), (None, None))
+        if (grade.manual_score, grade.extra_credit) != (manual, extra):
+            restored.append(
+                f"{student}/{grade.name}: manual score {grade.manual_score}, extra credit "
+                f"{grade.extra_credit} -> {manual}, {extra}"
+            )
+            grade.manual_score, grade.extra_credit = manual, extra
+            # nbgrader's rule (SaveAutoGrades): a manual score, or no automatic one, needs a look
+            grade.needs_manual_grade = manual is not None or grade.auto_score is None
+    gb.db.commit()
     return restored
 
 
@@ -240,35 +258,43 @@ def final_scores(target: GradebookTarget, assignment: str) -> dict[str, tuple[fl
     """student -> (the gradebook's score of their submission, what people graded by hand): the score
     formgrader and ``nbgrader export`` show, manual grades included (before a late penalty); the
     second part names each exercise with a manual score or extra credit."""
-    out: dict[str, tuple[float, list[str]]] = {}
     with target.open() as gb:
-        try:
-            submissions = gb.find_assignment(assignment).submissions
-        except MissingEntry:
-            return out
-        for submission in submissions:
-            manual = [
-                exercise_of_grade(grade.name) or grade.name
-                for nb in submission.notebooks
-                for grade in nb.grades
-                if grade.manual_score is not None or grade.extra_credit
-            ]
-            out[submission.student.id] = (float(submission.score), manual)
+        return _final(gb, assignment)
+
+
+def _final(gb: Gradebook, assignment: str) -> dict[str, tuple[float, list[str]]]:
+    out: dict[str, tuple[float, list[str]]] = {}
+    try:
+        submissions = gb.find_assignment(assignment).submissions
+    except MissingEntry:
+        return out
+    for submission in submissions:
+        manual = [
+            exercise_of_grade(grade.name) or grade.name
+            for nb in submission.notebooks
+            for grade in nb.grades
+            if grade.manual_score is not None or grade.extra_credit
+        ]
+        out[submission.student.id] = (float(submission.score), manual)
     return out
 
 
 def late_state(target: GradebookTarget, assignment: str) -> dict[str, tuple[float, float]]:
     """student -> (seconds late, late penalty in points) of every late submission of ``assignment``."""
-    out = {}
     with target.open() as gb:
-        try:
-            submissions = gb.find_assignment(assignment).submissions
-        except MissingEntry:
-            return out
-        for submission in submissions:
-            late = submission.total_seconds_late
-            if late > 0:
-                out[submission.student.id] = (late, float(submission.late_submission_penalty or 0.0))
+        return _late(gb, assignment)
+
+
+def _late(gb: Gradebook, assignment: str) -> dict[str, tuple[float, float]]:
+    out = {}
+    try:
+        submissions = gb.find_assignment(assignment).submissions
+    except MissingEntry:
+        return out
+    for submission in submissions:
+        late = submission.total_seconds_late
+        if late > 0:
+            out[submission.student.id] = (late, float(submission.late_submission_penalty or 0.0))
     return out
 
 
