@@ -479,6 +479,19 @@ def _cases_cache_file(test) -> Path | None:
     return cache_directory() / "cases" / f"{test.__name__}-{digest.hexdigest()[:24]}.json"
 
 
+def cache_write(path: Path, data) -> bool:
+    """Write the JSON of ``data`` to ``path`` in the grader's cache atomically (readers see a whole entry
+    or none); False when it cannot be written (the cache only saves time)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(partial, path)
+        return True
+    except (OSError, TypeError, ValueError):
+        return False
+
+
 def cache_directory() -> Path | None:
     """The grader's cache directory (property cases, lab records); None when ``GRADER_CASES_CACHE=0``.
 
@@ -502,12 +515,8 @@ def _draw_cases(test, drawn, strategies, named_strategies, explicit) -> list[dic
     cases = _draw_with_hypothesis(test, drawn, strategies, named_strategies, explicit)
     if cache is not None:
         try:
-            # Plain data through the wire format (no pickle); written atomically.
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            partial = cache.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_text(json.dumps(runtime.encode(cases)), encoding="utf-8")
-            os.replace(partial, cache)
-        except (OSError, runtime.UnsupportedValue):
+            cache_write(cache, runtime.encode(cases))  # plain data through the wire format (no pickle)
+        except runtime.UnsupportedValue:
             pass  # the cache only saves time
     return cases
 

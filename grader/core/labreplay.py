@@ -37,8 +37,8 @@ from typing import Any, Callable
 import numpy as np
 
 from grader.core.fingerprint import course_fingerprint
-from grader.core.submission import FunctionUnavailable, Record, StudentError, UnsupportedReturn
-from grader.testing import cache_directory
+from grader.core.submission import FunctionUnavailable, Record, StudentError, UnsupportedReturn, wire
+from grader.testing import cache_directory, cache_write
 from grader.worker import runtime
 
 # A chunk's reply stays under this fraction of the worker's reply limit (course.yaml sandbox.reply_kb),
@@ -222,19 +222,6 @@ def record_cache_file(key, fingerprint: str) -> Path | None:
     return base / "labs" / f"{''.join(c for c in name if c.isalnum() or c in '_-')}-{digest.hexdigest()[:24]}.json"
 
 
-def _wire(tree):
-    """:func:`runtime.encode` of an expected tree, whose student dataclasses are :class:`Record` instances."""
-    if isinstance(tree, Record):
-        return {"__dataclass__": tree.type_name, "fields": {k: _wire(v) for k, v in tree.fields.items()}}
-    if isinstance(tree, tuple):
-        return {"__tuple__": [_wire(v) for v in tree]}
-    if isinstance(tree, list):
-        return [_wire(v) for v in tree]
-    if isinstance(tree, dict):
-        return {"__dict__": {k: _wire(v) for k, v in tree.items()}}
-    return runtime.encode(tree)
-
-
 def store_record(record: LabRecord, path: Path) -> bool:
     """Write ``record`` to ``path`` atomically; False when it cannot be (the cache only saves time)."""
     try:
@@ -250,19 +237,15 @@ def store_record(record: LabRecord, path: Path) -> bool:
                     "kwargs": runtime.encode(dict(g.kwargs)),
                     "calls": list(g.calls),
                     "order": list(g.order),
-                    "expected": _wire(g.expected),
+                    "expected": wire(g.expected),
                     "row_bytes": g.row_bytes,
                 }
                 for g in record.groups
             ],
         }
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(partial, path)
-        return True
-    except (OSError, runtime.UnsupportedValue):
+    except runtime.UnsupportedValue:
         return False
+    return cache_write(path, data)
 
 
 def load_record(path: Path) -> LabRecord | None:

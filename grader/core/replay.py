@@ -39,10 +39,9 @@ from pathlib import Path
 import hypothesis
 
 from grader.core.diagnosis import PASSED_PER_TEST, Call, Raised, call_bytes
-from grader.core.labreplay import _wire
 from grader.core.results import TestOutcome
-from grader.core.submission import Crossing, Record, Submission
-from grader.testing import cache_directory
+from grader.core.submission import Crossing, Record, Submission, wire
+from grader.testing import cache_directory, cache_write
 from grader.worker import replies, runtime
 
 TRACE_FORMAT = 2
@@ -455,7 +454,7 @@ def store_traces(traces: list[ItemTrace], path: Path) -> bool:
                             "args": runtime.encode(list(c.args)),
                             "kwargs": runtime.encode(dict(c.kwargs)),
                             "raised": c.outcome.error_type if isinstance(c.outcome, Raised) else None,
-                            "outcome": None if isinstance(c.outcome, Raised) else _wire(c.outcome),
+                            "outcome": None if isinstance(c.outcome, Raised) else wire(c.outcome),
                             "readonly": c.readonly,
                         }
                         for c in t.calls
@@ -464,13 +463,9 @@ def store_traces(traces: list[ItemTrace], path: Path) -> bool:
                 for t in traces
             ],
         }
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(partial, path)
-        return True
-    except (OSError, TypeError, ValueError, runtime.UnsupportedValue):
+    except runtime.UnsupportedValue:
         return False
+    return cache_write(path, data)
 
 
 def load_traces(path: Path) -> list[ItemTrace] | None:

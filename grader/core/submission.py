@@ -117,6 +117,20 @@ class Record:
         raise AttributeError(f"{object.__getattribute__(self, 'type_name')} has no field {name!r}")
 
 
+def wire(tree):
+    """:func:`runtime.encode` of a decoded value, whose student dataclasses are :class:`Record` instances
+    (kept so in the grader's cache: the labs' records, the hidden tests' traces)."""
+    if isinstance(tree, Record):
+        return {"__dataclass__": tree.type_name, "fields": {k: wire(v) for k, v in tree.fields.items()}}
+    if isinstance(tree, tuple):
+        return {"__tuple__": [wire(v) for v in tree]}
+    if isinstance(tree, list):
+        return [wire(v) for v in tree]
+    if isinstance(tree, dict):
+        return {"__dict__": {k: wire(v) for k, v in tree.items()}}
+    return runtime.encode(tree)
+
+
 # -- the submission -----------------------------------------------------------------
 @dataclass(frozen=True)
 class Crossing:
