@@ -80,6 +80,8 @@ def test_an_assignment_without_submissions_is_skipped_with_its_reason_and_the_ne
     assert re.search(r"a2 │ skipped │ no submissions of a2", table) and re.search(r"a1 │ graded │ 1 submission", table)
     assert {r.student: r.total for r in results_store(course[1], "a1").all_records()} == {"alice": 3.0}
     assert gradebook_scores(course_gradebook(course[1]), "a1") == {"alice": {"double": 2.0, "add": 1.0}}
+    # The assignments were graded together, in scratch results that are gone: only theirs and the logs stay.
+    assert sorted(p.name for p in (course[1] / "grader-results").iterdir()) == ["a1", "logs"]
 
 
 def test_nothing_to_grade_in_any_assignment_exits_2(course):

@@ -220,9 +220,10 @@ def grade_ahead(
             destination[key] = (store, student, assignment.id, extraction, labs)
     if not paths:
         return 0
-    scratch = Path(course_dir) / RESULTS_DIR / ".ahead"
+    # Beside the results (the same file system), and gone after: nothing else is ever in grader-results/.
+    scratch = Path(options.out) if options.out is not None else course_dir / RESULTS_DIR
     scratch.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=scratch) as out:
+    with tempfile.TemporaryDirectory(prefix=".ahead-", dir=scratch) as out:
         become_subreaper()
         try:
             roster = ClassRoster(paths, root=course_dir / EXTRACTED_DIR, only=only)
