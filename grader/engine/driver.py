@@ -261,21 +261,7 @@ class _Loop:
             mine = [item for item in items if function_of(item) in wanted]
             replayer = self.traces.replayer(mine, session) if self.traces is not None and mine else None
             self.plugin.bind(staged, parcel.only)
-            agreed = {}
-            if replayer is not None:
-                replayed = replayer.run(
-                    self.plugin.open_submission(PLACEHOLDER), {item.nodeid: function_of(item) for item in mine}
-                )
-                agreed, self.plugin.prefetched = replayed.agreed, replayed.prefetched
-                if replayed.fresh:
-                    self.plugin.states[PLACEHOLDER].submission.lose_worker()
-                # Whole exercises agree or none of their tests does: recorded first, each function's in order.
-                for item in mine:
-                    if item.nodeid in agreed:
-                        trace, outcome = agreed[item.nodeid]
-                        self.plugin.record(
-                            PLACEHOLDER, trace.function, outcome, trace.calls, trace.relation, trace.claims, trace.sizes
-                        )
+            agreed = self._replay(replayer, mine) if replayer is not None else {}
             run = [item for item in mine if item.nodeid not in agreed]
             for i, item in enumerate(run):
                 # nextitem=None on the last item tears down every fixture, the
@@ -298,6 +284,22 @@ class _Loop:
                 result = self.plugin.result_without_tests(PLACEHOLDER)
             self.on_record(parcel, self.session.record(parcel, result))
         return True
+
+    def _replay(self, replayer: Replayer, mine: list) -> dict:
+        """Replay ``mine`` on the bound submission (grader.core.replay): record the tests that agree, and
+        leave the others their batch's replies to read; the node ids of those that agreed."""
+        replayed = replayer.run(self.plugin.open_submission(PLACEHOLDER), {i.nodeid: function_of(i) for i in mine})
+        self.plugin.prefetched = replayed.prefetched
+        if replayed.fresh:
+            self.plugin.states[PLACEHOLDER].submission.lose_worker()
+        # Whole exercises agree or none of their tests does: recorded first, each function's in order.
+        for item in mine:
+            if item.nodeid in replayed.agreed:
+                trace, outcome = replayed.agreed[item.nodeid]
+                self.plugin.record(
+                    PLACEHOLDER, trace.function, outcome, trace.calls, trace.relation, trace.claims, trace.sizes
+                )
+        return replayed.agreed
 
 
 class _Traces:
