@@ -5,8 +5,9 @@ import numpy as np
 def grad_log_softmax(logits, action):
     z = np.asarray(logits, dtype=float)
     k = z.shape[0] if z.ndim == 1 else -1
-    if not (0 <= int(action) < k):
-        raise ValueError(f"action {action} is not in [0, {k})")
+    is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+    if not is_integer or not (0 <= action < k):
+        raise ValueError(f"action {action!r} is not an integer in [0, {k})")
     probs = stable_softmax(z)
-    one_hot = np.eye(k)[int(action)]
+    one_hot = np.eye(k)[action]
     return one_hot - probs

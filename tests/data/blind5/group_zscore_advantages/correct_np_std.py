@@ -3,6 +3,8 @@ import numpy as np
 
 
 def group_zscore_advantages(rewards, eps=1e-8):
+    if eps < 0:
+        raise ValueError("eps is a threshold on a standard deviation and must be >= 0")
     r = np.asarray(rewards, dtype=float)
     if r.ndim != 1 or r.size == 0:
         raise ValueError("rewards must be a non-empty vector")

@@ -12,7 +12,7 @@ def masked_token_ppo_objective(new_log_probs, old_log_probs, advantages, mask,
     row_counts = [float(np.sum(m[b])) for b in range(m.shape[0])]
     total_tokens = sum(row_counts)
     if total_tokens <= 0:
-        raise ValueError("the mask selects no response tokens")
+        return 0.0   # no response token: nothing to optimise
     if reduction == "token_mean":
         return sum(row_sums) / total_tokens
     if reduction == "sequence_mean":

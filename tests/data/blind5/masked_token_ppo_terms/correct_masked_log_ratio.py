@@ -10,6 +10,8 @@ def masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_
         raise ValueError("new_log_probs and old_log_probs must both be [B, L]")
     if m.shape != new_lp.shape:
         raise ValueError("mask must be [B, L]")
+    if not 0.0 < clip_epsilon < 1.0:
+        raise ValueError("clip_epsilon must lie in (0, 1)")
     B, L = new_lp.shape
     adv = np.asarray(advantages, dtype=float)
     if adv.ndim == 1 and adv.shape[0] == B:

@@ -9,6 +9,8 @@ def ppo_clipped_terms(ratio, advantage, clip_epsilon=0.2):
         raise ValueError("ratio and advantage must have the same shape")
     if (ratio <= 0).any():
         raise ValueError("probability ratios must be strictly positive")
+    if not 0.0 < clip_epsilon < 1.0:
+        raise ValueError("clip_epsilon must lie in (0, 1)")
     lo, hi = 1.0 - clip_epsilon, 1.0 + clip_epsilon
     clipped_ratio = np.maximum(np.minimum(ratio, hi), lo)
     unclipped = ratio * advantage

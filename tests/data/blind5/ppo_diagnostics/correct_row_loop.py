@@ -4,9 +4,14 @@ import numpy as np
 
 
 def ppo_diagnostics(new_log_prob, old_log_prob, advantage, clip_epsilon=0.2):
-    new = np.asarray(new_log_prob, dtype=float).ravel()
-    old = np.asarray(old_log_prob, dtype=float).ravel()
+    new = np.asarray(new_log_prob, dtype=float)
+    old = np.asarray(old_log_prob, dtype=float)
     adv = np.asarray(advantage, dtype=float)
+    if not new.shape == old.shape == adv.shape:
+        raise ValueError("new_log_prob, old_log_prob and advantage must have the same shape")
+    if new.size == 0:
+        raise ValueError("an empty batch has no diagnostics")
+    new, old = new.ravel(), old.ravel()
     log_r = new - old
     ratios = np.exp(log_r)
     unclipped, clipped, pessimistic = ppo_clipped_terms(ratios.reshape(adv.shape), adv, clip_epsilon)

@@ -9,12 +9,14 @@ def response_token_mask(input_ids, prompt_lengths, pad_token_id, eos_token_id, i
         raise ValueError("input_ids must have shape [B, T]")
     if lengths.shape != (ids.shape[0],):
         raise ValueError("prompt_lengths must have shape [B]")
+    if np.any(lengths < 1) or np.any(lengths > ids.shape[1]):
+        raise ValueError("every prompt length must lie in [1, T]")
     labels = ids[:, 1:]                                  # label k+1 is scored at column k
     pos = np.arange(1, ids.shape[1])[None, :]
-    generated = (pos >= lengths[:, None]) & (labels != pad_token_id)
-    is_eos = generated & (labels == eos_token_id)
+    after_prompt = pos >= lengths[:, None]
+    is_eos = after_prompt & (labels == eos_token_id)          # tested before padding: pad == eos still ends it
     seen_before = (np.cumsum(is_eos, axis=1) - is_eos) > 0   # an EOS strictly earlier ends the response
-    keep = generated & ~seen_before
+    keep = after_prompt & ~seen_before & (is_eos | (labels != pad_token_id))
     if not include_eos:
         keep &= ~is_eos
     return keep.astype(float)

@@ -10,4 +10,5 @@ def sequence_log_probability(token_log_probs, mask=None):
         weights = np.asarray(mask, dtype=float)
         if weights.shape != lp.shape:
             raise ValueError(f"mask shape {weights.shape} != token_log_probs shape {lp.shape}")
-    return np.einsum("...l,...l->...", lp, weights)
+    picked = np.where(weights != 0, lp, 0.0)   # a -inf or nan at a masked position is ignored
+    return np.einsum("...l,...l->...", picked, (weights != 0).astype(float))
