@@ -1,0 +1,18 @@
+"""Broadcasts a [B] advantage vector along the token axis (a[None, :]) instead of down the batch axis."""
+import numpy as np
+
+
+def masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_epsilon=0.2):
+    new = np.asarray(new_log_probs, dtype=float)
+    old = np.asarray(old_log_probs, dtype=float)
+    m = np.asarray(mask, dtype=float)
+    if new.ndim != 2 or new.shape != old.shape or m.shape != new.shape:
+        raise ValueError("log-probs and mask must be aligned [B, L] arrays")
+    a = np.asarray(advantages, dtype=float)
+    if a.ndim == 1:
+        a = a[None, :]
+    ratio = np.exp(np.where(m > 0, new - old, 0.0))
+    unclipped = ratio * a * m
+    clipped = np.clip(ratio, 1 - clip_epsilon, 1 + clip_epsilon) * a * m
+    pessimistic = np.minimum(unclipped, clipped)
+    return ratio, unclipped, clipped, pessimistic

@@ -1,0 +1,12 @@
+"""Takes the elementwise maximum of the unclipped and clipped terms instead of the pessimistic minimum."""
+import numpy as np
+
+
+def ppo_clipped_terms(ratio, advantage, clip_epsilon=0.2):
+    r = np.asarray(ratio, dtype=float)
+    a = np.asarray(advantage, dtype=float)
+    if r.shape != a.shape or np.any(r <= 0):
+        raise ValueError("positive aligned ratios are required")
+    unclipped = r * a
+    clipped = np.clip(r, 1 - clip_epsilon, 1 + clip_epsilon) * a
+    return unclipped, clipped, np.maximum(unclipped, clipped)

@@ -1,0 +1,27 @@
+"""Checks for EOS before skipping the prompt, so an EOS id inside the prompt (e.g. a BOS that shares the EOS id) ends the response before it starts."""
+import numpy as np
+
+
+def response_token_mask(input_ids, prompt_lengths, pad_token_id, eos_token_id, include_eos=True):
+    ids = np.asarray(input_ids)
+    lengths = np.asarray(prompt_lengths, dtype=int)
+    if ids.ndim != 2 or lengths.shape != (ids.shape[0],):
+        raise ValueError("input_ids must be [B, T] and prompt_lengths [B]")
+
+    B, T = ids.shape
+    mask = np.zeros((B, T - 1))
+    for b in range(B):
+        finished = False
+        for pos in range(1, T):
+            tok = int(ids[b, pos])
+            if finished:
+                break
+            is_eos = tok == eos_token_id
+            if is_eos:
+                finished = True
+            if pos < lengths[b] or tok == pad_token_id:
+                continue
+            if is_eos and not include_eos:
+                continue
+            mask[b, pos - 1] = 1.0
+    return mask

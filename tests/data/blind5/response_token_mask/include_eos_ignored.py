@@ -1,0 +1,21 @@
+"""Ignores include_eos and always counts the generated EOS as a response token."""
+import numpy as np
+
+
+def response_token_mask(input_ids, prompt_lengths, pad_token_id, eos_token_id, include_eos=True):
+    ids = np.asarray(input_ids)
+    lengths = np.asarray(prompt_lengths, dtype=int)
+    if ids.ndim != 2 or lengths.shape != (ids.shape[0],):
+        raise ValueError("input_ids must be [B, T] and prompt_lengths [B]")
+
+    mask = np.zeros((ids.shape[0], ids.shape[1] - 1), dtype=float)
+    for b in range(ids.shape[0]):
+        active = True
+        for pos in range(1, ids.shape[1]):
+            token = int(ids[b, pos])
+            if pos < lengths[b] or token == pad_token_id or not active:
+                continue
+            mask[b, pos - 1] = 1.0
+            if token == eos_token_id:
+                active = False
+    return mask

@@ -1,0 +1,11 @@
+"""Averages the masked token log-ratios over the response length instead of summing them."""
+import numpy as np
+
+
+def sequence_log_probability_ratio(new_log_probs, old_log_probs, mask):
+    new = np.asarray(new_log_probs, dtype=float)
+    old = np.asarray(old_log_probs, dtype=float)
+    m = np.asarray(mask, dtype=float)
+    if new.shape != old.shape or m.shape != new.shape:
+        raise ValueError("inputs must be aligned")
+    return ((new - old) * m).sum(axis=-1) / np.maximum(m.sum(axis=-1), 1.0)
