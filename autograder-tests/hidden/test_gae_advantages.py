@@ -250,6 +250,22 @@ def test_rejects_misaligned_inputs(impl):
 
 
 @pytest.mark.contract
+@pytest.mark.parametrize("short", ["values", "terminated", "trace_cuts"])
+def test_rejects_broadcastable_inputs(impl, short):
+    # A length-1 array broadcasts against the others in numpy arithmetic, so only an explicit
+    # alignment check catches it: one flag for the whole array is not a per-record mask.
+    args = gae_args([1.0, 2.0, 3.0], [0.5] * 3, [1.0] * 3, [False] * 3, [False, False, True], 0.9, 0.9)
+    args[short] = args[short][:1]
+    expect_raises(
+        ValueError,
+        impl.gae_advantages,
+        **args,
+        message="inputs of different lengths must raise ValueError, also when numpy would broadcast one of them "
+        "(a single value or flag is not one per record)",
+    )
+
+
+@pytest.mark.contract
 def test_rejects_two_dimensional_inputs(impl):
     args = gae_args(
         np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)), np.zeros((2, 2), bool), np.ones((2, 2), bool), 0.9, 0.9
