@@ -14,7 +14,7 @@ import re
 import time
 from pathlib import Path
 
-from grader.sandbox import SandboxLauncher
+from grader.sandbox import SandboxLauncher, bwrap
 from grader.sandbox.limits import Limits
 from grader.worker import runtime
 from grader.worker.client import WorkerProcess
@@ -175,6 +175,12 @@ def attack(directory: Path, what: str, **options) -> dict:
     ``LIMIT_MB``; what the submission saw, what the host held meanwhile, and the launcher's words."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
+    if os.environ.get("GRADER_NO_CGROUPS"):
+        # Launchers of one process share a user id, and without a cgroup its process limit is 4: the last
+        # attack's processes, killed but still freeing their sockets (zombies too), must be gone.
+        deadline = time.monotonic() + 10
+        while _processes_of(bwrap.pick_uid()) and time.monotonic() < deadline:
+            time.sleep(0.05)
     (directory / "sockets.py").write_text(STUDENT)
     with SandboxLauncher(Limits(memory_mb=LIMIT_MB), **options) as launcher:
         found = {"describe": launcher.describe()}
@@ -198,11 +204,6 @@ def attack(directory: Path, what: str, **options) -> dict:
         said = [int(n) for e in exits for n in re.findall(r"^queued (\d+)$", e.output, re.M)]
         found["queued"] = max([*said, found.get("value", {}).get("most", 0)])
         found["memory_event"] = any(launcher.limits.near_memory_limit(e.peak_memory) for e in exits)
-    # The next attack's launcher has the same user id (one per grading process): its process limit
-    # (4 without a cgroup) must not count these, killed but still freeing their sockets (zombies count).
-    deadline = time.monotonic() + 10
-    while launcher.uid is not None and _processes_of(launcher.uid) and time.monotonic() < deadline:
-        time.sleep(0.05)
     return found
 
 
