@@ -33,6 +33,7 @@ LONGEST_FIRST = (
     "tests/test_leak_check.py",  # 17, 18
     "tests/test_written_answers.py",  # 17, 18
     "tests/test_record_equivalence.py",  # 16, 17
+    "tests/sandbox/test_sockets.py",  # 15, 4: five sandbox modes, two as root in a process of their own
     "tests/sandbox/test_hostile.py",  # 14, 2
     "tests/test_lab_replay.py",  # 13, 13
     "tests/report/test_report.py",  # 9, 7

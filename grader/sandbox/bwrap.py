@@ -181,8 +181,9 @@ class BwrapSetup:
     no_seccomp: str = ""
 
 
-def filter_pipe(extra: tuple[str, ...] = ()) -> int:
-    """A pipe's read end holding the seccomp filter of this machine (for ``--seccomp FD``).
+def filter_pipe(extra: tuple[str, ...] = (), families: tuple[str, ...] = ()) -> int:
+    """A pipe's read end holding the seccomp filter of this machine (for ``--seccomp FD``), refusing
+    ``extra`` too and admitting the socket ``families`` (:func:`grader.sandbox.seccomp.program`).
 
     The caller passes it to bubblewrap and closes it. The program is far smaller
     than a pipe's buffer, so it is written whole before bubblewrap reads it.
@@ -192,7 +193,7 @@ def filter_pipe(extra: tuple[str, ...] = ()) -> int:
         raise OSError(f"no seccomp filter for the {os.uname().machine} architecture")
     read, write = os.pipe()
     try:
-        os.write(write, seccomp.program(arch, extra))
+        os.write(write, seccomp.program(arch, extra, families))
     finally:
         os.close(write)
     return read

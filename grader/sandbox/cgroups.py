@@ -15,6 +15,12 @@ Two kinds, chosen by :func:`detect` where the grader runs:
 - ``cgroup v1``: a directory in the ``memory`` hierarchy (``memory.limit_in_bytes``, and
   ``memory.memsw.limit_in_bytes`` where swap is accounted) and one in ``pids``.
 
+Socket buffers: v2 charges them to ``memory.current`` like any memory. v1 charges a Unix socket's
+buffers as kernel memory, but TCP's only to a counter of their own, and only once
+``memory.kmem.tcp.limit_in_bytes`` is set (until then only the machine-wide ``tcp_mem`` bounds
+them: 824 MiB queued on the sandbox's loopback under a bound of 384 MiB). So in v1 the bound is
+split: :data:`SOCKET_BYTES` of it for TCP, the rest for everything else.
+
 Cgroups are made *below this process's own* cgroup (``grader-<pid>/s<n>``), so whatever
 limits the grader itself lives under still count the workers too. The launcher moves
 the sandbox's processes (bubblewrap and the zygote, which then forks the worker) into a
@@ -30,6 +36,9 @@ from pathlib import Path
 
 ROOT = Path("/sys/fs/cgroup")
 MB = 1024 * 1024
+# cgroup v1: the part of a submission's bound its TCP buffers may take. Student code needs no network
+# (the seccomp filter refuses AF_INET); this holds where the filter is not there to refuse it.
+SOCKET_BYTES = 16 * MB
 
 
 def memory_bound(memory_mb: float) -> int:
@@ -191,9 +200,14 @@ class SubmissionCgroup:
             _write(directory / "pids.max", processes)
         else:
             memory, pids = self.dirs
-            _write(memory / "memory.limit_in_bytes", self.memory_bytes)
+            rest = self.memory_bytes
+            tcp = memory / "memory.kmem.tcp.limit_in_bytes"
+            if tcp.exists():  # TCP buffers on a counter of their own: within the bound, not beside it
+                rest -= SOCKET_BYTES
+                _write(tcp, SOCKET_BYTES)
+            _write(memory / "memory.limit_in_bytes", rest)
             if (memory / "memory.memsw.limit_in_bytes").exists():  # swap counted with memory
-                _write(memory / "memory.memsw.limit_in_bytes", self.memory_bytes)
+                _write(memory / "memory.memsw.limit_in_bytes", rest)
             _write(pids / "pids.max", processes)
 
     def add(self, pids: list[int]) -> None:
@@ -232,15 +246,18 @@ class SubmissionCgroup:
             except (OSError, ValueError):
                 return False
             return any(int(events.get(k, 0)) for k in ("max", "oom", "oom_kill"))
-        # Kernel memory (inodes, dentries) charged at the limit counts in kmem.failcnt, not failcnt;
-        # and a peak at the limit is the kernel's own account of having refused, whatever counted it.
-        failed = (_read_int(directory / "memory.failcnt") or 0) + (_read_int(directory / "memory.kmem.failcnt") or 0)
+        # Kernel memory (inodes, dentries) charged at the limit counts in kmem.failcnt, not failcnt, TCP
+        # buffers in kmem.tcp.failcnt (where the kernel still counts failures there: 6.18 does not); and
+        # a peak at a limit is the kernel's own account of having refused, whatever counted it.
+        failed = sum(
+            _read_int(directory / name) or 0
+            for name in ("memory.failcnt", "memory.kmem.failcnt", "memory.kmem.tcp.failcnt")
+        )
         try:
             oom = dict(line.split() for line in (directory / "memory.oom_control").read_text().splitlines())
         except (OSError, ValueError):
             oom = {}
-        peak, limit = _read_int(directory / "memory.max_usage_in_bytes"), _read_int(directory / "memory.limit_in_bytes")
-        at_limit = peak is not None and limit is not None and peak >= limit - 4 * MB
+        at_limit = _at_limit(directory, "memory.", 4 * MB) or _at_limit(directory, "memory.kmem.tcp.", MB)
         return failed > 0 or int(oom.get("oom_kill", 0)) > 0 or at_limit
 
     def remove(self, move_to: "SubmissionCgroup | None" = None, keep: list[int] = ()) -> bool:
@@ -268,6 +285,13 @@ class SubmissionCgroup:
             except OSError:
                 ok = False
         return ok
+
+
+def _at_limit(directory: Path, prefix: str, margin: int) -> bool:
+    """cgroup v1: did the peak of the counter ``prefix`` (``memory.``, ``memory.kmem.tcp.``) come within
+    ``margin`` of its limit? (A refused charge leaves less than one charge's worth free.)"""
+    peak, limit = _read_int(directory / f"{prefix}max_usage_in_bytes"), _read_int(directory / f"{prefix}limit_in_bytes")
+    return peak is not None and limit is not None and peak >= limit - margin
 
 
 def remove_parent(hierarchy: Hierarchy, name: str) -> None:

@@ -236,12 +236,23 @@ class SandboxLauncher:
     name = "sandbox"
 
     @property
+    def socket_families(self) -> tuple[str, ...]:
+        """The socket families the filter admits (:data:`grader.sandbox.seccomp.SOCKET_FAMILIES`).
+
+        ``AF_UNIX`` only where both halves of its reason hold: its names are the sandbox's own
+        (bubblewrap: its network namespace holds the abstract ones, its private /tmp the files;
+        without bubblewrap the host's daemons listen there) and the kernel charges its buffers to the
+        submission (a cgroup). Nothing else anywhere: student code needs no network.
+        """
+        return ("AF_UNIX",) if self.setup is not None and self.hierarchy is not None else ()
+
+    @property
     def accounting(self) -> str:
         """How a submission's memory and processes are bounded (printed with the sandbox line)."""
         if self.hierarchy is not None:
             return f"memory and processes per submission by {self.hierarchy.kind}"
         if self.setup is not None:
-            denied = ", memfd and System V shared memory denied" if self.filtered else ""
+            denied = ", memfd, System V shared memory and sockets denied" if self.filtered else ""
             return (
                 f"no cgroup ({self.no_cgroups}): per-process limits, at most "
                 f"{min(self.limits.processes, FALLBACK_PROCESSES)} processes{denied}"
@@ -294,12 +305,15 @@ class SandboxLauncher:
 
     def describe(self) -> str:
         if self.setup is None and self.unprivileged:
-            return f"no bubblewrap ({self.reason}): uid {self.uid}, seccomp filter, limits; {self.accounting}"
+            return (
+                f"no bubblewrap ({self.reason}): uid {self.uid}, seccomp filter, no sockets, limits; {self.accounting}"
+            )
         if self.setup is None:
             return f"limits only, no sandbox ({self.reason}; {self.accounting})"
         who = f"uid {self.uid}" if self.uid is not None else "user namespace"
         if self.filtered:
-            filtered = "seccomp filter"
+            families = self.socket_families
+            filtered = "seccomp filter, " + (f"sockets {', '.join(families)} only" if families else "no sockets")
         else:
             filtered = f"no seccomp filter: {self.setup.no_seccomp or 'turned off'}"
         return f"bubblewrap sandbox ({who}, no network, private /tmp, PID namespace, {filtered}; {self.accounting})"
@@ -343,9 +357,8 @@ class SandboxLauncher:
         program = None
         try:
             # Without a cgroup, nothing would count a memfd or a System V segment: denied instead.
-            program = (
-                bwrap.filter_pipe(() if self.hierarchy is not None else seccomp.UNACCOUNTED) if self.filtered else None
-            )
+            unaccounted = () if self.hierarchy is not None else seccomp.UNACCOUNTED
+            program = bwrap.filter_pipe(unaccounted, self.socket_families) if self.filtered else None
             fds = (program,) if program is not None else ()
             zygote = _Zygote(self._command(theirs.fileno(), program), env, ours, theirs, log, fds)
         except (ZygoteError, OSError) as exc:

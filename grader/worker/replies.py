@@ -33,9 +33,13 @@ MAX_JSON_DEPTH = 2 * (runtime.MAX_DEPTH + 1) + 2
 MAX_CONTAINERS = 10_000  # lists and objects in one reply
 MAX_VALUES = 200_000  # values of any kind in one reply
 MAX_DIGITS = 400  # a JSON number longer than this is no plain-data value
-MAX_ERROR_TYPE = 100
-MAX_WHERE_LINES = 5
-MAX_WHERE = 200
+# Student text, as feedback shows it (after control characters are made visible): what a student needs
+# to read their own error, the type, a message cut to runtime.MAX_TEXT characters, their own file and
+# line; no more, since an error is the one text a submission writes into its feedback (a function that
+# read other exercises' hidden inputs carried them out in a 2,000-character message; issue 30).
+MAX_ERROR_TYPE = 60  # one line; Python's builtin names are at most 25 characters
+MAX_WHERE_LINES = 1  # the innermost line of the submission: "toy.py, line 3, in double"
+MAX_WHERE = 120  # one line
 MAX_BASES = 20
 
 _PLAIN_ANSWER = {"ok", "value"}
@@ -123,13 +127,23 @@ def check_structure(data: bytes) -> None:
             raise ReplyRejected(f"a value nested more than {runtime.MAX_DEPTH} levels deep")
 
 
-def _text(reply: dict, key: str, limit: int) -> str | None:
+def bounded(text: str, limit: int, *, one_line: bool = False) -> str:
+    """``text`` with its control characters made visible, then cut to ``limit`` characters (and " ...").
+
+    Cut after the escapes too: a message of control characters would otherwise show four times its
+    bound (``\x1b`` for each).
+    """
+    shown = visible(text[: limit + 1], one_line=one_line)
+    return shown if len(shown) <= limit else shown[:limit] + " ..."
+
+
+def _text(reply: dict, key: str, limit: int, one_line: bool = False) -> str | None:
     value = reply.get(key)
     if value is None:
         return None
     if not isinstance(value, str):
         raise ReplyRejected(f"a reply whose {key} is not text")
-    return visible(value, limit)
+    return bounded(value, limit, one_line=one_line)
 
 
 def _lines(reply: dict, key: str) -> list[str]:
@@ -185,12 +199,12 @@ def _clean(reply, batched: bool = False) -> dict:
     kind = reply.get("kind")
     if kind is not None:
         clean["kind"] = kind if kind in KINDS else "protocol"
-    for key, limit in (("error_type", MAX_ERROR_TYPE), ("message", runtime.MAX_TEXT)):
-        text = _text(reply, key, limit)
+    for key, limit, one_line in (("error_type", MAX_ERROR_TYPE, True), ("message", runtime.MAX_TEXT, False)):
+        text = _text(reply, key, limit, one_line)
         if text is not None:
             clean[key] = text
-    # The innermost frames of a traceback; the most specific builtin bases first.
-    clean["where"] = [visible(w, MAX_WHERE) for w in _lines(reply, "where")[-MAX_WHERE_LINES:]]
+    # The innermost line of a traceback; the most specific builtin bases first.
+    clean["where"] = [bounded(w, MAX_WHERE, one_line=True) for w in _lines(reply, "where")[-MAX_WHERE_LINES:]]
     clean["builtin_bases"] = [
         b for b in _lines(reply, "builtin_bases")[:MAX_BASES] if b.isidentifier() and len(b) <= 40
     ]

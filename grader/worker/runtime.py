@@ -40,7 +40,10 @@ import numpy as np
 HEADER = struct.Struct(">Q")
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024
 MAX_DEPTH = 32
-MAX_TEXT = 2000
+# An error's message as feedback shows it: what a student needs to read their own error, no more (a
+# message is the one text a submission writes into its feedback; issue 30). grader/worker/replies.py
+# cuts every reply to it, whatever this file sent.
+MAX_TEXT = 300
 MAX_NAME = 100  # a dataclass's type name
 MAX_DIMS = 32  # numpy's own limit is 64
 MAX_SIDE = 2**31  # one dimension of an array (its data is bounded by the reply's size)
@@ -321,18 +324,22 @@ def _short(text):
 
 
 def _student_traceback(exc, submission_root):
-    """Traceback lines that point into the submission only (no grader internals)."""
+    """The innermost line of the submission the error passed through ("file.py, line N, in f"): its
+    own file and line, what feedback names (never grader internals)."""
     frames = [
         f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename).startswith(submission_root)
     ]
     if isinstance(exc, SyntaxError) and exc.filename:
         return ["%s, line %s" % (os.path.basename(exc.filename), exc.lineno)]
-    return ["%s, line %s, in %s" % (os.path.basename(f.filename), f.lineno, f.name) for f in frames[-5:]]
+    return ["%s, line %s, in %s" % (os.path.basename(f.filename), f.lineno, f.name) for f in frames[-1:]]
 
 
 def _describe(exc, submission_root):
     builtin_bases = [
-        c.__name__ for c in type(exc).__mro__ if c.__module__ == "builtins" and issubclass(c, BaseException)
+        # (a class made by type() where globals hold no __name__ has no __module__)
+        c.__name__
+        for c in type(exc).__mro__
+        if getattr(c, "__module__", None) == "builtins" and issubclass(c, BaseException)
     ]
     return {
         "error_type": type(exc).__name__,

@@ -100,6 +100,7 @@ def run_filter(program: bytes, arch: int, nr: int, arg0: int = 0) -> int:
 
 EPERM = seccomp.RET_ERRNO | errno.EPERM
 ENOSYS = seccomp.RET_ERRNO | errno.ENOSYS
+EAFNOSUPPORT = seccomp.RET_ERRNO | errno.EAFNOSUPPORT
 SIGCHLD = 17
 
 
@@ -115,7 +116,7 @@ def test_the_filter_program_allows_exactly_its_list(arch):
     for name in seccomp.DENIED:
         if name in arch.numbers:
             assert verdict(name) == EPERM, name
-    named = {arch.numbers[n] for n in (*seccomp.DENIED, "clone", "clone3") if n in arch.numbers}
+    named = {arch.numbers[n] for n in (*seccomp.DENIED, "clone", "clone3", "socket", "socketpair") if n in arch.numbers}
     allowed = set(arch.allowed.values()) - named
     assert {verdict(nr) for nr in allowed} == {seccomp.RET_ALLOW}
     # Deny by default: every other number, known or not (yet), answers ENOSYS.
@@ -130,6 +131,16 @@ def test_the_filter_program_allows_exactly_its_list(arch):
     for flag in (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000):
         assert verdict("clone", flag | SIGCHLD) == EPERM, hex(flag)
     assert verdict("clone3") == ENOSYS  # its flags are out of the filter's sight: glibc falls back to clone
+    # Sockets by family: none admitted unless listed, then exactly those (the family's low 32 bits: an int).
+    unix = seccomp.program(arch, families=("AF_UNIX",))
+    for call in ("socket", "socketpair"):
+        for family in range(64):
+            assert verdict(call, family) == EAFNOSUPPORT, (call, family)
+            expected = seccomp.RET_ALLOW if family == 1 else EAFNOSUPPORT
+            assert run_filter(unix, arch.audit, arch.numbers[call], family) == expected, (call, family)
+        assert run_filter(unix, arch.audit, arch.numbers[call], (40 << 32) | 1) == seccomp.RET_ALLOW
+    with pytest.raises(ValueError):
+        seccomp.program(arch, families=("AF_VSOCK",))
     assert verdict(arch.numbers["mount"], audit=0x40000003) == seccomp.RET_KILL_PROCESS  # i386 numbering
     if arch.x32:
         assert verdict(seccomp.X32_SYSCALL_BIT | arch.numbers["unshare"]) == ENOSYS
@@ -165,6 +176,9 @@ def denied():
         "perf_event_open": _errno("perf_event_open", None, 0, -1, -1, 0),
         "io_uring_setup": _errno("io_uring_setup", 0, None),
         "clone3": _errno("clone3", None, 0),
+        "socket(AF_VSOCK)": _errno("socket", 40, 1, 0),
+        "socket(AF_NETLINK)": _errno("socket", 16, 3, 0),
+        "socket(AF_INET)": _errno("socket", 2, 1, 0),
     }
 
 
@@ -185,6 +199,11 @@ def filter_probe() -> str:
     return FILTER_PROBE % {"numbers": ARCH.numbers}
 
 
+def refusal(name: str) -> int:
+    """What the filter answers for a call of the probe's ``denied()``."""
+    return errno.ENOSYS if name == "clone3" else errno.EAFNOSUPPORT if name.startswith("socket(") else errno.EPERM
+
+
 @needs_filter
 def test_inside_the_sandbox_the_filter_denies_and_numpy_still_works(limits, tmp_path):
     with SandboxLauncher(limits, sandbox="require") as launcher:
@@ -195,7 +214,7 @@ def test_inside_the_sandbox_the_filter_denies_and_numpy_still_works(limits, tmp_
             works = call(worker, "probe", "allowed")
         finally:
             worker.kill()
-    expected = {name: errno.ENOSYS if name == "clone3" else errno.EPERM for name in answers}
+    expected = {name: refusal(name) for name in answers}
     assert {k: errno.errorcode.get(v, v) for k, v in answers.items()} == {
         k: errno.errorcode[v] for k, v in expected.items()
     }
@@ -298,7 +317,7 @@ def test_as_an_ordinary_user_the_sandbox_isolates_and_filters_too():
     assert report["uid"] == 65534 and report["as_root"] is False
     assert "user namespace" in report["describe"] and "seccomp filter" in report["describe"], report["describe"]
     assert [c for c, text in report["found"].items() if "the-secret" in text] == [], report["found"]
-    assert {k: v for k, v in report["denied"].items() if v != (errno.ENOSYS if k == "clone3" else errno.EPERM)} == {}
+    assert {k: v for k, v in report["denied"].items() if v != refusal(k)} == {}
     assert report["allowed"] == {"fork": 7, "thread": 1.5}
     # bubblewrap's /dev belongs to the user here: it is remounted read-only, /dev/shm is bounded.
     assert report["space"]["dev"] is False and 0 < report["space"]["shm"] <= SHM_BYTES, report["space"]

@@ -22,11 +22,11 @@ from tests.sandbox.common import SPACE, call, leftover_processes, needs_bwrap
 from tests.toy_course import make_toy_course, solution_source
 
 LOOK = """
-import os, resource, socket, sys
+import os, resource, sys
 
 def look(paths):
     seen = {"root": sorted(os.listdir("/")), "uid": os.getuid(), "pid": os.getpid(),
-            "cwd": os.getcwd(), "interfaces": [name for _, name in socket.if_nameindex()],
+            "cwd": os.getcwd(), "interfaces": [line.split(":")[0].strip() for line in open("/proc/net/dev")][2:],
             "processes": sorted(int(p) for p in os.listdir("/proc") if p.isdigit()),
             "exists": {p: os.path.exists(p) for p in paths},
             "limits": {name: resource.getrlimit(getattr(resource, name))[0]

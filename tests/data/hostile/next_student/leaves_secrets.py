@@ -48,15 +48,20 @@ def leave(secret):
             done[path] = "stored"
         except OSError as exc:
             done[path] = str(exc)
-    if os.fork() == 0:  # a detached child serving the secret on an abstract socket
-        os.setsid()
-        server = socket.socket(socket.AF_UNIX)
+    try:
+        server = socket.socket(socket.AF_UNIX)  # refused where the sandbox admits no socket
         server.bind(SOCKET)
         server.listen(4)
+    except OSError as exc:
+        done["abstract socket"] = str(exc)
+        return done
+    if os.fork() == 0:  # a detached child serving the secret on an abstract socket
+        os.setsid()
         while True:
             conn, _ = server.accept()
             conn.sendall(data)
             conn.close()
+    server.close()
     time.sleep(0.2)
     done["abstract socket"] = "stored"
     return done
@@ -84,8 +89,8 @@ def find():
                 found[path] = f.read()
         except OSError as exc:
             found[path] = str(exc)
-    client = socket.socket(socket.AF_UNIX)
     try:
+        client = socket.socket(socket.AF_UNIX)
         client.connect(SOCKET)
         found["abstract socket"] = client.recv(4096).decode()
     except OSError as exc:
