@@ -78,14 +78,6 @@ def test_eos_counts_by_default(impl, reference):
 
 
 @pytest.mark.course_rule("include_eos_false")
-def test_lab_batch_with_include_eos_false(impl, reference):
-    # The lab notebook's batch (section 4), which it masks with include_eos=True, here with include_eos=False:
-    # the course's rule, so a test of its own and not a worked example (those gate the contract's points).
-    args = mask_args([[BOS, 10, 11, 20, 21, EOS, PAD], [BOS, 12, 30, EOS, PAD, PAD, PAD]], [3, 2], include_eos=False)
-    check(impl, reference, "with include_eos=False the generated EOS ends the response but is not counted", **args)
-
-
-@pytest.mark.course_rule("include_eos_false")
 def test_excluded_eos_still_ends_the_response(impl, reference):
     # Tokens sampled after the EOS are not padding: only the EOS can stop the response.
     args = mask_args([[BOS, 5, 6, EOS, 7, 8, PAD], [BOS, 3, 5, EOS, 4, PAD, PAD]], [2, 2], include_eos=False)
@@ -196,6 +188,11 @@ def test_eos_right_at_the_prompt_boundary(impl, reference):
 def test_excluded_eos_right_at_the_prompt_boundary(impl, reference):
     args = mask_args([[BOS, 5, EOS, 7, 8, PAD], [BOS, 5, 6, EOS, PAD, PAD]], [2, 3], include_eos=False)
     check(impl, reference, EMPTY_RESPONSE, **args)
+    # The pair: a response before the EOS, so that the right mask is not all zeros.
+    args = mask_args([[BOS, 5, EOS, 7, 8, PAD], [BOS, 5, 6, 7, EOS, PAD]], [2, 2], include_eos=False)
+    expect_right(
+        impl.response_token_mask(**args), reference.response_token_mask(**args), "differs from the response mask"
+    )
 
 
 @pytest.mark.contract

@@ -131,8 +131,9 @@ class GradingPlugin:
 
     @functools.cached_property
     def rules(self) -> dict[str, CourseRule]:
-        """The course's rules beyond the module (autograder-tests/course_rules.yaml), by id."""
-        return course_rules(self.course.tests_dir, {e.function for e in self.course.exercises})
+        """The course's rules beyond the module (autograder-tests/course_rules.yaml), by id. Their functions
+        are not checked against course.yaml here: a Gradescope package's course.yaml keeps one assignment."""
+        return course_rules(self.course.tests_dir)
 
     def reset(self, sid: str, path: Path, only: list[str] | None = None) -> None:
         """Grade ``path`` as submission ``sid`` from now on, forgetting everything of the last one."""
