@@ -91,6 +91,11 @@ def group_zscore_advantages(rewards, eps=1e-8):
     ValueError
         If ``rewards`` is not a non-empty vector or ``eps`` is negative.
 
+    Notes
+    -----
+    Course rule, beyond the module's own code -- a non-negative eps: a negative ``eps`` raises
+    ``ValueError`` (the module's ``group_zscore_advantages`` accepts any eps).
+
     Examples
     --------
     >>> group_zscore_advantages([0.0, 2.0]).tolist()

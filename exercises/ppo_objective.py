@@ -23,7 +23,8 @@ class PPODiagnostics:
         Fraction of ratios strictly outside ``[1 - eps, 1 + eps]``.
     active_clip_fraction : float
         Fraction of rows where the clipped branch is strictly smaller than the
-        unclipped one, i.e. clipping changed the pessimistic minimum.
+        unclipped one, i.e. clipping changed the pessimistic minimum (by more than
+        1e-15, as the module tests it, or at all: both are right).
     approx_kl_nonnegative : float
         Mean of ``(r - 1) - log r``, a non-negative sample estimate of KL(old || new).
     mean_log_ratio : float
@@ -59,6 +60,11 @@ def ppo_clipped_terms(ratio, advantage, clip_epsilon=0.2):
         If the shapes differ, a ratio is not strictly positive, or ``clip_epsilon``
         is outside ``(0, 1)``.
 
+    Notes
+    -----
+    Course rule, beyond the module's own code -- clip_epsilon in (0, 1): any other
+    ``clip_epsilon`` raises ``ValueError`` (the module's ``ppo_clipped_terms`` accepts any).
+
     Examples
     --------
     >>> [t.tolist() for t in ppo_clipped_terms([2.0], [1.0], clip_epsilon=0.5)]
@@ -71,7 +77,11 @@ def ppo_diagnostics(new_log_prob, old_log_prob, advantage, clip_epsilon=0.2):
     """Diagnostics of a PPO batch from new and old log-probabilities.
 
     ``active_clip_fraction`` counts rows where clipping changed the pessimistic
-    minimum, which is not the same as the ratio lying outside the interval.
+    minimum, which is not the same as the ratio lying outside the interval. Two tests
+    of "changed" are right: ``pessimistic < unclipped`` and the module's own
+    ``pessimistic < unclipped - 1e-15``; they differ only on rows where clipping lowered
+    the minimum by at most 1e-15 (a ratio within a few ulps of the interval's end), and
+    such a row may count either way.
 
     ``approx_kl_nonnegative`` is the mean of ``(r - 1) - log r`` with
     ``r = pi_new / pi_old`` on actions sampled from the old policy. Each term is at
@@ -99,6 +109,12 @@ def ppo_diagnostics(new_log_prob, old_log_prob, advantage, clip_epsilon=0.2):
     ------
     ValueError
         If the shapes differ, the batch is empty, or ``clip_epsilon`` is outside ``(0, 1)``.
+
+    Notes
+    -----
+    Course rules, beyond the module's own code -- a non-empty batch: an empty batch
+    raises ``ValueError`` (the module's ``ppo_diagnostics`` returns numpy's nan mean of
+    nothing); clip_epsilon in (0, 1): any other ``clip_epsilon`` raises ``ValueError``.
 
     Examples
     --------

@@ -61,6 +61,12 @@ def grad_log_softmax(logits, action):
     ValueError
         If ``logits`` is not a non-empty vector, or ``action`` is not an integer in ``[0, K)``.
 
+    Notes
+    -----
+    Course rule, beyond the module's own code -- an integer action: a non-integer action such as
+    1.5 raises ``ValueError`` (the module's ``grad_log_softmax`` checks only the range, and 1.5 then
+    fails as an ``IndexError``).
+
     Examples
     --------
     >>> grad_log_softmax([0.0, 0.0], 1).tolist()

@@ -18,7 +18,8 @@ weight, so the item's points are shared among its parts):
     given as ``|key|`` parts where part ``j`` passes when the net count reaches ``j``:
     a wrong pick cancels a right one, and ticking everything earns nothing.
 ``Choice``
-    one label (a string) from a fixed list, or a tuple of labels, one per item.
+    one label (a string) from a fixed list, or a tuple of labels, one per item; an item whose
+    question leaves two labels defensible may accept both (``also``).
 ``Flags``
     a dict with fixed keys and boolean values; one part per key.
 ``Numeric``
@@ -194,10 +195,24 @@ class Flags(_PerPart):
 
 
 class Choice(_PerPart):
-    """One label per item, each from ``choices``; a single item is answered by a bare string."""
+    """One label per item, each from ``choices``; a single item is answered by a bare string.
 
-    def __init__(self, name: str, choices: Sequence[str], explanations: Sequence[str] | str):
+    ``also`` maps an item's number (1 for the first; 1 for a single item too) to labels accepted
+    beside the key's, where the module's text leaves more than one answer defensible.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        choices: Sequence[str],
+        explanations: Sequence[str] | str,
+        also: Mapping[int, Sequence[str]] | None = None,
+    ):
         self.choices = tuple(c.lower() for c in choices)
+        self.also = {int(i): frozenset(label.lower() for label in labels) for i, labels in (also or {}).items()}
+        unknown = sorted(label for labels in self.also.values() for label in labels if label not in self.choices)
+        if unknown:
+            raise ValueError(f"{name}: {unknown[0]!r} accepted but not one of the choices")
         self.single = isinstance(explanations, str)
         if self.single:
             super().__init__(name, {"answer": explanations}, {"answer": name})
@@ -232,7 +247,7 @@ class Choice(_PerPart):
 
     def correct(self, answer, key, part):
         i = self.parts().index(part)
-        return answer[i] == key[i]
+        return answer[i] == key[i] or answer[i] in self.also.get(i + 1, ())
 
 
 class Numeric(_PerPart):

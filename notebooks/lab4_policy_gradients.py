@@ -202,7 +202,8 @@ print("no cut at all, leaks record 1 into record 0:", by_hand[0] + gamma * lam *
 # epochs per rollout on your `ppo_clipped_terms` (each epoch one step on the whole
 # rollout: one minibatch of 256, rl-zoo's tuned CartPole setting; `num_minibatches` > 1
 # would shuffle each epoch into minibatches), a clipped value loss and a
-# small entropy bonus, gradient-norm clipping, Adam with a decaying learning rate,
+# small entropy bonus, gradient-norm clipping, Adam with a decaying learning rate
+# (rl-zoo anneals its clip range as well; here clip_epsilon stays at the module's 0.2),
 # your `ppo_diagnostics` after every update, and a greedy evaluation on separate
 # CartPole episodes. Every hyperparameter is a field of the configuration printed
 # below.

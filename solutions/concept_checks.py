@@ -295,11 +295,71 @@ implementation_notes = (False, True, True, False)  # format: a tuple of 4 boolea
 #     detach contract". True or false?
 #       1. In the actor loss, each advantage is a fixed coefficient of grad log pi(a|s): no
 #          gradient may flow through it, e.g. into the critic that computed it.
-#       2. If the advantages were left attached to the critic, minimising the actor loss
-#          would also move the value function, toward values that make the surrogate look
-#          better rather than toward the returns.
+#       2. Suppose the actor loss's gradient can reach the critic's weights (the two share a
+#          trunk, or one optimiser steps on the sum of the actor and critic losses). Then, if
+#          the advantages were left attached to the critic, minimising the actor loss would
+#          also move the value function, toward values that make the surrogate look better
+#          rather than toward the returns.
 #       3. Detaching the advantages biases the policy-gradient estimate, because the
 #          gradient of the advantage with respect to the policy is then left out.
 ### BEGIN SOLUTION
 detach_statements = (True, True, False)  # format: a tuple of 3 booleans (True or False), statement 1 first
+### END SOLUTION
+
+# ---------------------------------------------------------------------------------------
+# 26. The rewards-to-go G_t of a length-T episode, computed as the module does: one backward
+#     pass with a running sum, G_t = r_t + gamma * G_(t+1), each written into the result array.
+#     Label each cost "constant", "linear" or "quadratic" in T:
+#       1. its running time
+#       2. the storage it needs beyond the result array
+### BEGIN SOLUTION
+backward_pass_costs = ("linear", "constant")  # format: a tuple of 2 strings, item 1 first, each one of 'constant', 'linear', 'quadratic'
+### END SOLUTION
+
+# ---------------------------------------------------------------------------------------
+# 27. GAE, case II again: a rollout buffer ends in the middle of an episode that goes on in
+#     the next buffer. True or false?
+#       1. When the next buffer is processed by a separate GAE call, the buffer's last record
+#          gets trace_cut=True, although its episode has not ended.
+#       2. A streaming implementation that carries the recursion state from one fragment to
+#          the next could let the recursion continue across the boundary instead of cutting it.
+#       3. When the recursion is cut there, the last record's advantage is r - V(s): with no
+#          next record in the array, there is nothing to bootstrap from.
+### BEGIN SOLUTION
+streaming_gae_statements = (True, True, False)  # format: a tuple of 3 booleans (True or False), statement 1 first
+### END SOLUTION
+
+# ---------------------------------------------------------------------------------------
+# 28. REINFORCE for a softmax policy pi = softmax(z), rewarded by a verifier that cannot be
+#     differentiated. True or false?
+#       1. The score-function estimate needs only the reward of each sampled outcome and the
+#          gradient of its log-probability, so the verifier's reward can be used as it is.
+#       2. Writing the logits as z = 2 * theta and taking the gradient with respect to theta
+#          leaves the variance of the estimate unchanged, because the policy assigns the same
+#          probabilities at the corresponding parameters.
+#       3. With the policy and its parameterisation fixed, the variance still depends on the
+#          baseline subtracted from the reward.
+#       4. The variance-minimising constant baseline b* weights each action value by the
+#          squared norm of that action's score vector, so a rare action, whose score vector
+#          is larger, counts for more in b* than in V = E[Q].
+### BEGIN SOLUTION
+reinforce_variance_statements = (True, False, True, True)  # format: a tuple of 4 booleans (True or False), statement 1 first
+### END SOLUTION
+
+# ---------------------------------------------------------------------------------------
+# 29. Reading the lab's curves: PPO on CartPole over a few seeds, and the tiny language
+#     policy's run. True or false?
+#       1. A rising evaluation curve from one well-chosen seed establishes that the
+#          implementation is robust.
+#       2. A meaningful comparison of two methods requires aligned budgets (the same number of
+#          environment steps), several seeds, and a summary of the uncertainty across them,
+#          such as the interquartile range over seeds that the lab plots.
+#       3. A successful smoke run shows that collection, targets, repeated optimisation and
+#          evaluation work together: it validates the code, not how the method scales.
+#       4. A policy that reaches 500 on CartPole shows how PPO will behave when post-training
+#          a large language model.
+#       5. The approximate KL and the clip fractions of one run are thresholds that carry
+#          over to other problems.
+### BEGIN SOLUTION
+evaluation_protocol_statements = (False, True, True, False, False)  # format: a tuple of 5 booleans (True or False), statement 1 first
 ### END SOLUTION

@@ -772,9 +772,11 @@ def train_tiny_sequence_policy(config: SequenceConfig, functions=None, verbose: 
     first_batch = None
     for iteration in range(1, config.iterations + 1):
         batch = sample_responses(model, config.group_size, rng, max_new_tokens=config.max_new_tokens)
+        # The generated EOS counts: response_token_mask's default include_eos=True, asked without the keyword
+        # so that the module's own response_token_mask (which has no include_eos) trains the lab too.
         batch.response_mask = np.asarray(
             functions.response_token_mask(
-                batch.input_ids, batch.prompt_lengths, pad_token_id=PAD_ID, eos_token_id=EOS_ID, include_eos=True
+                batch.input_ids, batch.prompt_lengths, pad_token_id=PAD_ID, eos_token_id=EOS_ID
             ),
             dtype=float,
         )

@@ -6,7 +6,9 @@ shape ``[B, T - 1]``. Only response tokens are actions of the policy: prompt
 tokens, padding and everything after the first generated EOS are masked out.
 
 Masked positions are ignored entirely: their log-probabilities may hold any
-value, even ``-inf`` or ``nan``, without changing a result.
+value, even ``-inf`` or ``nan``, without changing a result (a course rule beyond the
+module's own code, which multiplies by the mask: each function's Notes say which
+course rules it follows).
 """
 
 import numpy as np
@@ -45,6 +47,18 @@ def response_token_mask(input_ids, prompt_lengths, pad_token_id, eos_token_id, i
     ValueError
         If ``input_ids`` is not 2-D, ``prompt_lengths`` is not of shape ``(B,)``, or a
         prompt length lies outside ``[1, T]``.
+
+    Notes
+    -----
+    Course rules, beyond the module's own code (whose worked ``response_token_mask`` has
+    no ``include_eos``; its lab passes ``include_eos=True``, the default here, and the
+    graded checks of the default never pass the keyword):
+
+    - include_eos=False: the first EOS still ends the response but is not counted;
+    - pad == eos: when ``pad_token_id == eos_token_id`` the first EOS at or after the
+      prompt still ends the response and counts (the module's code tests for padding
+      first, so with pad == eos it never counts the EOS);
+    - prompt lengths in [1, T]: any other prompt length raises ``ValueError``.
 
     Examples
     --------
@@ -94,6 +108,13 @@ def sequence_log_probability(token_log_probs, mask=None):
     ------
     ValueError
         If ``mask`` is given and its shape differs from ``token_log_probs``.
+
+    Notes
+    -----
+    Course rule, beyond the module's own code -- -inf and nan at masked positions: they
+    change nothing, so ignore masked positions (``np.where``) rather than multiplying by
+    the mask (``0 * -inf`` is nan; the module's own ``sequence_log_probability``
+    multiplies, and its lab's masked positions hold finite values only).
 
     Examples
     --------
@@ -173,6 +194,14 @@ def masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_
     ValueError
         If the shapes do not fit or ``clip_epsilon`` is outside ``(0, 1)``.
 
+    Notes
+    -----
+    Course rule, beyond the module's own code -- -inf and nan at masked positions: they
+    change nothing, so ignore masked positions (``np.where``) rather than multiplying by
+    the mask (``0 * -inf`` is nan; the module's own ``sequence_log_probability``
+    multiplies, and its lab's masked positions hold finite values only).
+    Course rule -- clip_epsilon in (0, 1): any other ``clip_epsilon`` raises ``ValueError``.
+
     Examples
     --------
     >>> ratio, _, _, pessimistic = masked_token_ppo_terms(
@@ -235,6 +264,17 @@ def masked_token_ppo_objective(
     ValueError
         For an unknown reduction or inputs that :func:`masked_token_ppo_terms` rejects.
 
+    Notes
+    -----
+    Course rule, beyond the module's own code -- -inf and nan at masked positions: they
+    change nothing, so ignore masked positions (``np.where``) rather than multiplying by
+    the mask (``0 * -inf`` is nan; the module's own ``sequence_log_probability``
+    multiplies, and its lab's masked positions hold finite values only).
+    Course rules -- clip_epsilon in (0, 1), as :func:`masked_token_ppo_terms`; rows without
+    response tokens: under ``sequence_mean`` such a row contributes 0 and still counts, and a
+    batch without any response token gives 0.0 (the module's lab names the three reductions
+    but not what they do there).
+
     Examples
     --------
     >>> masked_token_ppo_objective([[0.0, 0.0]], [[0.0, 0.0]], [3.0], [[1.0, 1.0]],
@@ -277,6 +317,13 @@ def sequence_log_probability_ratio(new_log_probs, old_log_probs, mask):
     ValueError
         If the three shapes differ or are not 2-D.
 
+    Notes
+    -----
+    Course rule, beyond the module's own code -- -inf and nan at masked positions: they
+    change nothing, so ignore masked positions (``np.where``) rather than multiplying by
+    the mask (``0 * -inf`` is nan; the module's own ``sequence_log_probability``
+    multiplies, and its lab's masked positions hold finite values only).
+
     Examples
     --------
     >>> sequence_log_probability_ratio([[-1.0, -1.0]], [[-2.0, -9.0]], [[1.0, 0.0]]).tolist()
@@ -309,6 +356,13 @@ def sequence_probability_ratio(new_log_probs, old_log_probs, mask):
     ------
     ValueError
         As :func:`sequence_log_probability_ratio`.
+
+    Notes
+    -----
+    Course rule, beyond the module's own code -- -inf and nan at masked positions: they
+    change nothing, so ignore masked positions (``np.where``) rather than multiplying by
+    the mask (``0 * -inf`` is nan; the module's own ``sequence_log_probability``
+    multiplies, and its lab's masked positions hold finite values only).
 
     Examples
     --------

@@ -63,7 +63,9 @@ past_reward_weight = " A "                            # labels ignore case and s
 ppo_worked_example = (1, 1, -0.05, 0.1438)            # active fraction wrong: 3 of 4
 response_mask_rows = [[0, 0, 0, 1, 1, 1], [0, 1, 1, 0, 0, 0]]   # first row unshifted: 1 of 2
 implementation_notes = (False, True, True)            # one entry short: malformed, nothing
-rloo_grpo_features = ["BOTH", "neither", "rloo", "grpo", "grpo", "grpo", "both"]   # full
+rloo_grpo_features = ["BOTH", "neither", "rloo", "grpo", "grpo", "both", "both"]   # item 6 accepts both: full
+backward_pass_costs = ("linear", "linear")           # a stack for the backward pass: 1 of 2
+reinforce_variance_statements = (True,) * 4          # variance from the probabilities alone: 3 of 4
 score_vector_action_2 = __import__("numpy").array([-0.6652, -0.2447, 0.91])        # full
 optimal_baseline_scores = ((0.2, -0.2), (-0.8, 0.8), (0.2828, 1.1314))  # norms not squared: 2 of 3
 """
@@ -80,6 +82,8 @@ EXPECTED = dict(
     response_mask_rows=1.0,
     implementation_notes=0.0,
     optimal_baseline_scores=round(4 / 3, 6),
+    backward_pass_costs=0.5,
+    reinforce_variance_statements=1.5,
 )
 
 # Answers the grader cannot use: each must earn nothing and say what format it expects.
@@ -149,7 +153,7 @@ def test_known_mistakes_earn_the_exact_partial_score(grades):
     scores = {item: f["score"] for item, f in result["functions"].items()}
     assert scores == EXPECTED
     assert result["total"] == pytest.approx(sum(EXPECTED.values()), abs=1e-6)
-    assert result["total"] == pytest.approx(35.55, abs=1e-6)
+    assert result["total"] == pytest.approx(41.55, abs=1e-6)
 
 
 def test_each_miss_is_explained_by_its_own_explanation(grades):

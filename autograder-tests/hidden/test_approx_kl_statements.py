@@ -16,8 +16,10 @@ QUESTION = TrueFalse(
         "sampling policy first that the module calls the reverse KL (reverse to KL(pi_new || pi_old), which would "
         "average over the new policy's actions, absent from the batch)",
         "false: it is a diagnostic of one finite batch; it estimates a divergence but enforces no constraint",
-        "false: clipping removes the incentive to push the surrogate further once a ratio has left the "
-        "interval; it limits the local surrogate gain, not the distance the policy can move",
+        "false: clipping removes the incentive to push a ratio further only where it is active, where the "
+        "clipped branch is the pessimistic minimum (a ratio past the end its advantage favours); a ratio outside "
+        "the interval on the other side keeps its gradient. It limits the local surrogate gain, not the "
+        "distance the policy can move: no trust region",
     ],
 )
 

@@ -14,8 +14,9 @@ QUESTION = TrueFalse(
     [
         "true: the score-function estimator weights grad log pi(a|s) by the advantage as a number; the "
         "advantage is computed from the rollout and the critic and must enter the actor loss detached",
-        "true: an attached advantage sends the actor loss's gradient into the critic too, moving the values "
-        "to make the surrogate larger instead of fitting the returns (the critic has its own loss)",
+        "true: when the actor loss's gradient can reach the critic's weights (a shared trunk, or one optimiser "
+        "stepping on the summed loss), an attached advantage sends it into the critic, moving the values to make "
+        "the surrogate larger instead of fitting the returns (the critic has its own loss)",
         "false: the policy gradient E[A * grad log pi] treats the advantage as a coefficient; detaching "
         "it is what the estimator prescribes, and differentiating through it would add a term that is not "
         "part of the policy gradient",

@@ -163,6 +163,7 @@ def test_rejects_action_out_of_range(impl, action):
 
 
 @pytest.mark.contract
+@pytest.mark.course_rule("integer_action")
 def test_rejects_non_integer_action(impl):
     expect_raises(
         ValueError,

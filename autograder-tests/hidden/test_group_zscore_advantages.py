@@ -222,6 +222,7 @@ def test_rejects_invalid_groups(impl, rewards):
 
 
 @pytest.mark.contract
+@pytest.mark.course_rule("nonnegative_eps")
 def test_rejects_negative_eps(impl):
     expect_raises(
         ValueError,

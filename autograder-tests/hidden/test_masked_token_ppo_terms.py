@@ -118,6 +118,7 @@ def test_masked_terms_are_zero(impl, reference):
 
 
 @pytest.mark.weight(2)
+@pytest.mark.course_rule("masked_values_ignored")
 def test_nonfinite_masked_log_probs_do_not_leak(impl, reference):
     mask = np.array(MASK)
     clean = terms_args(NEW, OLD, [1.0, -1.0], mask)
@@ -211,7 +212,8 @@ def terms_cases(draw):
     advantages = draw(
         arrays(float, shape if per_token else (batch,), elements=st.floats(min_value=-3, max_value=3, allow_nan=False))
     )
-    poison = draw(st.sampled_from([None, -np.inf, np.nan, 40.0]))
+    # Finite extremes only, as the lab's example has them: -inf and nan are the course rule's own test.
+    poison = draw(st.sampled_from([None, -1e6, 40.0]))
     if poison is not None:
         new = np.where(mask != 0, new, poison)
     return terms_args(new, old, advantages, mask, clip_epsilon=draw(st.sampled_from([0.1, 0.2, 0.3, 0.5])))
@@ -224,7 +226,7 @@ def test_matches_reference_on_random_inputs(impl, reference, case):
         impl.masked_token_ppo_terms(**case),
         reference.masked_token_ppo_terms(**case),
         "differs from the definition on random inputs (advantages [B] or [B, L], empty rows, several "
-        "clip_epsilon, -inf or nan at masked positions)",
+        "clip_epsilon, extreme values at masked positions)",
     )
 
 
@@ -270,6 +272,7 @@ def test_rejects_misshaped_inputs(impl, change):
 
 
 @pytest.mark.contract
+@pytest.mark.course_rule("clip_epsilon_range")
 @pytest.mark.parametrize("clip_epsilon", [0.0, 1.0, -0.2, 1.5])
 def test_rejects_clip_epsilon_outside_the_unit_interval(impl, clip_epsilon):
     args = terms_args(np.zeros((2, 3)), np.zeros((2, 3)), [1.0, 2.0], np.ones((2, 3)), clip_epsilon=clip_epsilon)

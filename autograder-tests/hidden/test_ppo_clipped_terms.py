@@ -202,6 +202,7 @@ def test_rejects_nonpositive_ratios(impl, ratio):
 
 
 @pytest.mark.contract
+@pytest.mark.course_rule("clip_epsilon_range")
 @pytest.mark.parametrize("clip_epsilon", [0.0, 1.0, -0.2, 1.5], ids=["zero", "one", "negative", "above_one"])
 def test_rejects_epsilon_outside_unit_interval(impl, clip_epsilon):
     expect_raises(

@@ -1,4 +1,10 @@
-"""Hidden tests of response_token_mask: worked examples, misconception probes, properties, validation."""
+"""Hidden tests of response_token_mask: worked examples, misconception probes, properties, validation.
+
+The default include_eos=True is always asked without the keyword: the module's worked
+response_token_mask has no include_eos, and a student who pastes it is asked what it can answer.
+include_eos=False, pad == eos and the prompt lengths' range are course rules beyond the module's code
+(autograder-tests/course_rules.yaml), each in tests of its own.
+"""
 
 import numpy as np
 import pytest
@@ -71,12 +77,13 @@ def test_eos_counts_by_default(impl, reference):
     )
 
 
+@pytest.mark.course_rule("include_eos_false")
 def test_excluded_eos_still_ends_the_response(impl, reference):
     # Tokens sampled after the EOS are not padding: only the EOS can stop the response.
     args = mask_args([[BOS, 5, 6, EOS, 7, 8, PAD], [BOS, 3, 5, EOS, 4, PAD, PAD]], [2, 2], include_eos=False)
-    # The same ids with include_eos=True, asked first: the pair is the student's own evidence of an ignored
-    # include_eos, whichever half fails.
-    counted = dict(args, include_eos=True)
+    # The same ids with the default include_eos=True, asked first: the pair is the student's own evidence of
+    # an ignored include_eos, whichever half fails.
+    counted = mask_args(args["input_ids"], args["prompt_lengths"])
     with_eos = impl.response_token_mask(**counted)
     check(
         impl,
@@ -118,6 +125,7 @@ def test_eos_inside_the_prompt_does_not_end_the_response(impl, reference):
 
 
 @pytest.mark.weight(2)
+@pytest.mark.course_rule("pad_equals_eos")
 def test_pad_equal_to_eos(impl, reference):
     # GPT-2 style: padding reuses the EOS id. The first EOS after the prompt is still generated.
     args = mask_args([[BOS, 5, 6, 7, 9, 9, 9], [BOS, 4, 5, 9, 9, 9, 9]], [2, 2], pad_token_id=9, eos_token_id=9)
@@ -125,9 +133,7 @@ def test_pad_equal_to_eos(impl, reference):
         impl,
         reference,
         "pad==eos: the EOS is treated as padding; when pad_token_id == eos_token_id the first "
-        "EOS after the prompt still ends the response and counts like any generated EOS (this "
-        "course's rule, stricter than the module's own response_token_mask, which tests for "
-        "padding first: not a misconception about masks)",
+        "EOS after the prompt still ends the response and counts like any generated EOS",
         **args,
     )
 
@@ -170,15 +176,23 @@ def test_eos_in_the_last_column(impl, reference):
     )
 
 
+EMPTY_RESPONSE = "an EOS as the very first generated token (an empty response) is missed: the response ends right there"
+
+
 def test_eos_right_at_the_prompt_boundary(impl, reference):
-    for include_eos in (True, False):
-        args = mask_args([[BOS, 5, EOS, 7, 8, PAD], [BOS, 5, 6, EOS, PAD, PAD]], [2, 3], include_eos=include_eos)
-        check(
-            impl,
-            reference,
-            "an EOS as the very first generated token (an empty response) is missed: the response ends right there",
-            **args,
-        )
+    args = mask_args([[BOS, 5, EOS, 7, 8, PAD], [BOS, 5, 6, EOS, PAD, PAD]], [2, 3])
+    check(impl, reference, EMPTY_RESPONSE, **args)
+
+
+@pytest.mark.course_rule("include_eos_false")
+def test_excluded_eos_right_at_the_prompt_boundary(impl, reference):
+    args = mask_args([[BOS, 5, EOS, 7, 8, PAD], [BOS, 5, 6, EOS, PAD, PAD]], [2, 3], include_eos=False)
+    check(impl, reference, EMPTY_RESPONSE, **args)
+    # The pair: a response before the EOS, so that the right mask is not all zeros.
+    args = mask_args([[BOS, 5, EOS, 7, 8, PAD], [BOS, 5, 6, 7, EOS, PAD]], [2, 2], include_eos=False)
+    expect_right(
+        impl.response_token_mask(**args), reference.response_token_mask(**args), "differs from the response mask"
+    )
 
 
 @pytest.mark.contract
@@ -194,10 +208,10 @@ def test_returns_a_float_mask(impl):
 
 # -- properties against the reference ----------------------------------------------------
 @st.composite
-def token_batches(draw):
+def token_batches(draw, pad=PAD, include_eos=None):
+    """Random batches; ``include_eos`` None asks for the default (no keyword)."""
     batch = draw(st.integers(min_value=1, max_value=4))
     length = draw(st.integers(min_value=2, max_value=9))
-    pad = draw(st.sampled_from([PAD, PAD, EOS]))  # sometimes pad == eos
     rows, lengths = [], []
     for _ in range(batch):
         prompt = draw(st.integers(min_value=1, max_value=length))
@@ -213,46 +227,66 @@ def token_batches(draw):
             row = [BOS] + draw(st.lists(st.sampled_from([PAD, EOS, 3, 4]), min_size=length - 1, max_size=length - 1))
         rows.append(row)
         lengths.append(prompt)
-    return mask_args(rows, lengths, pad_token_id=pad, include_eos=draw(st.booleans()))
+    extra = {} if include_eos is None else {"include_eos": include_eos}
+    return mask_args(rows, lengths, pad_token_id=pad, **extra)
 
 
 @pytest.mark.weight(2)
 @given(token_batches())
 def test_matches_reference_on_random_batches(impl, reference, case):
-    check(
-        impl,
-        reference,
-        "differs from the definition on random batches (padding and EOS anywhere, pad == eos, include_eos both ways)",
-        **case,
-    )
+    check(impl, reference, "differs from the definition on random batches (padding and EOS anywhere)", **case)
 
 
+@pytest.mark.course_rule("pad_equals_eos")
+@given(token_batches(pad=EOS))
+def test_matches_reference_with_pad_equal_to_eos(impl, reference, case):
+    check(impl, reference, "differs from the definition on random batches with pad == eos", **case)
+
+
+@pytest.mark.course_rule("include_eos_false")
+@given(token_batches(include_eos=False))
+def test_matches_reference_with_include_eos_false(impl, reference, case):
+    check(impl, reference, "differs from the definition on random batches with include_eos=False", **case)
+
+
+# name -> (arguments, what they are, the course rule they show or None)
 EDGE_CASES = {
-    "T_equals_2_response": (mask_args([[BOS, 5], [BOS, EOS]], [1, 1]), "with T = 2 (one label column)"),
-    "T_equals_2_prompt_only": (mask_args([[BOS, 5], [BOS, EOS]], [2, 2]), "with T = 2 and the prompt filling the row"),
+    "T_equals_2_response": (mask_args([[BOS, 5], [BOS, EOS]], [1, 1]), "with T = 2 (one label column)", None),
+    "T_equals_2_prompt_only": (
+        mask_args([[BOS, 5], [BOS, EOS]], [2, 2]),
+        "with T = 2 and the prompt filling the row",
+        None,
+    ),
     "prompt_fills_row": (
         mask_args([[BOS, 3, 4, 5], [BOS, 3, EOS, PAD]], [4, 4]),
         "when the prompt fills the whole row (no response tokens)",
+        None,
     ),
     "only_padding_after_prompt": (
         mask_args([[BOS, 3, PAD, PAD, PAD]], [2]),
         "when the response is all padding (no response tokens)",
+        None,
     ),
     "eos_last_excluded": (
         mask_args([[BOS, 3, 4, EOS], [BOS, 5, 6, 7]], [1, 2], include_eos=False),
         "with include_eos=False and an EOS in the last column",
+        "include_eos_false",
     ),
     "pad_eq_eos_without_eos": (
         mask_args([[BOS, 3, 4, 5], [BOS, 6, 7, 8]], [2, 1], pad_token_id=2, eos_token_id=2),
         "with pad == eos and rows that never end",
+        None,
     ),
 }
 
 
 @pytest.mark.contract
-@pytest.mark.parametrize("name", list(EDGE_CASES))
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(n, marks=[pytest.mark.course_rule(r)] if r else []) for n, (_, _, r) in EDGE_CASES.items()],
+)
 def test_edge_cases(impl, reference, name):
-    args, what = EDGE_CASES[name]
+    args, what, _ = EDGE_CASES[name]
     check(impl, reference, f"wrong {what}", **args)
 
 
@@ -294,6 +328,7 @@ def test_rejects_misshaped_inputs(impl, input_ids, prompt_lengths):
 
 
 @pytest.mark.contract
+@pytest.mark.course_rule("prompt_length_range")
 @pytest.mark.parametrize("bad_length", [0, 5, -1], ids=["zero", "longer_than_row", "negative"])
 def test_rejects_prompt_lengths_outside_the_row(impl, bad_length):
     args = mask_args([[BOS, 5, 6, EOS], [BOS, 3, EOS, PAD]], [2, bad_length])

@@ -1,7 +1,8 @@
 """Concept check rloo_grpo_features: what RLOO and GRPO share and where they differ (choice among labels).
 
 The explanations below are the failure messages of the parts a student misses;
-this file is never released.
+this file is never released. Item 6 accepts "grpo" and "both": the module says canonical GRPO adds
+regularisation toward a reference policy and never says basic RLOO lacks it (docs/concept_checks.md).
 """
 
 import pytest
@@ -18,9 +19,12 @@ QUESTION = Choice(
         "of the whole group",
         "grpo: canonical GRPO optimises a PPO-like clipped ratio objective; basic RLOO is a plain REINFORCE objective",
         "grpo: GRPO usually normalises the group signal; basic RLOO only subtracts the leave-one-out mean",
-        "grpo: canonical GRPO adds a penalty toward a reference policy; basic RLOO has none",
+        "grpo (or both): canonical GRPO adds regularisation toward a reference policy, so rloo and neither "
+        "miss it; the module does not say whether basic RLOO has one (RLOO for RLHF often puts a KL penalty "
+        "toward the reference into the reward), so both is accepted too",
         "both: each forms a relative signal within the group rather than an absolute one",
     ],
+    also={6: ("both",)},
 )
 
 

@@ -8,7 +8,6 @@ from hypothesis.extra.numpy import arrays
 from grader.testing import (
     MASK_IGNORED,
     MASK_INVERTED,
-    MASKED_LEAK,
     as_numeric,
     example_cases,
     expect,
@@ -52,6 +51,7 @@ def test_masked_positions_do_not_count(impl, reference):
 
 
 @pytest.mark.weight(2)
+@pytest.mark.course_rule("masked_values_ignored")
 def test_masked_infinities_and_nans_are_ignored(impl, reference):
     # Log-probs of prompt or padding labels may be -inf (a banned token) or nan (never computed);
     # the result must be the one the same call gives with ordinary values there.
@@ -61,9 +61,6 @@ def test_masked_infinities_and_nans_are_ignored(impl, reference):
         impl.sequence_log_probability(LP, MASK),
         reference.sequence_log_probability(LP, MASK),
         WRONG,
-        leak=MASKED_LEAK + " (the module's own sequence_log_probability multiplies by the mask "
-        "too: ignoring -inf and nan at masked positions is this course's rule "
-        "beyond the module's code, not a misconception)",
     )
 
 
@@ -116,7 +113,8 @@ def log_prob_cases(draw):
     if draw(st.booleans()):
         return dict(token_log_probs=lp)
     mask = draw(arrays(float, shape, elements=st.sampled_from([0.0, 1.0])))
-    poison = draw(st.sampled_from([None, -np.inf, np.nan, -1e6, 50.0]))
+    # Finite extremes only, as in the lab's example: -inf and nan are the course rule's own test.
+    poison = draw(st.sampled_from([None, -1e6, 50.0]))
     if poison is not None:
         lp = np.where(mask != 0, lp, poison)
     return dict(token_log_probs=lp, mask=mask)
@@ -129,7 +127,7 @@ def test_matches_reference_on_random_inputs(impl, reference, case):
         impl.sequence_log_probability(**case),
         reference.sequence_log_probability(**case),
         "differs from the definition on random inputs (one to three axes, with and without a mask, "
-        "-inf or nan at masked positions)",
+        "extreme values at masked positions)",
     )
 
 

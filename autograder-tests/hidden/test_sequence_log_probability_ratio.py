@@ -78,6 +78,7 @@ def test_exact_sum_not_length_normalised(impl, reference):
 
 
 @pytest.mark.weight(2)
+@pytest.mark.course_rule("masked_values_ignored")
 def test_nonfinite_masked_log_probs_do_not_leak(impl, reference):
     clean = log_prob_args(NEW, OLD, MASK)
     poisoned = log_prob_args(*poison_masked(NEW, OLD, MASK), MASK)
@@ -115,9 +116,11 @@ def ratio_cases(draw):
     new = draw(arrays(float, shape, elements=log_probs))
     old = draw(arrays(float, shape, elements=log_probs))
     mask = draw(arrays(float, shape, elements=st.sampled_from([0.0, 1.0])))
-    poison = draw(st.sampled_from([None, -np.inf, np.nan]))
+    # Finite extremes only at masked positions, as in the lab's example: -inf and nan are the course
+    # rule's own test.
+    poison = draw(st.sampled_from([None, -1e3, 20.0]))
     if poison is not None:
-        new, old = np.where(mask != 0, new, poison), np.where(mask != 0, old, -np.inf)
+        new, old = np.where(mask != 0, new, poison), np.where(mask != 0, old, -50.0)
     return log_prob_args(new, old, mask)
 
 
@@ -127,7 +130,7 @@ def test_matches_reference_on_random_inputs(impl, reference, case):
     expect_close(
         impl.sequence_log_probability_ratio(**case),
         reference.sequence_log_probability_ratio(**case),
-        "differs from the definition on random inputs (empty and full rows, -inf or nan at masked positions)",
+        "differs from the definition on random inputs (empty and full rows, extreme values at masked positions)",
     )
 
 

@@ -55,7 +55,7 @@ def mask_judge(args, kwargs, got, want):
     tokens = trusted("response_tokens")
     if _same(got, tokens.response_token_mask(*args, **dict(kwargs, include_eos=False))):
         return (
-            "on rows that end with a generated EOS: it drops the EOS although include_eos=True (stopping is "
+            "on rows that end with a generated EOS: it drops the EOS, which the default include_eos=True counts (stopping is "
             "an action of the policy and must be trained)"
         )
     if _same(got[:, 1:], want[:, :-1]):

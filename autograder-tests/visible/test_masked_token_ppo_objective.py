@@ -19,7 +19,7 @@ def test_no_response_tokens_gives_zero(impl):
     """An all-zero mask gives 0.0."""
     zeros = np.zeros((2, 3))
     got = impl.masked_token_ppo_objective(zeros, zeros, np.array([1.0, 2.0]), zeros)
-    assert np.isclose(got, 0.0), "with no response tokens the objective is 0.0 (not nan)"
+    assert np.isclose(got, 0.0), "with no response tokens the objective is 0.0, not nan (a course rule)"
 
 
 def test_unknown_reduction_raises(impl):

@@ -19,7 +19,9 @@ def test_eos_ends_the_response_and_padding_is_masked(impl):
     got = impl.response_token_mask(ids, np.array([1]), pad_token_id=0, eos_token_id=3)
     assert np.allclose(got, [[1.0, 1.0, 0.0, 0.0]]), "the EOS is a response token (include_eos=True); padding is not"
     got = impl.response_token_mask(ids, np.array([1]), pad_token_id=0, eos_token_id=3, include_eos=False)
-    assert np.allclose(got, [[1.0, 0.0, 0.0, 0.0]]), "with include_eos=False the EOS is not counted"
+    assert np.allclose(got, [[1.0, 0.0, 0.0, 0.0]]), (
+        "with include_eos=False the EOS is not counted (a course rule: the module's own mask has no include_eos)"
+    )
 
 
 def test_rows_have_their_own_prompt_lengths(impl):

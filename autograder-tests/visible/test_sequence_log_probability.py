@@ -18,4 +18,7 @@ def test_without_a_mask_every_token_counts(impl):
 def test_masked_minus_infinity_is_ignored(impl):
     """A -inf log-prob at a masked position must not change the result."""
     got = impl.sequence_log_probability(np.array([[-np.inf, -0.5]]), np.array([[0.0, 1.0]]))
-    assert np.allclose(got, [-0.5]), "masked positions are ignored entirely, even when they hold -inf"
+    assert np.allclose(got, [-0.5]), (
+        "masked positions are ignored entirely, even when they hold -inf (a course rule beyond the module's code, "
+        "which multiplies by the mask)"
+    )

@@ -44,6 +44,7 @@ from grader.core.diagnosis import (
     remembered,
 )
 from grader.core.results import KINDS, SubmissionResult, TestOutcome, score_function
+from grader.core.rules import MARKER, RULES_FILE, CourseRule, course_rules, failed_rules_note
 from grader.core.submission import (
     FunctionUnavailable,
     Implementation,
@@ -124,6 +125,15 @@ class GradingPlugin:
         self.taped: dict[str, tuple] = {}
         # By node id: the (request, reply) pairs a test reads before it asks the worker (grader.core.replay).
         self.prefetched: dict[str, list] = {}
+        # (function, outcome name) -> the course rule its test enforces (grader.core.rules), from the
+        # markers at collection: a replayed outcome is found by its name as a run one is.
+        self.rule_of: dict[tuple[str, str], CourseRule] = {}
+
+    @functools.cached_property
+    def rules(self) -> dict[str, CourseRule]:
+        """The course's rules beyond the module (autograder-tests/course_rules.yaml), by id. Their functions
+        are not checked against course.yaml here: a Gradescope package's course.yaml keeps one assignment."""
+        return course_rules(self.course.tests_dir)
 
     def reset(self, sid: str, path: Path, only: list[str] | None = None) -> None:
         """Grade ``path`` as submission ``sid`` from now on, forgetting everything of the last one."""
@@ -271,7 +281,7 @@ class GradingPlugin:
         failed_tests = [(outcome, calls, relation) for outcome, calls, relation, _ in evidence.tests]
         probes = [(o, c, r) for o, c, r, claims in evidence.tests if o.kind == "probe" and claims]
         if found is not None:
-            return found[0], found[1], [found[0]]
+            return found[0], self._with_rules(function, found[1], failed_tests), [found[0]]
         if not known_mistakes(course, function) and any(o.kind == "probe" for o, _, _ in failed_tests):
             # A course that keeps no catalogue for this function has no cause ids to check its probes'
             # texts against (e.g. a small course of its own): they speak as written, first.
@@ -293,6 +303,9 @@ class GradingPlugin:
                 continue
             seen = observations(course, function, calls)
             outcome.message = "wrong on a hand-built input" + (f" ({'; '.join(seen[1])})" if seen and seen[1] else "")
+            rule = self.rule_of.get((function, outcome.name))
+            if rule is not None:  # a course rule stays one, whatever the answers show
+                outcome.message += f" {rule.note}"
         if shown_by:
             # Several probes may show their causes: the one that explains most failed checks comes first.
             behaviour = [(o, c) for o, c, _ in failed_tests if o.kind != "contract"]
@@ -311,9 +324,19 @@ class GradingPlugin:
                 f"your answers show it on check '{outcome.name}'; it explains {count} of the "
                 f"{len(failed_tests)} failed checks" + ("" if not rest else "; the others are listed after it")
             )
-            return None, f"{outcome.message} ({scope})", shown
+            return None, self._with_rules(function, f"{outcome.message} ({scope})", failed_tests), shown
         said = observe(course, function, evidence.failed, evidence.passed, related)
-        return (None, said, []) if said else None
+        return (None, self._with_rules(function, said, failed_tests), []) if said else None
+
+    def _with_rules(self, function: str, message: str, failed_tests: list[tuple]) -> str:
+        """``message`` (a first message), naming the course rules the failed checks enforce that it does not
+        name already: whatever else failed, the student reads that those points are the course's rules
+        (grader.core.rules), not a misconception."""
+        enforcing = [rule for o, _, _ in failed_tests if (rule := self.rule_of.get((function, o.name)))]
+        unsaid = [r for r in dict.fromkeys(enforcing) if r.note not in message]
+        if not unsaid:
+            return message
+        return f"{message} {failed_rules_note(unsaid, sum(r in unsaid for r in enforcing), len(failed_tests))}"
 
     def result_without_tests(self, sid: str) -> SubmissionResult:
         """For a submission no test ran against (e.g. the session stopped early)."""
@@ -334,12 +357,27 @@ class GradingPlugin:
         keep, drop = [], []
         for item in items:
             (keep if function_of(item) in self.functions else drop).append(item)
+            self._collect_rule(item)
             # Failures are explained by `explain`; pytest's formatted traceback (source, locals)
             # would be built for nothing, at about half a second per failed check.
             item.repr_failure = _short_failure_repr
         if drop:
             config.hook.pytest_deselected(items=drop)
             items[:] = keep
+
+    def _collect_rule(self, item) -> None:
+        marker = item.get_closest_marker(MARKER)
+        if marker is None:
+            return
+        function = function_of(item)
+        rule = self.rules.get(marker.args[0]) if len(marker.args) == 1 else None
+        if rule is None or function not in rule.functions:
+            self.collection_errors.append(
+                f"{item.nodeid}: {MARKER}{marker.args!r} is not a rule of autograder-tests/{RULES_FILE} for {function}"
+            )
+            return
+        sid = submission_of(item)
+        self.rule_of[(function, outcome_name(item, sid) if sid is not None else item.name)] = rule
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_setup(self, item):
@@ -356,6 +394,7 @@ class GradingPlugin:
         # The one global a test sees (grader.testing.CONTEXT): its helpers read the exercise's tolerance
         # and parameters without being passed the test.
         testing.CONTEXT.function = function_of(item)
+        testing.CONTEXT.accepted_other = False
         state = self.states.get(submission_of(item))
         submission = state.submission if state is not None else None
         if submission is not None:
@@ -386,6 +425,9 @@ class GradingPlugin:
         marker = item.get_closest_marker("weight")
         weight = float(marker.args[0]) if marker is not None else 1.0
         message = "" if report.passed else explain(call.excinfo, item, function)
+        rule = None if report.passed else self.rule_of.get((function, outcome_name(item, sid)))
+        if rule is not None:  # whatever failed in it, the check enforces the course's rule: it says so
+            message = f"{message} {rule.note}"
         kind = kind_of(item)
         chain = _exception_chain(call.excinfo.value) if call.excinfo is not None else []
         if kind == "probe" and any(isinstance(e, testing.Unspecific) for e in chain):
@@ -404,6 +446,8 @@ class GradingPlugin:
         gate = item.get_closest_marker("gate") is not None
         outcome = TestOutcome(outcome_name(item, sid), report.passed, weight, message, kind, gate)
         calls = item.stash.get(CALLS, None) or []
+        if report.passed and testing.CONTEXT.accepted_other:
+            calls = []  # it passed on an answer the reference does not give: no evidence of what is right
         self.record(sid, function, outcome, calls, relation, claims)
         if self.taping and report.when == "call" and TAPE in item.stash:
             # A copy: the submission's diagnosis may rewrite the outcome it keeps.
@@ -460,6 +504,11 @@ def pytest_configure(config):
         "markers",
         "gate: failing it shows the function does not do the work (a simulation "
         "that ignores its seed): the exercise earns nothing",
+    )
+    config.addinivalue_line(
+        "markers",
+        f"{MARKER}(id): enforces a rule of the course beyond the module's code (autograder-tests/{RULES_FILE}); "
+        "its failure says so",
     )
     config.addinivalue_line(
         "markers",

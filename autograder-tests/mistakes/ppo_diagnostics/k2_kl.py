@@ -1,8 +1,8 @@
 """Uses the k2 estimator mean((log r)^2) / 2 instead of the stated mean of (r - 1) - log r.
 
 expect: not k2
-diagnosis: your approx_kl_nonnegative is mean((log r)^2) / 2, not k2 but the stated estimator: the mean of (r - 1) -
-    log r
+diagnosis: your approx_kl_nonnegative is the k2 estimator mean((log r)^2) / 2; it must be the stated estimator, the
+    mean of (r - 1) - log r, not k2
 """
 
 import numpy as np

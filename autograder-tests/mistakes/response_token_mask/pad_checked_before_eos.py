@@ -2,8 +2,7 @@
 
 expect: pad==eos: the EOS is treated as padding
 diagnosis: your mask tests for padding before EOS, so with pad==eos: the EOS is treated as padding, though the first
-    EOS after the prompt still ends the response and counts (this is this course's rule, stricter than the module's
-    own response_token_mask, which tests for padding first: not a misconception about masks)
+    EOS after the prompt still ends the response and counts
 """
 
 import numpy as np

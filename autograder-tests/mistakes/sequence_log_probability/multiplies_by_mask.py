@@ -2,8 +2,7 @@
 
 expect: leaks through multiplication by the mask
 diagnosis: your sums multiply by the mask: a -inf or nan log-prob at a masked position leaks through multiplication by
-    the mask (0 * -inf is nan); use np.where (the module's own sequence_log_probability multiplies too: ignoring
-    -inf and nan at masked positions is this course's rule beyond the module's code, not a misconception)
+    the mask (0 * -inf is nan); use np.where
 """
 
 import numpy as np

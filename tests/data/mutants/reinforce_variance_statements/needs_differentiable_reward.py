@@ -1,0 +1,5 @@
+"""Believes REINFORCE needs a differentiable reward, and that a baseline only shifts the mean.
+
+expect: never differentiated
+"""
+reinforce_variance_statements = (False, False, False, True)
