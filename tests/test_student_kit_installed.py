@@ -10,14 +10,17 @@ shared: each per-assignment kit's checker goes into a folder of its own (``pip i
 In every kit the visible checks pass on the reference code pasted into exercises/ (the labs' too: they
 train with the kit's own copy of the course's code) and say "not implemented" (or "not answered yet")
 on the stubs; the lab's notebook runs top to bottom in that environment with the reference modules,
-its check cells included. The figures (install, checks, notebook) are printed (``-s`` shows them).
+its check cells included, and its PPO runs balance the pole. The figures (install, checks, notebook) are
+printed (``-s`` shows them).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -37,10 +40,10 @@ from tests.test_cell_isolation import COURSE, notebook
 pytestmark = pytest.mark.slow
 
 KITS = [a.id for a in COURSE.assignments] + ["all"]
-FIGURES: dict[str, float] = {}
+FIGURES: dict[str, tuple[float, float]] = {}  # what -> (wall seconds, CPU seconds of the processes it ran)
 # Executes a notebook in the environment it runs in (the kit's), as Jupyter would: its own folder is the
 # kernel's working directory. Prints one JSON line: the seconds it took and what its cells printed.
-RUN_NOTEBOOK = """
+RUN_NOTEBOOK = r"""
 import json, sys, time
 from pathlib import Path
 import nbclient, nbformat
@@ -64,6 +67,17 @@ print(json.dumps({
     "figures": sum(1 for o in outputs if "image/png" in o.get("data", {})),
 }))
 """
+
+
+@contextlib.contextmanager
+def measured(what: str):
+    def cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    wall, used = time.perf_counter(), cpu()
+    yield
+    FIGURES[what] = (time.perf_counter() - wall, cpu() - used)
 
 
 def environment(venv: Path) -> dict:
@@ -117,11 +131,10 @@ def student(kits, tmp_path_factory) -> dict:
     readme = (kit / "README.txt").read_text(encoding="utf-8")
     [install] = re.findall(r'pip install "(checker/[^"]+\[notebooks\])"', readme)
     venv = kit / ".venv"
-    started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     env = environment(venv)
-    wheelhouse_install(venv, [str(kit / install), "nbclient"], env)
-    FIGURES["install (venv, checker and [notebooks], from the wheelhouse)"] = time.perf_counter() - started
+    with measured("install: the venv, then the checker with [notebooks] (from the wheelhouse)"):
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+        wheelhouse_install(venv, [str(kit / install), "nbclient"], env)
     return {"home": home, "venv": venv, "env": env}
 
 
@@ -180,9 +193,8 @@ def test_every_visible_check_says_not_implemented_on_the_stubs_and_passes_on_the
         assert messages[0] == "not implemented" or messages[0].startswith(f"{name} is not answered yet"), messages
     for module in (folder / "exercises").glob("*.py"):  # the reference pasted in, as a student would
         shutil.copy(ROOT / "solutions" / module.name, module)
-    started = time.perf_counter()
-    done = run([*grader, "check"], folder, env)
-    FIGURES[f"grader check, reference, kit {kit_id}"] = time.perf_counter() - started
+    with measured(f"grader check of kit {kit_id} on the reference"):
+        done = run([*grader, "check"], folder, env)
     assert done.returncode == 0 and ALL_PASSED in done.stdout, done.stdout + done.stderr
     assert set(verdicts(done.stdout)) == own_exercises(kit_id) and not done.stderr
     labs = [e.function for e in COURSE.exercises if e.kind == "lab" and e.function in own_exercises(kit_id)]
@@ -231,10 +243,10 @@ def test_the_lab_notebook_runs_top_to_bottom_in_the_kits_environment(student):
     script = student["home"] / "run_notebook.py"
     script.write_text(RUN_NOTEBOOK, encoding="utf-8")
     python = student["venv"] / "bin" / "python"
-    proc = run([python, script, kit / "exercises" / "lab4.ipynb"], kit, student["env"], timeout=1800)
+    with measured("the lab notebook, top to bottom (smoke profile), kernel start included"):
+        proc = run([python, script, kit / "exercises" / "lab4.ipynb"], kit, student["env"], timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
     result = json.loads(proc.stdout.splitlines()[-1])
-    FIGURES["the lab notebook, top to bottom (smoke profile)"] = result["seconds"]
     text = result["text"]
     assert f"your code: {kit / 'exercises'}" in text
     assert f"kernel: {student['venv']}" in text and str(student["venv"]) in text.split("kernel:")[1]
@@ -247,5 +259,5 @@ def test_the_lab_notebook_runs_top_to_bottom_in_the_kits_environment(student):
 
 
 def teardown_module():
-    for what, seconds in FIGURES.items():
-        print(f"\n{what}: {seconds:.1f} s", end="")
+    for what, (wall, cpu) in FIGURES.items():
+        print(f"\n{what}: {wall:.1f} s ({cpu:.1f} s of CPU)", end="")
