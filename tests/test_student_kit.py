@@ -186,3 +186,48 @@ def test_help_gives_a_commands_options(capsys):
     assert "--only FUNCTION" in capsys.readouterr().out
     assert cli.main(["help", "nonsense"]) == 2
     assert "no command 'nonsense'" in capsys.readouterr().err
+
+
+# -- the labs' visible checks say why they fail -------------------------------------------------
+def test_course_code_is_the_courses_own_and_says_when_it_cannot_be_loaded(monkeypatch):
+    from grader import testing
+
+    monkeypatch.setattr(testing.CONTEXT, "course", COURSE)
+    assert testing.course_code("ppo_training").__file__ == str(COURSE.exercises_dir / "ppo_training.py")
+    with pytest.raises(AssertionError, match=r"the course's gae\.py could not be loaded .*holds exercises"):
+        testing.course_code("gae")  # a module of stubs is the students', not course code
+    with pytest.raises(AssertionError, match=r"the course's cartpole2\.py could not be loaded .*reinstall"):
+        testing.course_code("cartpole2")
+
+
+@pytest.mark.slow
+def test_a_labs_visible_check_names_the_students_error_and_its_line(tmp_path):
+    from tests.helpers import run_grader
+
+    work = tmp_path / "work"
+    shutil.copytree(ROOT / "solutions", work)
+    source = (work / "gae.py").read_text()
+    body = "    ### BEGIN SOLUTION\n"
+    assert body in source
+    (work / "gae.py").write_text(source.replace(body, body + "    raise ValueError('my own check')\n", 1))
+    line = (work / "gae.py").read_text().splitlines().index("    raise ValueError('my own check')") + 1
+    proc = run_grader("check", str(work), "--only", "cartpole_ppo_lab")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    said = " ".join(proc.stdout.split())
+    assert f"cartpole_ppo_lab raised ValueError: my own check (at gae.py, line {line}, in gae_advantages)" in said
+
+
+@pytest.mark.slow
+def test_a_labs_visible_check_fails_a_wrong_gae_and_says_what_the_training_reached(tmp_path):
+    from tests.helpers import run_grader
+
+    work = tmp_path / "work"
+    shutil.copytree(ROOT / "solutions", work)
+    shutil.copy(
+        ROOT / "tests" / "data" / "mutants" / "cartpole_ppo_lab" / "gae_bootstraps_terminal.py", work / "gae.py"
+    )
+    proc = run_grader("check", str(work), "--only", "cartpole_ppo_lab")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    said = " ".join(proc.stdout.split())
+    assert re.search(r"the greedy policy balances for \d+ steps on average, it should reach 475; its evaluations", said)
+    assert "check gae_advantages (bootstrap only where not terminated" in said, said

@@ -61,9 +61,10 @@ def run(args: argparse.Namespace) -> int:
         record = record.with_extraction(parcel.label, extraction)
     for note in record.notes.get(GENERAL, []):
         console.print(f"! {visible(note)}", markup=False, highlight=False, soft_wrap=True)
+    folder = label if path.is_dir() else str(path.parent)  # where a lab's modules are looked for
     for lab, modules in missing.items():
         console.print(
-            f"! {lab}: the lab runs your {_names(lab_modules(course, lab))}, and {visible(label)} has no "
+            f"! {lab}: the lab runs your {_names(lab_modules(course, lab))}, and {visible(folder)} has no "
             f"{_names(modules)}: put your module{'s' if len(modules) > 1 else ''} there (`grader modules` writes "
             "them from your notebooks)",
             markup=False,

@@ -365,13 +365,12 @@ def found_solution_cells(data, checked: bool = False) -> dict[str, FoundCell]:
     found: dict[str, FoundCell] = {}
     heading = None
     for number, cell in enumerate(nb.cells if nb is not None else [], start=1):
-        if cell.cell_type == "markdown":
-            heading = heading_of(cell.source) or heading
-            continue
         meta = cell.metadata.get("nbgrader") or {}
-        if meta.get("solution") and not meta.get("grade"):
+        if meta.get("solution") and not meta.get("grade"):  # whatever its type: nbgrader's test is the metadata
             name = cell_name(heading, cell.source, execution_count(cell))
             found[meta["grade_id"]] = FoundCell(cell.source, number, name)
+        elif cell.cell_type == "markdown":
+            heading = heading_of(cell.source) or heading
     return found
 
 
