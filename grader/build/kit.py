@@ -124,7 +124,8 @@ class KitFiles:
     """What one kit's exercises/ holds, for its README."""
 
     modules: list[str]  # the stubs of the kit's exercises
-    notebooks: list[str]  # the kit's notebooks, the problem sets' first
+    notebooks: list[str]  # the problem sets' notebooks
+    lab_notebooks: list[str]
     runs: dict[str, tuple[str, ...]]  # lab -> the students' modules it imports
     lab_modules: list[str]  # modules beside a lab that are no exercise of this kit (stubs)
     course_code: list[str]  # course-provided files beside a lab
@@ -170,10 +171,10 @@ def _work_files(course: Course, assignments: list[str], notebooks: dict[str, lis
         for a in course.assignments
         if a.id not in with_lab and any(e.module in wanted and e.kind == "function" for e in a.exercises)
     ]
-    ordered = [a for a in assignments if a not in with_lab] + [a for a in assignments if a in with_lab]
     return KitFiles(
         modules=modules,
-        notebooks=[nb.name for a in ordered for nb in notebooks.get(a, [])],
+        notebooks=[nb.name for a in assignments if a not in with_lab for nb in notebooks.get(a, [])],
+        lab_notebooks=[nb.name for nb in lab_notebooks],
         runs=runs,
         lab_modules=sorted(m for m in wanted & graded if m not in modules),
         course_code=sorted(rel.as_posix() for rel in course_provided_files(course)) if labs else [],
@@ -269,9 +270,12 @@ Check your work with the visible tests (in this folder, the environment activate
     grader check                          every exercise of this kit, in exercises/
 """
     text += "".join(f"    {'grader check exercises/' + nb:<38}one notebook\n" for nb in files.notebooks[:1])
+    text += "".join(
+        f"    {'grader check exercises/' + nb:<38}the lab, with the modules beside it\n" for nb in files.lab_notebooks
+    )
     text += f"    grader check --only {example}\n" if example else ""
     text += "    grader help                           what else the checker does\n"
-    if files.notebooks:
+    if files.notebooks or files.lab_notebooks:
         text += """
 Work in the notebooks:
     jupyter lab exercises/                each exercise has a check cell: run it after your cell
@@ -283,21 +287,19 @@ Work in the notebooks:
 
 def _held(files: KitFiles) -> str:
     """The lines of 'What is here' about exercises/."""
-    lab_notebooks = files.notebooks[len(files.notebooks) - (1 if files.runs else 0) :] if files.notebooks else []
-    problem_notebooks = [nb for nb in files.notebooks if nb not in lab_notebooks]
     rows = []
     if files.modules:
         rows.append((", ".join(m + ".py" for m in files.modules), "the exercises: fill in each function or answer"))
-    if problem_notebooks:
+    if files.notebooks:
         rows.append(
             (
-                ", ".join(problem_notebooks),
+                ", ".join(files.notebooks),
                 "the same exercises as notebooks (either route: per exercise, the one you\n"
                 "implemented is checked, the .py module when both are)",
             )
         )
-    if lab_notebooks:
-        rows.append((", ".join(lab_notebooks), "the lab: it runs your modules and the course's code below"))
+    if files.lab_notebooks:
+        rows.append((", ".join(files.lab_notebooks), "the lab: it runs your modules and the course's code below"))
     if files.lab_modules:
         rows.append(
             (
