@@ -104,6 +104,22 @@ def property_examples() -> int:
     return _course().property_examples
 
 
+def course_code(module: str):
+    """The course's own ``module`` (a lab's training loop, the environment) as students receive it, in
+    the grader's process: what a visible check runs, never a reference solution (a student kit has none).
+
+    A course whose copy cannot be loaded fails the check with a sentence that says so (the student's
+    code is not to blame), not with a traceback.
+    """
+    try:
+        return _course().released_module(module)
+    except Exception as exc:  # any failure to load course code is the course's, said in one line
+        raise AssertionError(
+            f"the course's {module}.py could not be loaded ({type(exc).__name__}: {exc}); "
+            "reinstall the course's kit (its README.txt says how)"
+        ) from None
+
+
 # -- checks ------------------------------------------------------------------------
 def expect(condition: Any, message: str) -> None:
     """Fail with ``message`` unless ``condition`` holds."""

@@ -36,14 +36,17 @@
 # a longer budget. The numbers are what this code produces under this protocol, not
 # benchmarks of PPO in general.
 #
-# **Whose code runs.** The notebook imports *your* modules: those in its own folder,
-# or the folder `RL_LLM_M4_CODE` names. In the course repository that default is
-# `exercises/`, whose functions are unfinished stubs: the first call stops with a
-# `NotImplementedError` until you fill them in. To see the whole notebook run on the
-# course's reference solutions instead, run `make lab-notebook` in the repository (it
-# writes the executed notebook, figures included, to
+# **Whose code runs.** The notebook imports *your* modules: those in its own folder (in
+# a student kit, `exercises/`, where this notebook is), or the folder `RL_LLM_M4_CODE`
+# names. Until you fill them in they are stubs: the first call stops with a
+# `NotImplementedError`. In the course repository the default is `exercises/`; to see
+# the whole notebook run on the course's reference solutions instead, run
+# `make lab-notebook` there (it writes the executed notebook, figures included, to
 # `course-build/lab4_policy_gradients.ipynb`), or start Jupyter with
 # `RL_LLM_M4_CODE=$PWD/solutions`.
+#
+# **What it needs.** numpy and matplotlib in the notebook's kernel: a student kit installs
+# both with its checker's `[notebooks]` extra (its README.txt says how).
 
 # %%
 from __future__ import annotations
@@ -60,7 +63,13 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-import matplotlib.pyplot as plt  # noqa: E402
+try:
+    import matplotlib.pyplot as plt  # noqa: E402
+except ModuleNotFoundError:
+    raise ModuleNotFoundError(
+        "this notebook draws its figures with matplotlib, which this kernel lacks: install it where the "
+        "kernel runs (a student kit: pip install the checker's wheel with [notebooks], as its README.txt says)"
+    ) from None
 import numpy as np  # noqa: E402
 
 
@@ -78,7 +87,10 @@ def find_code_dir() -> Path:
     for parent in [here, *here.parents]:
         if (parent / "course.yaml").is_file() and (parent / "exercises").is_dir():
             return parent / "exercises"
-    raise FileNotFoundError("cannot find your modules: set RL_LLM_M4_CODE to the folder holding gae.py")
+    raise FileNotFoundError(
+        f"cannot find your modules: there is no gae.py in {here}; run this notebook in the folder of your "
+        "modules (a student kit: its exercises/), or set RL_LLM_M4_CODE to the folder holding gae.py"
+    )
 
 
 CODE_DIR = find_code_dir()

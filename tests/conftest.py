@@ -18,6 +18,9 @@ import grader  # noqa: F401
 # files changes, never the order of the tests inside a file.
 LONGEST_FIRST = (
     "tests/test_blind.py",  # 100 wall, 99 CPU: one grading session of ~550 entries
+    # 80 CPU (measured at a load average of 9-10: 280 wall): the build, a venv and pip install of a kit
+    # with its [notebooks] extra (21), every kit's checks (about 20), the lab's notebook (20)
+    "tests/test_student_kit_installed.py",
     "tests/test_mutants.py",  # 84, 82: one session, the lab mutants train
     "tests/test_autograde_course_run.py",  # 76, 78
     "tests/cluster/test_cluster.py",  # 61, 21
@@ -29,7 +32,7 @@ LONGEST_FIRST = (
     "tests/test_trivial.py",  # 27, 27
     "tests/fuzz/test_fuzz_submissions.py",  # 25, 26
     "tests/test_gradescope.py",  # 20, 17
-    "tests/test_lab_notebook.py",  # 18, 18
+    "tests/test_student_kit.py",  # 22 wall at a load average of 4: two labs' visible checks train
     "tests/test_leak_check.py",  # 17, 18
     "tests/test_written_answers.py",  # 17, 18
     "tests/test_record_equivalence.py",  # 16, 17
@@ -41,7 +44,6 @@ LONGEST_FIRST = (
     # Measured beside other engineers' work (load about 10): 15 and 13 wall, 4 CPU each.
     "tests/test_seed_module_code.py",
     "tests/test_course_rules.py",
-    "tests/test_student_kit.py",  # 8, 9
     "tests/test_lab_grading.py",  # 8, 4
     "tests/sandbox/test_accounting.py",  # 7, 1
 )

@@ -19,7 +19,15 @@ ROOT = Path(os.environ.get("GRADER_ROOT") or Path(__file__).resolve().parents[1]
 # Layers, lowest first: a module may import its own layer and the layers below it, nothing above.
 # A part is a module or package prefix; the longest prefix that matches a module names its part.
 LAYERS = {
-    "base": ["grader", "grader.errors", "grader.display", "grader.options", "grader.calendar", "grader.untrusted"],
+    "base": [
+        "grader",
+        "grader.errors",
+        "grader.display",
+        "grader.options",
+        "grader.calendar",
+        "grader.untrusted",
+        "grader.edition",
+    ],
     "worker": ["grader.worker"],
     "sandbox": ["grader.sandbox"],
     # grader.testing and grader.answers are the API the hidden and visible tests import by these names.

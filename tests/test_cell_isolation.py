@@ -52,7 +52,7 @@ def test_a_failing_print_at_the_end_of_a_cell_costs_that_exercise_only(tmp_path)
     assert scores(record) == {"gae_advantages": 5, "ppo_clipped_terms": 0, "ppo_diagnostics": 4}
     report = function_report(record, "ppo_clipped_terms")
     assert "NameError" in report and "my_ratio" in report
-    assert "ppo_objective.py" not in report and "the cell of ppo_clipped_terms (cell " in report
+    assert "ppo_objective.py" not in report and 'the cell under "Exercise 2: ppo_clipped_terms (3 points)"' in report
     span = record.spans["ppo_clipped_terms"]
     cell_line = span[2] - span[1] + 1  # the print is the cell's last line
     assert f"line {cell_line}" in report, report

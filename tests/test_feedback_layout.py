@@ -29,7 +29,7 @@ DIAGNOSIS = (
     "gae_advantages: the recursion continues across a trace cut: at a record where trace_cuts is true the "
     "advantage of the next record must not flow back (the bootstrap is still used when terminated is "
     "false); 3 of the 7 failed checks have trace cuts inside the array, the others at the last record "
-    "(at the cell of gae_advantages (cell 8), line 31, in gae_advantages)"
+    '(at the cell under "Exercise 1: gae_advantages (5 points)", In [4], line 31, in gae_advantages)'
 )
 
 

@@ -249,7 +249,10 @@ def test_a_complete_notebook_beats_stub_modules_uploaded_beside_it(graded):
     doc, log = graded["stubs_and_notebook"]
     assert doc["score"] == 12.0, doc
     gae = next(t for t in doc["tests"] if t["name"].endswith("gae_advantages"))
-    assert "graded from ps4b.ipynb, cell 8, which implements it (gae.py has it unfinished" in gae["output"]
+    assert (
+        'graded from ps4b.ipynb, the cell under "Exercise 1: gae_advantages (5 points)", which implements it '
+        "(gae.py has it unfinished" in gae["output"]
+    )
 
 
 def scores(doc: dict) -> dict[str, float]:

@@ -187,7 +187,8 @@ def test_reports_name_the_misconception_and_the_cell_line(tmp_path):
     record = GradeRecord("s", "s/ps4b", result).with_extraction("ps4b", ex)
     text = function_report(record, "gae_advantages")
     assert text.startswith("gae_advantages: 2.50 of 5 points")
-    assert f"the cell of gae_advantages (cell {span.cell}), line 3" in text and "1 of 2 checks passed" in text
+    assert f"{span.name}, line 3" in text and "1 of 2 checks passed" in text
+    assert span.name.startswith('the cell under "') and "gae_advantages" in span.name
     assert span.cell and grade_id(notebook_with({}).cells[span.cell - 1]) == "gae_advantages"
 
 

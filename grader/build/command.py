@@ -38,6 +38,7 @@ def register(sub, common) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from grader.build.kit import KIT_DIR
     from grader.build.pipeline import build_course  # nbformat/nbgrader: imported only when building
 
     console = Console()
@@ -55,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
     for b in state.built:
         extra = f" + {len(b.student_modules) + len(b.provided_files)} module file(s)" if b.lab else ""
         console.print(f"[green]built[/green] {b.id}: source/{b.id}/{b.notebook} -> release/{b.id}/{b.notebook}{extra}")
+    kits = sorted(p.name for p in (course_dir / KIT_DIR).glob("*.zip")) if state.built else []
+    if kits:
+        console.print(f"student kits: {markup(course_dir / KIT_DIR)}/ ({', '.join(kits)}; each has a README.txt)")
     for aid, reason in state.skipped.items():
         console.print(f"[yellow]skipped[/yellow] {aid}: {markup(reason)}")
     for warning in state.warnings:

@@ -134,9 +134,12 @@ class Instructions:
 
 - The graded work lives in the `.py` files next to this notebook: your modules from the problem sets
   (`gae.py`, `ppo_objective.py`, `response_tokens.py`, ...). If you solved the problem sets in notebooks,
-  write your functions into them with one command in this folder (nothing to copy by hand):
-  `grader modules ../ps4a/ps4a.ipynb ../ps4b/ps4b.ipynb ../ps4c/ps4c.ipynb` (the student kit installs
-  `grader`). It writes the course's code and your solution cells, as they are, into each module.
+  write your functions into them with one command in this folder (nothing to copy by hand), naming your
+  notebooks where they are: `grader modules ../ps4a/ps4a.ipynb ../ps4b/ps4b.ipynb ../ps4c/ps4c.ipynb` when
+  each assignment has a folder of its own, `grader modules ps4a.ipynb ps4b.ipynb ps4c.ipynb` when they are
+  beside this notebook (the module's student kit; every kit installs `grader`, its README.txt says how).
+  It writes the course's code and your solution cells, as they are, into each module.
+- `grader check NOTEBOOK` here runs the labs' visible checks with these modules.
 - The other modules (the environment, the training loops) belong to the course. You may read them, but
   grading always uses the course's own copies, so changing them changes nothing.
 - Run the notebook from top to bottom: each section calls your modules and checks itself.
@@ -146,7 +149,7 @@ class Instructions:
 
     def cells(self, ctx: Context) -> list:
         if is_lab(ctx.assignment):
-            text = self.LAB_TEXT
+            text = self.LAB_TEXT.replace("NOTEBOOK", f"{ctx.assignment.id}.ipynb")
         else:
             answers = all(e.kind == "answer" for e in ctx.assignment.exercises)
             text = self.TEXT.format(**(self.ANSWER_TEXT if answers else self.FUNCTION_TEXT))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -23,9 +24,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 
+from grader import edition
 from grader.errors import CourseError
 
 COURSE_FILE = "course.yaml"
+# In a student kit's course: which kit it is, its own assignments, the course-provided files (grader build).
+KIT_MANIFEST = "kit.json"
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 BEGIN_SOLUTION = "### BEGIN SOLUTION"
 END_SOLUTION = "### END SOLUTION"
@@ -215,6 +219,25 @@ class Course:
             self._references[module] = mod
         return self._references[module]
 
+    def released_module(self, module: str) -> ModuleType:
+        """Import ``exercises/<module>.py``, course-provided code as students receive it (a lab's training
+        loop, the environment), into this (trusted) process, once. The visible tests use it: they run in a
+        student kit too, which has no solutions/. A module of exercises is refused (it holds stubs)."""
+        if any(e.module == module and e.kind != "lab" for e in self.exercises):
+            raise CourseError(f"{module}.py holds exercises: the students write it, it is not course code")
+        key = f"released:{module}"
+        if key not in self._references:
+            path = self.exercises_dir / f"{module}.py"
+            if not path.is_file():
+                raise CourseError(f"the course's {module}.py is not in {self.exercises_dir}")
+            name = f"_released_course_code.{module}"
+            spec = importlib.util.spec_from_file_location(name, path)
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[name] = mod
+            spec.loader.exec_module(mod)
+            self._references[key] = mod
+        return self._references[key]
+
     def reference(self, function: str) -> Callable[..., Any]:
         return getattr(self.reference_module(self.exercise(function).module), function)
 
@@ -232,10 +255,12 @@ def find_course_root(start: Path | None = None) -> Path:
             raise CourseError(f"GRADER_COURSE={env} has no {COURSE_FILE}")
         return root
     here = (start or Path.cwd()).resolve()
+    kit = installed_kit()
+    if edition.STUDENT and kit is not None:  # a kit's checker checks its own course, wherever it runs
+        return kit
     for candidate in [here, *here.parents]:
         if (candidate / COURSE_FILE).is_file():
             return candidate
-    kit = installed_kit()
     if kit is not None:
         return kit
     raise CourseError(
@@ -250,6 +275,20 @@ def installed_kit() -> Path | None:
         return None
     root = Path(list(spec.submodule_search_locations)[0]) / "course"
     return root if (root / COURSE_FILE).is_file() else None
+
+
+def kit_manifest(root: Path) -> dict:
+    """What ``grader build`` wrote about a student kit's course (:data:`KIT_MANIFEST`): ``kit`` (its id),
+    ``assignments`` (the kit's own; its course.yaml may also hold those whose modules its lab runs) and
+    ``provided`` (the course-provided files, relative to exercises/). Empty for any other course."""
+    path = Path(root) / KIT_MANIFEST
+    if not is_kit(root) or not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise CourseError(f"{path}: not valid JSON ({exc}); reinstall the kit") from None
+    return data if isinstance(data, dict) else {}
 
 
 def is_kit(root: Path) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -228,3 +230,39 @@ def score_function(
         mistake=mistake,
         causes=causes,
     )
+
+
+# A line of a file in a message: 'cell_gae_advantages.py, line 7' (how tracebacks name a line of a
+# solution cell, which runs as a file of its own) or 'gae.py, line 12'.
+WHERE = re.compile(r"\b(\w+)\.py, line (\d+)")
+
+
+def name_cells(text: str, spans: dict[str, list]) -> str:
+    """``text`` with each line of a notebook's solution cell named as the student finds it:
+    'cell_gae_advantages.py, line 7' -> 'the cell under "gae_advantages (5 points)", In [3], line 7'.
+
+    A span is [file, first line, last line, the cell's number, its name in Jupyter] (records written
+    before cells had names lack the name, and older ones the number too: 'the cell of gae_advantages
+    (cell 12), line 7')."""
+
+    def replace(match):
+        module, line = match.group(1), int(match.group(2))
+        for function, (span_module, first, last, *where) in spans.items():
+            if span_module == module and first <= line <= last:
+                number, name = (where + [None, ""])[:2]
+                cell = name or f"the cell of {function}" + (f" (cell {number})" if number else "")
+                return f"{cell}, line {line - first + 1}"
+        return match.group(0)
+
+    return WHERE.sub(replace, text) if spans else text
+
+
+def with_cells_named(result: SubmissionResult, spans: dict[str, list]) -> SubmissionResult:
+    """A copy of ``result`` whose messages name solution cells as the student finds them (:func:`name_cells`)."""
+    named = copy.deepcopy(result)
+    for f in named.functions.values():
+        f.error = name_cells(f.error, spans) if f.error else f.error
+        f.diagnosis = name_cells(f.diagnosis, spans) if f.diagnosis else f.diagnosis
+        for t in f.tests:
+            t.message = name_cells(t.message, spans)
+    return named

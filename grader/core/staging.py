@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import ast
 import functools
 import keyword
 import os
@@ -17,7 +18,7 @@ import shutil
 import stat
 from pathlib import Path
 
-from grader.core.course import Course
+from grader.core.course import Course, kit_manifest
 from grader.core.stubs import SKIP_PARTS, has_solution_regions, solution_files
 from grader.errors import GraderError
 
@@ -36,8 +37,12 @@ class SubmissionRefused(GraderError):
 
 def course_provided_files(course: Course) -> tuple[Path, ...]:
     """Paths (relative to solutions/) of files students receive ready-made. In a student kit (no
-    solutions/): the files of exercises/ that hold no function or answer exercise (the lab code)."""
+    solutions/): those its build listed (``provided`` of :func:`kit_manifest`), else the files of
+    exercises/ that hold no function or answer exercise."""
     if not course.solutions_dir.is_dir():
+        listed = kit_manifest(course.root).get("provided")
+        if isinstance(listed, list):
+            return tuple(Path(rel) for rel in listed if isinstance(rel, str))
         graded = {e.module for e in course.exercises if e.kind != "lab"}
         return tuple(
             p.relative_to(course.exercises_dir)
@@ -45,6 +50,21 @@ def course_provided_files(course: Course) -> tuple[Path, ...]:
             if p.stem not in graded
         )
     return _provided_files(course.solutions_dir)
+
+
+def lab_modules(course: Course, lab: str) -> tuple[str, ...]:
+    """The students' modules a lab's course code imports (``from gae import gae_advantages``), in the
+    order it imports them: what the lab runs of a submission. Read from the course's copy of that code."""
+    exercise = course.exercise(lab)
+    path = course.exercises_dir / f"{exercise.module}.py"
+    provided = {rel.stem for rel in course_provided_files(course) if rel.suffix == ".py"}
+    students = {p.stem for p in course.exercises_dir.glob("*.py")} - provided
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if path.is_file() else []:
+        names = [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+        names += [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        found += [(node.lineno, n) for n in names if n in students]
+    return tuple(dict.fromkeys(n for _, n in sorted(found)))
 
 
 @functools.lru_cache(maxsize=None)

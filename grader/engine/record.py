@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from grader.core.course import Course
-from grader.core.results import SubmissionResult, score_function
+from grader.core.results import SubmissionResult, score_function, with_cells_named
 from grader.sandbox.launcher import WorkerExit
 from grader.sandbox.limits import Limits
 from grader.worker.client import describe_exit
@@ -86,13 +86,16 @@ class GradeRecord:
         return {name: (float(f.score), float(f.max)) for name, f in self.result.functions.items()}
 
     def with_extraction(self, assignment: str, extraction, labs=()) -> "GradeRecord":
-        """This record with what a notebook's extraction tells the student: notes and cell spans."""
+        """This record with what a notebook's extraction tells the student: notes and cell spans; its
+        messages name each solution cell as the student finds it in Jupyter, never by the file it ran as."""
+        spans = {f: [s.module, s.first, s.last, s.cell, s.name] for f, s in extraction.spans.items()}
         return dataclasses.replace(
             self,
+            result=with_cells_named(self.result, spans),
             assignment=assignment,
             labs=list(labs),
             notes=dict(extraction.notes),
-            spans={f: [s.module, s.first, s.last, s.cell] for f, s in extraction.spans.items()},
+            spans=spans,
         )
 
     # -- JSON ----------------------------------------------------------------------

@@ -14,18 +14,22 @@ misconception, never a hidden value) and, for notebooks, from the extraction.
 
 from __future__ import annotations
 
-import re
-
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from grader import display
-from grader.core.results import SubmissionResult
+from grader.core.results import SubmissionResult, name_cells
 from grader.engine.record import GradeRecord
 
 GENERAL = ""  # notes key for the submission as a whole
-WHERE = re.compile(r"\b(\w+)\.py, line (\d+)")
+# How a note that says which file (and cell) was graded begins: it informs, where every other note warns
+# (a cell left out, a notebook that could not be read) and is marked so.
+INFORMATION = "graded from "
+
+
+def is_information(note: str) -> bool:
+    return note.startswith(INFORMATION)
 
 
 def format_points(x: float) -> str:
@@ -43,7 +47,7 @@ def grade_table(
     record: GradeRecord | None = None,
 ) -> Table:
     """``record``: when the submission came from notebooks, its notes come first and cell lines are
-    named as the student sees them ('the cell of gae_advantages (cell 12), line 3')."""
+    named as the student sees them ('the cell under "gae_advantages (5 points)", In [3], line 3')."""
     table = Table(
         title=display.text(title or f"Grades for {result.submission}", one_line=True), show_lines=False, expand=False
     )
@@ -82,19 +86,9 @@ def print_grades(result: SubmissionResult, console: Console | None = None, recor
 
 # -- reports of one exercise (nbgrader feedback, Gradescope) --------------------------------
 def _where(text: str, spans: dict[str, list]) -> str:
-    """'cell_gae_advantages.py, line 7' -> 'the cell of gae_advantages (cell 12), line 7' when the line
-    is in a cell (a span is [file, first line, last line] and, in records since cells run on their own,
-    the cell's number in the notebook)."""
-
-    def replace(match):
-        module, line = match.group(1), int(match.group(2))
-        for function, (span_module, first, last, *number) in spans.items():
-            if span_module == module and first <= line <= last:
-                cell = f" (cell {number[0]})" if number and number[0] else ""
-                return f"the cell of {function}{cell}, line {line - first + 1}"
-        return match.group(0)
-
-    return WHERE.sub(replace, text)
+    """'cell_gae_advantages.py, line 7' -> 'the cell under "gae_advantages (5 points)", In [3], line 7' when
+    the line is in a cell (:func:`grader.core.results.name_cells`)."""
+    return name_cells(text, spans)
 
 
 def _notes(record: GradeRecord, function: str) -> list[str]:
@@ -135,7 +129,7 @@ def function_report(record: GradeRecord, function: str) -> str:
         f"{function}: {format_points(f.score)} of {format_points(f.max)} points "
         "(hidden tests, run by the course grader)"
     ]
-    lines += [f"! {note}" for note in _notes(record, function)]
+    lines += [note if is_information(note) else f"! {note}" for note in _notes(record, function)]
     lines += [f"\u2717 {message}" for message in _messages(record, function)]
     if f.tests:
         lines.append(f"{sum(1 for t in f.tests if t.passed)} of {len(f.tests)} checks passed")

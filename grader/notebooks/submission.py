@@ -20,11 +20,11 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.core.course import Course
+from grader.core.course import Course, is_lab
 from grader.core.staging import submission_files
 from grader.core.stubs import SKIP_PARTS
 from grader.errors import GraderError
-from grader.feedback import GENERAL
+from grader.feedback import GENERAL, INFORMATION
 from grader.notebooks.extract import (
     BROKEN,
     IMPLEMENTED,
@@ -32,12 +32,13 @@ from grader.notebooks.extract import (
     MISSING,
     STUB,
     Extraction,
-    cell_label,
+    FoundCell,
     check_notebook,
     clean_cell,
     compile_problem,
+    exercise_cells,
+    found_solution_cells,
     module_text,
-    numbered_solution_cells,
     rank_of,
     read_notebook,
 )
@@ -55,10 +56,11 @@ class Source:
     """One candidate source of a function: where it comes from and how far it got."""
 
     rank: int
-    label: str  # for the student: 'ps4b.ipynb, cell 12' or 'ppo_objective.py'
+    label: str  # for the student: 'ps4b.ipynb, the cell under "gae_advantages (5 points)", In [3]' or 'gae.py'
     source: str = ""
     cell: int | None = None
     notebook: bool = False
+    name: str = ""  # a notebook cell's name in Jupyter (grader.notebooks.extract.cell_name)
 
 
 def is_notebook(path: Path) -> bool:
@@ -82,7 +84,7 @@ def notebook_paths(path: Path) -> list[Path]:
 
 
 def prepare(
-    course: Course, path: Path, dest: Path, functions: list[str] | None = None
+    course: Course, path: Path, dest: Path, functions: list[str] | None = None, *, beside: bool = False
 ) -> tuple[Path, Extraction | None]:
     """The submission at ``path`` as something to grade, and what its notebooks tell the student.
 
@@ -90,6 +92,12 @@ def prepare(
     receives the submission's own ``.py`` files and, for each course module with a notebook
     cell, a module that runs the student's module (when it has one) and then the notebook cells
     that win (see the module docstring). ``functions``: the exercises graded (default: all).
+    ``beside``: a lone notebook of a lab comes with the ``.py`` files of its folder, which the lab's
+    notebook imports (``grader check`` on a student's machine; never for a class, whose notebooks
+    may share a folder).
+
+    In phases: the notebooks' candidate cells, the student's own ``.py`` files, per function the
+    source that wins, the modules written.
     """
     path = Path(path)
     notebooks = notebook_paths(path)
@@ -103,9 +111,21 @@ def prepare(
     if len(notebooks) > MAX_NOTEBOOKS:
         ex.note(GENERAL, f"the submission has {len(notebooks)} notebooks; only the first {MAX_NOTEBOOKS} were read")
         notebooks = notebooks[:MAX_NOTEBOOKS]
+    cells = _notebook_cells(course, path, notebooks, ex)
+    if path.is_dir():
+        own = _copy_own_files(course, path, submission_files(path), dest)
+    elif beside and any(is_lab(course.assignment(a)) for a in ex.assignments):
+        own = _copy_own_files(course, path.parent, _files_beside(path), dest)
+    else:
+        own = {}
+    chosen = _choose(wanted, own, cells, ex)
+    _write_modules(course, wanted, chosen, own, ex)
+    return dest, ex
 
-    # The candidates from the notebooks: a later notebook (in name order) replaces an earlier one's cell
-    # only when it got further.
+
+def _notebook_cells(course: Course, path: Path, notebooks: list[Path], ex: Extraction) -> dict[str, Source]:
+    """The candidates from the notebooks, per function: a later notebook (in name order) replaces an
+    earlier one's cell only when it got further. Notes what could not be read or was left out."""
     cells: dict[str, Source] = {}
     read_any = False
     for nb_path in notebooks:
@@ -120,36 +140,58 @@ def prepare(
         if nb is None:
             continue
         read_any = True
-        for function, (source, number) in numbered_solution_cells(nb, checked=True).items():
-            if function not in course.functions:
-                continue
-            ex.seen.add(function)
-            source, magics = clean_cell(source)
-            rank = BROKEN if compile_problem(source, function) else rank_of(source, function)
-            candidate = Source(rank, f"{name}, cell {number}", source, number, notebook=True)
-            if function not in cells or rank > cells[function].rank:
-                cells[function] = candidate
-            if magics:
-                ex.note(
-                    function,
-                    f"{magics} IPython magic or shell line(s) in {cell_label(function, number)} "
-                    "were left out (they are not Python)",
-                )
+        ex.assignments |= {course.exercise(f).assignment for f in exercise_cells(nb, set(course.functions))}
+        for function, found in found_solution_cells(nb, checked=True).items():
+            if function in course.functions:
+                _candidate(cells, ex, function, found, name)
     if not read_any:
         ex.readable = not notebooks
+    return cells
 
-    # The student's own .py files come along as they are (helpers, lab modules); course modules with a
-    # winning notebook cell are written anew below.
+
+def _candidate(cells: dict[str, Source], ex: Extraction, function: str, found: FoundCell, notebook: str) -> None:
+    ex.seen.add(function)
+    source, magics = clean_cell(found.source)
+    rank = BROKEN if compile_problem(source, function) else rank_of(source, function)
+    candidate = Source(rank, f"{notebook}, {found.name}", source, found.number, notebook=True, name=found.name)
+    if function not in cells or rank > cells[function].rank:
+        cells[function] = candidate
+    if magics:
+        ex.note(
+            function,
+            f"{magics} IPython magic or shell line(s) in {notebook}, {found.name} were left out (they are not Python)",
+        )
+
+
+def _files_beside(notebook: Path) -> list[Path]:
+    """The ``.py`` files in a notebook's folder (not in its subfolders), regular files only, in name
+    order; a folder of more than MAX_WALK_ENTRIES entries is not listed to its end."""
+    found = []
+    with os.scandir(notebook.parent) as entries:
+        for i, entry in enumerate(entries):
+            if i >= MAX_WALK_ENTRIES:
+                raise UntrustedFile(f"{shown(notebook.parent.name)} holds more than {MAX_WALK_ENTRIES} entries")
+            if entry.name.endswith(".py") and not entry.name.startswith(".") and entry.is_file(follow_symlinks=False):
+                found.append(Path(entry.path))
+    return sorted(found)
+
+
+def _copy_own_files(course: Course, folder: Path, files: list[Path], dest: Path) -> dict[str, str]:
+    """The student's own .py files come along as they are (helpers, lab modules); returns the text of those
+    that are course modules (their notebook cells compete with them, and they are written anew)."""
     own: dict[str, str] = {}
-    if path.is_dir():
-        for file in submission_files(path):
-            rel = file.relative_to(path)
-            data = read_regular(file, MAX_FILE_BYTES)
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            (dest / rel).write_bytes(data)
-            if len(rel.parts) == 1 and rel.stem in course.modules:
-                own[rel.stem] = data.decode("utf-8", errors="replace")
+    for file in files:
+        rel = file.relative_to(folder)
+        data = read_regular(file, MAX_FILE_BYTES)
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        (dest / rel).write_bytes(data)
+        if len(rel.parts) == 1 and rel.stem in course.modules:
+            own[rel.stem] = data.decode("utf-8", errors="replace")
+    return own
 
+
+def _choose(wanted: list, own: dict[str, str], cells: dict[str, Source], ex: Extraction) -> dict[str, list]:
+    """Per function, the source that wins (module -> [(function, Source)]), each said in a note."""
     by_module: dict[str, list] = {}
     for e in wanted:
         from_py = (
@@ -163,63 +205,66 @@ def prepare(
         winner = from_nb if from_nb.rank > from_py.rank else from_py
         by_module.setdefault(e.module, []).append((e.function, winner))
         if winner.notebook:
-            ex.cells[e.function] = winner.source
-            ex.numbers[e.function] = winner.cell
+            ex.cells[e.function], ex.numbers[e.function], ex.names[e.function] = winner.source, winner.cell, winner.name
         loser = from_py if winner.notebook else from_nb
-        if loser.rank == MISSING:
-            ex.note(e.function, f"graded from {winner.label}")
-        elif loser.rank < winner.rank:
-            ex.note(
-                e.function,
-                f"graded from {winner.label}, which implements it ({loser.label} has it unfinished and was not graded)",
-            )
-        else:
-            ex.note(
-                e.function,
-                f"graded from {winner.label} ({loser.label} has it too and was not graded: when both "
-                "implement a function, the .py module is graded)",
-            )
+        ex.graded[e.function] = winner.label
+        ex.note(e.function, _graded_from(winner, loser))
+    return by_module
 
+
+def _graded_from(winner: Source, loser: Source) -> str:
+    """What was graded, said as information (:data:`grader.feedback.INFORMATION`)."""
+    if loser.rank == MISSING:
+        return f"{INFORMATION}{winner.label}"
+    if winner.rank < IMPLEMENTED:
+        return f"{INFORMATION}{winner.label} ({loser.label} has it unfinished too)"
+    if loser.rank < winner.rank:
+        return f"{INFORMATION}{winner.label}, which implements it ({loser.label} has it unfinished and was not graded)"
+    return (
+        f"{INFORMATION}{winner.label} ({loser.label} has it too and was not graded: when both "
+        "implement a function, the .py module is graded)"
+    )
+
+
+def _write_modules(course: Course, wanted: list, chosen: dict[str, list], own: dict[str, str], ex: Extraction) -> None:
+    """For each course module with a winning notebook cell: the course's code, the student's own module
+    (when it compiles), then the cells, each run on its own. A module without one is graded as copied."""
     parts = course_modules(course, {e.function for e in wanted})
-    for module, chosen in by_module.items():
-        notebook_cells = [(f, s) for f, s in chosen if s.notebook]
+    for module, sources in chosen.items():
+        notebook_cells = [(f, s) for f, s in sources if s.notebook]
         if not notebook_cells or module not in parts:
-            continue  # the student's module, copied above, is graded as it is
+            continue
+        runnable = []
         for function, s in notebook_cells:
             problem = compile_problem(s.source, function)
             if problem:
                 ex.note(
                     function,
-                    f"{cell_label(function, s.cell)} ({s.label}) has a syntax error ({problem}); "
-                    f"it was left out, so {function} could not be graded",
+                    f"{s.label} has a syntax error ({problem}); it was left out, so {function} could not be graded",
                 )
-        runnable = [(f, s.source) for f, s in notebook_cells if not compile_problem(s.source, f)]
-        first = None
-        if module in own:
-            if compile_problem(own[module], module) is None:
-                first = (module, [f for f, s in chosen if not s.notebook], own[module])
             else:
-                ex.note(
-                    GENERAL, f"{module}.py has a syntax error: only the notebook cells of its functions were graded"
-                )
-        (dest / f"{module}.py").write_text(
-            module_text(parts[module], runnable, ex.spans, {f: s.cell for f, s in notebook_cells}, first=first),
-            encoding="utf-8",
-        )
-    return dest, ex
+                runnable.append((function, s.source))
+        first = None
+        if module in own and compile_problem(own[module], module) is None:
+            first = (module, [f for f, s in sources if not s.notebook], own[module])
+        elif module in own:
+            ex.note(GENERAL, f"{module}.py has a syntax error: only the notebook cells of its functions were graded")
+        numbers = {f: s.cell for f, s in notebook_cells}
+        text = module_text(parts[module], runnable, ex.spans, numbers, first=first, names=ex.names)
+        (ex.directory / f"{module}.py").write_text(text, encoding="utf-8")
 
 
 def notebook_scope(
     course: Course, path: Path, extraction: Extraction | None, only: list[str] | None
 ) -> list[str] | None:
     """What to grade: ``only`` when given; for notebooks without any ``.py`` module of the course, the
-    assignments whose cells they hold (a ps4b notebook is graded out of ps4b's points, not the module's);
-    else everything (None)."""
+    assignments whose cells they hold (a ps4b notebook is graded out of ps4b's points, not the module's;
+    a lab's notebook, which has no solution cell, out of the lab's); else everything (None)."""
     if only or extraction is None:
         return only
     if Path(path).is_dir() and any((Path(path) / f"{m}.py").is_file() for m in course.modules):
         return None
-    assignments = {course.exercise(f).assignment for f in extraction.seen}
+    assignments = {course.exercise(f).assignment for f in extraction.seen} | extraction.assignments
     return [e.function for e in course.exercises if e.assignment in assignments] or None
 
 
