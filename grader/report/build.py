@@ -11,6 +11,7 @@ import base64
 import datetime
 import html
 import io
+import re
 import statistics
 import textwrap
 from collections import Counter, defaultdict
@@ -203,7 +204,7 @@ def misconceptions(data: ClassData) -> list[dict]:
             first = next(iter(f.messages), None)
             if first is None or _unattempted(first):
                 continue
-            key = (function, first)
+            key = (function, _shape(first))
             counts[key] += 1
             if len(examples[key]) < EXAMPLES:
                 examples[key].append(r.student)
@@ -214,6 +215,14 @@ def misconceptions(data: ClassData) -> list[dict]:
 
 
 UNATTEMPTED = ("not implemented", "not answered yet")
+# Where in their own notebook or file a student's message points differs from student to student
+# ('In [7], line 3', 'cell 12'); the misconception is the same, so the count ignores it.
+WHERE = re.compile(r"In \[\d+\]|\b(line|cell) \d+")
+
+
+def _shape(message: str) -> str:
+    """``message`` with the student's own cell number and line replaced by 'n'."""
+    return WHERE.sub(lambda m: f"{m.group(1)} n" if m.group(1) else "In [n]", message)
 
 
 def _unattempted(message: str) -> bool:

@@ -81,6 +81,24 @@ def test_misconceptions_are_counted_once_per_student_with_examples(results):
     assert add["count"] == 2 and set(add["examples"]) == {"emma", "jo"}
 
 
+def test_a_mistake_counts_once_wherever_each_student_made_it(results):
+    # The same failure in each student's own cell: only the cell's In [n] and line differ.
+    data = load_class(results)
+    for n, record in enumerate(data.records[:3]):
+        test = record.result.functions["double"].tests[0]
+        test.passed = False
+        test.message = (
+            f'the cell under "Exercise 1: double", In [{n + 4}], line {n + 2}: NameError: name "y" is not defined'
+        )
+        for t in record.result.functions["double"].tests[1:]:
+            t.passed = True
+        record.result.functions["double"].diagnosis = None
+        record.result.functions["double"].error = None
+    shapes = [m for m in misconceptions(data) if "NameError" in m["message"]]
+    assert len(shapes) == 1 and shapes[0]["count"] == 3, shapes
+    assert "In [n], line n" in shapes[0]["message"]
+
+
 def test_a_directory_that_is_not_a_class_run_is_refused(tmp_path):
     with pytest.raises(GraderError, match="no class.json"):
         load_class(tmp_path)
