@@ -17,7 +17,7 @@ generic    the name the instructor gave (folder or file)            ``alice``
 A name is never an id alone: two LMS ids never become one student, and one LMS id is always the same
 student. A name that is not a usable id as it is (``müllerzoë``, ``Jo Lee``) becomes one the same way
 everywhere (:func:`name_id`): its letters without accents, and a short digest of the whole name so
-that two names never meet (``mullerzoe-3f0c9a1b``). Display names keep their Unicode: they are shown,
+that two names never meet (``mullerzoe-d1709390``). Display names keep their Unicode: they are shown,
 never used as ids. With a roster (:class:`~grader.lms.roster.Roster`), a submission is filed under the
 roster's id; one the roster does not know keeps the LMS's rule, and is named in the download's notes.
 """

@@ -231,7 +231,7 @@ class FolderSource:
 
     def read(self, entry: Entry, limit: int) -> bytes:
         try:
-            return read_regular(self.path.joinpath(*entry.parts), limit)
+            return read_regular(self.path.joinpath(*entry.name.split("/")), limit)  # the name as walked
         except UntrustedFile as exc:
             raise EntryRefused(str(exc)) from None
         except OSError as exc:
