@@ -88,18 +88,14 @@ def default_jobs() -> int:
 def run(args: argparse.Namespace) -> int:
     from grader.autograde.trusted import RESULTS_DIR, grading_pool
     from grader.autograde.zipcollect import LmsDownload
+    from grader.lms.shapes import name_pattern
 
     console = Console(highlight=False)
     course = load_course(args.course, check_files=False)
     course_dir = resolve_course_dir(course, args.course_dir)
     if args.jobs is not None and args.jobs < 1:
         raise GraderError("--jobs must be at least 1")
-    if args.name_regexp and not args.zip:
-        raise GraderError("--name-regexp only applies with --zip")
-    if args.lms != "auto" and not args.zip:
-        raise GraderError("--lms only applies with --zip")
-    if args.roster and not args.zip:
-        raise GraderError("--roster only applies with --zip (`grader roster CSV` fills the gradebook)")
+    check_collection(args, name_pattern)
     assignments = list(dict.fromkeys(args.assignment))
     for assignment in assignments:  # every id known before the first is graded
         course.assignment(assignment)
@@ -178,6 +174,23 @@ def run(args: argparse.Namespace) -> int:
     collected = [getattr(s, "collected", None) for s in states.values()]
     incomplete = any(c is not None and not c.complete for c in collected)
     return exit_status(outcomes, incomplete)
+
+
+def check_collection(args, name_pattern) -> None:
+    """``--zip``'s options: given with it, and readable (``name_pattern``: grader.lms's reader of a pattern)."""
+    for given, flag in ((args.name_regexp, "--name-regexp"), (args.lms != "auto", "--lms"), (args.roster, "--roster")):
+        if given and not args.zip:
+            raise GraderError(
+                f"{flag} only applies with --zip"
+                + (" (`grader roster CSV` fills the gradebook)" if flag == "--roster" else "")
+            )
+    if args.name_regexp and args.lms not in ("auto", "generic"):
+        raise GraderError("--name-regexp and --lms name two ways to read the names: give one")
+    if args.name_regexp:
+        try:
+            name_pattern(args.name_regexp)
+        except GraderError as exc:
+            raise GraderError(f"--name-regexp: {exc}") from None
 
 
 def finish(console: Console, args, assignment: str, state, course_dir: Path, outcomes: dict) -> None:

@@ -22,6 +22,23 @@ from grader.options import engine_options, lms_options, scheduler_address
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
 DEFAULT_OUT = "grading-results"
+DESCRIPTION = (
+    "Grade every submission in SUBMISSIONS (a folder, or an LMS download: --zip) with the "
+    "hidden tests. An LMS's download (Canvas, Moodle, Blackboard, Brightspace; zipped or unpacked) is "
+    "read by its shape: each student by the LMS's own id (through --roster when given), the time the "
+    "LMS wrote, the latest submission. Otherwise each subdirectory (shaped like exercises/, or holding "
+    "the student's notebooks), .py file or notebook (<student>_<assignment>.ipynb) is one student's "
+    "submission, named by it. With --assignment, only that assignment's exercises are graded and "
+    "counted (totals, feedback and the report out of its points). N trusted processes grade in "
+    "parallel (or the workers of a Dask cluster, --scheduler), each running the student code in a "
+    "fresh sandboxed worker. Every result is written to OUT/results/<student>.json as soon as it is "
+    "graded, so an interrupted run continues where it stopped; a submission is graded again only "
+    "when it or the course changed. OUT/summary.csv has one row per student, with the late penalty "
+    "(calendar.late_policy, each student's extension) and the final score; `grader report OUT` "
+    "turns the results into an HTML page. Exit status: 0 every submission graded and every entry "
+    "collected; 1 some could not be graded or some entry was left out (each named, with why); 2 the "
+    "grader could not run."
+)
 
 
 def register(sub, common) -> None:
@@ -29,21 +46,7 @@ def register(sub, common) -> None:
         "grade-class",
         parents=[common],
         help="grade a whole class in parallel (resumable; here or on a Dask cluster)",
-        description="Grade every submission in SUBMISSIONS (a folder, or an LMS download: --zip) with the "
-        "hidden tests. An LMS's download (Canvas, Moodle, Blackboard, Brightspace; zipped or unpacked) is "
-        "read by its shape: each student by the LMS's own id (through --roster when given), the time the "
-        "LMS wrote, the latest submission. Otherwise each subdirectory (shaped like exercises/, or holding "
-        "the student's notebooks), .py file or notebook (<student>_<assignment>.ipynb) is one student's "
-        "submission, named by it. With --assignment, only that assignment's exercises are graded and "
-        "counted (totals, feedback and the report out of its points). N trusted processes grade in "
-        "parallel (or the workers of a Dask cluster, --scheduler), each running the student code in a "
-        "fresh sandboxed worker. Every result is written to OUT/results/<student>.json as soon as it is "
-        "graded, so an interrupted run continues where it stopped; a submission is graded again only "
-        "when it or the course changed. OUT/summary.csv has one row per student, with the late penalty "
-        "(calendar.late_policy, each student's extension) and the final score; `grader report OUT` "
-        "turns the results into an HTML page. Exit status: 0 every submission graded and every entry "
-        "collected; 1 some could not be graded or some entry was left out (each named, with why); 2 the "
-        "grader could not run.",
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -250,14 +253,19 @@ def source_of(args) -> Path:
     return source
 
 
-def collect(args, course, out: Path, console: Console):
-    """The class, read by the collection part (grader.lms), and what it left out said before grading."""
-    from grader.classgrade.run import collect_class
-    from grader.lms import Roster, read_roster
+def check_names(args, name_pattern) -> None:
+    """``--lms`` and ``--name-regexp`` as the collection part reads them (``name_pattern``: grader.lms's)."""
+    if args.name_regexp and args.lms not in ("auto", "generic"):
+        raise GraderError("--name-regexp and --lms name two ways to read the names: give one")
+    if args.name_regexp:
+        try:
+            name_pattern(args.name_regexp)
+        except GraderError as exc:
+            raise GraderError(f"--name-regexp: {exc}") from None
 
-    source = source_of(args)
-    roster = Roster(read_roster(Path(args.roster))) if args.roster else None
-    klass = collect_class(source, out, course=course, lms=args.lms, name_regexp=args.name_regexp, roster=roster)
+
+def print_class(klass, source: Path, console: Console):
+    """What the collection part (grader.lms) read of the class, and left out, said before grading."""
     if klass.lms != "generic":
         how = f"a {klass.lms} download" + (" (recognised from its names)" if klass.detected else "")
         console.print(
@@ -289,12 +297,10 @@ def summary_table(console: Console, course, result, out: Path) -> None:
     console.print(table)
 
 
-def run(args: argparse.Namespace) -> int:
-    console = stderr_console()
-    course = load_course(args.course)
+def options_of(args, course) -> GradingOptions:
     wanted = tuple(dict.fromkeys(args.student)) if args.student else None
     # A student asked for is graded again; the rest of the class keeps its results.
-    options = GradingOptions(
+    return GradingOptions(
         jobs=jobs_of(args),
         sandbox=sandbox_mode(args),
         scheduler=scheduler_address(args.scheduler),
@@ -303,30 +309,38 @@ def run(args: argparse.Namespace) -> int:
         students=wanted,
         out=Path(args.out).resolve(),
     )
-    out = options.out
+
+
+def run(args: argparse.Namespace) -> int:
+    from grader.classgrade.run import collect_class
+    from grader.lms import Roster, read_roster
+    from grader.lms.shapes import name_pattern
+
+    console = stderr_console()
+    course = load_course(args.course)
+    options, out = options_of(args, course), Path(args.out).resolve()
     if not options.scheduler:  # on a cluster, each worker says what sandbox it has
         warn_without_sandbox(course, options.sandbox, console)
-    klass = collect(args, course, out, console)
+    check_names(args, name_pattern)
+    source = source_of(args)
+    roster = Roster(read_roster(Path(args.roster))) if args.roster else None
+    klass = collect_class(source, out, course=course, lms=args.lms, name_regexp=args.name_regexp, roster=roster)
+    print_class(klass, source, console)
     skipped = dict(klass.skipped)  # entries that cannot be graded: reported, they never stop the class
-    students, extractions = prepare_notebooks(
-        course, klass.students, out, skipped, list(options.only) if options.only else None
-    )
+    only = list(options.only) if options.only else None
+    students, extractions = prepare_notebooks(course, klass.students, out, skipped, only)
     if not students:
-        raise GraderError(
-            f"{source_of(args)} holds no submission that can be graded: "
-            + "; ".join(f"{entry}: {reason}" for entry, reason in sorted(skipped.items())[:10])
-        )
+        reasons = "; ".join(f"{entry}: {reason}" for entry, reason in sorted(skipped.items())[:10])
+        raise GraderError(f"{source} holds no submission that can be graded: {reasons}")
     roster = ClassRoster(
-        students, klass.root, skipped, partial=bool(wanted), submitted=klass.submitted, people=klass.people
+        students, klass.root, skipped, partial=bool(options.students), submitted=klass.submitted, people=klass.people
     )
-    if wanted:  # these only, graded again; the rest of the class keeps its results
-        roster = only_these(roster, wanted, skipped, source_of(args))
-    where = (
-        f"on the Dask cluster at {options.scheduler}"
-        if options.scheduler
-        else (f"with {options.jobs} process{'es' if options.jobs > 1 else ''}")
+    if options.students:  # these only, graded again; the rest of the class keeps its results
+        roster = only_these(roster, options.students, skipped, source)
+    where = f"with {options.jobs} process{'es' if options.jobs > 1 else ''}"
+    progress = ClassProgress(
+        console, str(source), f"on the Dask cluster at {options.scheduler}" if options.scheduler else where
     )
-    progress = ClassProgress(console, str(source_of(args)), where)
     with progress.progress:
         result = grade_class(course, roster, options, listener=progress)
     keep_extractions(course, out, extractions)

@@ -9,7 +9,6 @@ from rich.console import Console
 
 from grader.core.course import load_course
 from grader.display import markup
-from grader.errors import GraderError
 from grader.options import course_dir_option, db_option, resolve_course_dir
 
 FORMATS = ("csv", "canvas", "moodle")  # grader.export.roster.FORMATS
@@ -149,9 +148,9 @@ def run_export(args: argparse.Namespace) -> int:
     from grader.export.roster import ExportPlan, export_rows, gradebook_grades, read_roster, write_csv
 
     course, course_dir, target = _gradebook(args)
-    if args.canvas_gradebook and args.lms != "canvas":
-        raise GraderError("--canvas-gradebook applies to --lms canvas")
     console = Console(highlight=False)
+    if args.canvas_gradebook and args.lms != "canvas":
+        console.print("[yellow]Canvas's own gradebook is read for Canvas's file only: not read[/yellow]")
     with target.open() as gb:
         maxima, rows = gradebook_grades(gb, args.assignment)
     plan = ExportPlan(roster={p.id: p for p in read_roster(Path(args.roster))} if args.roster else {})

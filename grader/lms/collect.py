@@ -186,9 +186,9 @@ def read_download(
         entry is in :attr:`Download.left_out` instead.
     """
     if lms not in LMS_NAMES:
-        raise GraderError(f"--lms {lms!r}: one of {', '.join(LMS_NAMES)}")
+        raise GraderError(f"no LMS download shape {lms!r}: one of {', '.join(LMS_NAMES)}")
     if name_regexp and lms not in ("auto", "generic"):
-        raise GraderError("--name-regexp and --lms name two ways to read the names: give one")
+        raise GraderError(f"a pattern for the names and the {lms} shape are two ways to read them: give one")
     zone = course_zone(time_zone)
     source = open_source(Path(path))
     download = Download(Path(path), source=source)

@@ -295,6 +295,23 @@ class Brightspace(Shape):
 DEFAULT_PATTERN = r"^(?P<student_id>[^_]+?)(?:_(?P<file_id>.+))?$"
 
 
+def name_pattern(text: str) -> re.Pattern:
+    """The regular expression ``text`` that reads a student from a file name (a ``student_id`` group).
+
+    Raises
+    ------
+    GraderError
+        When it is no regular expression, or has no ``student_id`` group.
+    """
+    try:
+        pattern = re.compile(text)
+    except re.error as exc:
+        raise GraderError(f"{text!r} is not a regular expression ({exc})") from None
+    if "student_id" not in pattern.groupindex:
+        raise GraderError(f"{text!r} has no (?P<student_id>...) group to read the student from")
+    return pattern
+
+
 class Generic(Shape):
     """``<student>_<anything>``, ``<student>.<ext>`` or ``<student>/<file>`` (an archive the instructor made);
     with ``whole`` (a class folder): each top-level folder, ``.py`` file or notebook is a student's."""
@@ -304,12 +321,7 @@ class Generic(Shape):
     lms = False
 
     def __init__(self, name_regexp: str | None = None, assignments=(), whole: bool = False):
-        try:
-            self.pattern = re.compile(name_regexp or DEFAULT_PATTERN)
-        except re.error as exc:
-            raise GraderError(f"--name-regexp is not a regular expression: {exc}") from None
-        if "student_id" not in self.pattern.groupindex:
-            raise GraderError("--name-regexp needs a (?P<student_id>...) group")
+        self.pattern = name_pattern(name_regexp or DEFAULT_PATTERN)
         self.custom = bool(name_regexp)
         self.assignments = sorted(assignments, key=len, reverse=True)
         self.whole = whole

@@ -220,7 +220,7 @@ def test_an_lms_given_by_name_applies_and_a_wrong_one_says_what_to_do(tmp_path):
     with read(tmp_path, {"smithjohn_2001_910001_ps4b.ipynb": NB % "john"}, lms="moodle") as got:
         assert got.submissions == []
         assert got.left_out[0].reason.startswith("its name is not shaped like a moodle download's")
-    with pytest.raises(GraderError, match="--name-regexp and --lms"):
+    with pytest.raises(GraderError, match="a pattern for the names and the canvas shape are two ways"):
         read(tmp_path, {"a.ipynb": "{}"}, lms="canvas", name_regexp="(?P<student_id>.+)")
 
 

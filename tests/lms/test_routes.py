@@ -129,7 +129,11 @@ def test_lms_times_and_extensions_reach_summary_csv(toy, tmp_path):
     assert proc.returncode == 0, proc.stderr
     rows = summary(out)
     # 640694 handed in on Dec 3, a day and 10 h after a1's due date, but its own is Dec 4: on time
-    assert [(rows[s]["late_penalty"], rows[s]["final"]) for s in sorted(rows)] == [("0", "3"), ("0", "1.67"), ("0", "3")]
+    assert [(rows[s]["late_penalty"], rows[s]["final"]) for s in sorted(rows)] == [
+        ("0", "3"),
+        ("0", "1.67"),
+        ("0", "3"),
+    ]
     manifest = json.loads((out / "class.json").read_text())
     assert manifest["submitted"]["brightspace-640694"] == "2026-12-03 10:00:00"
     yaml = toy / "course.yaml"
