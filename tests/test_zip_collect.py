@@ -121,7 +121,7 @@ def test_duplicates_keep_the_newest_and_never_stop_the_class(tmp_path):
     assert submitted(course_dir) == {"alice/a1/a1.ipynb": "new", "bob/a1/a1.ipynb": H.NOTEBOOK % "bob"}
     # Left out by rule, said so, and not a problem: the exit status stays 0.
     assert got.problems == [] and got.complete
-    assert got.superseded == [
+    assert got.by_rule == [
         "alice_a1.ipynb: an earlier copy of a1.ipynb by alice; the later one (alice_a1 (2).ipynb) is collected"
     ]
 

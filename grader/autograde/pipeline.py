@@ -48,7 +48,7 @@ from grader.engine.events import RunListener, refused_message, retry_message
 from grader.engine.record import GradeRecord
 from grader.engine.store import SAFE_ID
 from grader.errors import GraderError
-from grader.lms import Person, Roster, read_roster
+from grader.lms import Person, Roster, name_id, read_roster
 from grader.notebooks.coursedir import BuiltAssignment, stale_inputs
 from grader.notebooks.extract import Extraction, notebooks_of, solution_cells
 from grader.notebooks.gradebook import (
@@ -257,7 +257,8 @@ class FindSubmissions:
                 state.unusable.append(entry.name)
                 state.warnings.append(
                     f"submitted/{shown(entry.name)}/ is not graded: a student id may hold "
-                    "letters, digits and . _ @ + - only (at most 100)"
+                    "letters, digits and . _ @ + - only (at most 100); rename it "
+                    f"submitted/{name_id(entry.name)}/, the id every route gives that name"
                 )
         if wanted:
             missing = [s for s in wanted if s not in found]

@@ -49,7 +49,7 @@ class Collected:
 
     students: dict[str, list[str]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)  # entries left out for a problem, with the fix
-    superseded: list[str] = field(default_factory=list)  # earlier attempts and copies, left out by rule
+    by_rule: list[str] = field(default_factory=list)  # earlier attempts and copies, left out by rule
     notes: list[str] = field(default_factory=list)  # what the instructor should know (names shared, roster)
     lms: str = "generic"  # the shape the names were read with
     detected: bool = False  # chosen from the names (no --lms)
@@ -66,7 +66,7 @@ class Collected:
 
     @property
     def complete(self) -> bool:
-        """Was every entry collected, passed over or superseded (nothing left out for a problem)?"""
+        """Was every entry collected, passed over or by_rule (nothing left out for a problem)?"""
         return not self.problems
 
 
@@ -118,7 +118,7 @@ def _summary(read: Download) -> Collected:
     collected = Collected(lms=read.lms, detected=read.detected, notes=list(read.notes))
     collected.passed_over = len(read.passed_over)
     for left in read.left_out:
-        (collected.superseded if left.superseded else collected.problems).append(f"{left}")
+        (collected.by_rule if left.by_rule else collected.problems).append(f"{left}")
     return collected
 
 
@@ -127,7 +127,7 @@ def _stage(read: Download, sub: Submission, wanted: AssignmentFiles, staging: Pa
     chosen, left = place(sub, wanted)
     written, unwritten = write_files(read, chosen, staging / sub.student, budget)
     for item in left + unwritten:
-        (collected.superseded if item.superseded else collected.problems).append(f"{item}")
+        (collected.by_rule if item.by_rule else collected.problems).append(f"{item}")
     collected.notes += [f"{sub.who}: {note}" for note in sub.notes]
     if not written:
         return
@@ -176,8 +176,8 @@ def print_collection(console, collected: Collected, download: LmsDownload) -> No
         )
     for note in collected.notes:
         console.print(f"[cyan]note:[/cyan] {markup(note)}")
-    for line in collected.superseded:
-        console.print(f"left out (a later one is collected): {markup(archive)}: {markup(line)}")
+    for line in collected.by_rule:
+        console.print(f"left out: {markup(archive)}: {markup(line)}")
     for problem in collected.problems:
         console.print(f"[yellow]not collected:[/yellow] {markup(archive)}: {markup(problem)}")
     if collected.problems:

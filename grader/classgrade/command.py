@@ -275,8 +275,8 @@ def print_class(klass, source: Path, console: Console):
         console.print(f"students (id = name as the LMS writes it): {markup('; '.join(people))}")
     for note in klass.notes:
         console.print(f"[cyan]note:[/cyan] {markup(note)}")
-    for line in klass.superseded:
-        console.print(f"left out (a later one is collected): {markup(line)}")
+    for line in klass.by_rule:
+        console.print(f"left out: {markup(line)}")
     for line in klass.left_out:
         console.print(f"[yellow]not collected:[/yellow] {markup(line)}")
     return klass

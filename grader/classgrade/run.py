@@ -46,7 +46,7 @@ class ClassSubmissions:
     students: dict[str, Path] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
     left_out: list[str] = field(default_factory=list)
-    superseded: list[str] = field(default_factory=list)
+    by_rule: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     submitted: dict[str, str] = field(default_factory=dict)
     people: dict[str, dict] = field(default_factory=dict)
@@ -108,8 +108,8 @@ def _account(download: Download, collected: ClassSubmissions) -> None:
     for left in download.left_out:
         if left.entry.split("/", 1)[0] in graded:  # inside a folder graded as a whole: the grading says it
             continue
-        (collected.superseded if left.superseded else collected.left_out).append(str(left))
-        if not left.superseded and download.lms == "generic":
+        (collected.by_rule if left.by_rule else collected.left_out).append(str(left))
+        if not left.by_rule and download.lms == "generic":
             collected.skipped[shown(left.entry.split("/", 1)[0])] = left.reason
 
 
@@ -125,7 +125,7 @@ def _write(download, sub: Submission, wanted, written: Path, budget, collected: 
     folder = fresh_folder(written / sub.student)
     names, unwritten = write_files(download, chosen, folder, budget)
     for item in left + unwritten:
-        (collected.superseded if item.superseded else collected.left_out).append(str(item))
+        (collected.by_rule if item.by_rule else collected.left_out).append(str(item))
     collected.notes += [f"{sub.who}: {note}" for note in sub.notes]
     if not names:
         shutil.rmtree(folder)

@@ -29,7 +29,7 @@ from grader.errors import GraderError
 from grader.lms.identity import student_ids
 from grader.lms.roster import Roster
 from grader.lms.shapes import LMS_SHAPES, Generic, Parsed, Shape, lms_shape, nfc
-from grader.lms.source import JUNK, Budget, Entry, EntryRefused, Skipped, open_source
+from grader.lms.source import JUNK, Budget, Entry, EntryRefused, NotAFile, Skipped, open_source
 from grader.options import LMS_NAMES
 from grader.untrusted import shown
 
@@ -100,13 +100,14 @@ class Submission:
 
 @dataclass(frozen=True)
 class LeftOut:
-    """An entry not collected: why, and what to do. ``superseded``: an earlier attempt or copy of a
-    file the download holds a later one of (left out by rule, not for a problem)."""
+    """An entry not collected: why, and what to do. ``by_rule``: left out by rule, with nothing to fix
+    (an earlier attempt or copy of a file the download holds a later one of; a text the LMS keeps,
+    not a file), as opposed to a problem."""
 
     entry: str
     reason: str
     fix: str = ""
-    superseded: bool = False
+    by_rule: bool = False
 
     def __str__(self) -> str:
         return f"{shown(self.entry, SHOWN)}: {self.reason}" + (f"; {self.fix}" if self.fix else "")
@@ -133,14 +134,14 @@ class Download:
     @property
     def problems(self) -> list[LeftOut]:
         """What was left out for a problem (not an earlier attempt): the exit status says so."""
-        return [x for x in self.left_out if not x.superseded]
+        return [x for x in self.left_out if not x.by_rule]
 
     @property
     def complete(self) -> bool:
         return not self.problems
 
-    def refuse(self, entry: str, reason: str, fix: str = "", superseded: bool = False) -> None:
-        self.left_out.append(LeftOut(entry, reason, fix, superseded))
+    def refuse(self, entry: str, reason: str, fix: str = "", by_rule: bool = False) -> None:
+        self.left_out.append(LeftOut(entry, reason, fix, by_rule))
 
     def copy(self, file: SubmittedFile, dest: Path, limit: int, budget: Budget) -> int:
         """Write ``file`` into the new file ``dest`` (0644, never through a link); its size.
@@ -302,7 +303,7 @@ def parse(download: Download, shape: Shape, files: list[Entry], lms: str) -> lis
                     "an archive inside the archive (nested archives are never unpacked: ask for the notebook itself)"
                 )
         except EntryRefused as exc:
-            download.refuse(entry.name, str(exc))
+            download.refuse(entry.name, str(exc), by_rule=isinstance(exc, NotAFile))
             continue
         if parsed is not None and parsed.origin is not None:  # where it is on disk, as spelled there
             parsed = dataclasses.replace(parsed, origin=entry.parts[0])
@@ -339,7 +340,7 @@ def gather(download: Download, parsed: list[tuple[Entry, Parsed]], zone: ZoneInf
                     entry.name,
                     f"an earlier submission of {shown(p.display_name, 60)} ({_described(key)}); the latest "
                     f"({_described(keys[-1])}) is collected",
-                    superseded=True,
+                    by_rule=True,
                 )
         sub = _submission(download.lms, lms_id, submissions[keys[-1]], zone)
         if _one_origin(download, sub, submissions[keys[-1]]):

@@ -87,7 +87,7 @@ def place(sub: Submission, wanted: AssignmentFiles) -> tuple[dict[str, Submitted
                 LeftOut(
                     earlier.entry.name,
                     f"an earlier copy of {name} by {sub.who}; the later one ({file.entry.name}) is collected",
-                    superseded=True,
+                    by_rule=True,
                 )
             )
         chosen[name] = file

@@ -48,7 +48,7 @@ from datetime import datetime
 from pathlib import PurePosixPath
 
 from grader.errors import GraderError
-from grader.lms.source import Entry, EntryRefused
+from grader.lms.source import Entry, EntryRefused, NotAFile
 
 MAX_RECEIPT_BYTES = 64 * 1024
 
@@ -140,7 +140,7 @@ class Canvas(Shape):
         if readings:
             return readings[0]
         if CANVAS_TEXT.match(name):
-            raise EntryRefused("a text entry or web address handed in on Canvas, not a file: read it in SpeedGrader")
+            raise NotAFile("a text entry or web address handed in on Canvas, not a file: read it in SpeedGrader")
         return None
 
     @staticmethod
@@ -182,7 +182,7 @@ class Moodle(Shape):
         else:
             return None
         if match["plugin"] != "file":
-            raise EntryRefused(
+            raise NotAFile(
                 f"Moodle's {match['plugin']} of this submission (such as online text), not a file: read it in Moodle"
             )
         return Parsed(match["id"], nfc(match["name"]), file)

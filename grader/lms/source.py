@@ -40,6 +40,11 @@ class EntryRefused(Exception):
     """This entry is not collected (the reason is the message)."""
 
 
+class NotAFile(EntryRefused):
+    """A student's text the LMS keeps (online text, a link), written into the download as a page: left out
+    by rule, the instructor reads it in the LMS."""
+
+
 @dataclass(frozen=True)
 class Entry:
     """One regular file of a download.
