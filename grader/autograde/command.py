@@ -108,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
         students=tuple(args.student) if args.student else None,
         out=Path(args.out) if args.out else None,
     )
-    download = LmsDownload(Path(args.zip), args.lms, args.name_regexp) if args.zip else None
+    roster = Path(args.roster) if args.roster else None
+    download = LmsDownload(Path(args.zip), args.lms, args.name_regexp, roster) if args.zip else None
     logs = (Path(args.out).resolve() if args.out else course_dir / RESULTS_DIR) / "logs"
     rebuild = " ".join(
         [
@@ -144,7 +145,6 @@ def run(args: argparse.Namespace) -> int:
                     assignment,
                     replace(options, pool=pool),
                     download=download,
-                    roster=Path(args.roster) if args.roster else None,
                     db_url=args.db,
                     console=console,
                     rebuild_command=rebuild,

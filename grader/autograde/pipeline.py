@@ -87,8 +87,6 @@ class AutogradeInputs:
         assignments.
     download
         The LMS download to collect first (``--zip``), or None.
-    roster
-        The roster CSV naming the download's students (``--roster``), or None: the gradebook's.
     rebuild_command
         How this course is rebuilt, as the instructor would type it.
     """
@@ -102,7 +100,6 @@ class AutogradeInputs:
     options: GradingOptions = GradingOptions()
     download: LmsDownload | None = None
     rebuild_command: str = "grader build"
-    roster: Path | None = None
 
     @classmethod
     def of(
@@ -113,7 +110,6 @@ class AutogradeInputs:
         options: GradingOptions = GradingOptions(),
         *,
         download: LmsDownload | None = None,
-        roster: Path | None = None,
         db_url: str | None = None,
         console: Console | None = None,
         rebuild_command: str | None = None,
@@ -142,7 +138,6 @@ class AutogradeInputs:
             console=console or Console(),
             options=replace(options, out=out),
             download=download,
-            roster=roster,
             rebuild_command=rebuild_command or f"grader build --course-dir {course_dir}",
         )
 
@@ -189,7 +184,7 @@ class CollectZip:
     the gradebook's students that have an LMS id (``grader roster``, earlier collections), else by each
     LMS's rule (:mod:`grader.lms.identity`).
 
-    Reads ``inputs.download`` and ``inputs.roster``; writes ``collected`` (and submitted/, the console).
+    Reads ``inputs.download`` (its roster too); writes ``collected`` (and submitted/, the console).
     """
 
     name = "collect"
@@ -198,7 +193,7 @@ class CollectZip:
         inputs, download = state.inputs, state.inputs.download
         if download is None:
             return
-        roster = Roster(read_roster(inputs.roster)) if inputs.roster else gradebook_roster(inputs.gradebook)
+        roster = Roster(read_roster(download.roster)) if download.roster else gradebook_roster(inputs.gradebook)
         state.collected = collect_zip(
             inputs.course_dir,
             inputs.assignment.id,

@@ -35,12 +35,14 @@ class LmsDownload:
     """An LMS download to collect (``--zip``) and how its file names give the students.
 
     ``lms`` names the download's shape (one of :data:`grader.options.LMS_NAMES`; ``auto`` detects it,
-    ``generic`` is ``<student>_<anything>`` read with ``name_regexp``, which also implies ``generic``).
+    ``generic`` is ``<student>_<anything>`` read with ``name_regexp``, which also implies ``generic``);
+    ``roster``: the roster CSV naming its students (``--roster``; None: the gradebook's students).
     """
 
     archive: Path
     lms: str = "auto"
     name_regexp: str | None = None
+    roster: Path | None = None
 
 
 @dataclass

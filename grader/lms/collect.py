@@ -353,7 +353,7 @@ def _submission(lms: str, lms_id: str, chosen: list[tuple[Entry, Parsed]], zone:
     for entry, p in chosen:
         sub.files.append(SubmittedFile(p.file, entry, (*p.file_order, entry.stamp, entry.index)))
         sub.late = sub.late or p.late
-        if p.note and p.note not in sub.notes:
+        if p.note:
             sub.notes.append(f"{shown(entry.name, SHOWN)}: {p.note}")
         if p.origin and p.origin not in sub.origins:
             sub.origins.append(p.origin)
