@@ -15,7 +15,7 @@ import pytest
 
 from grader.autograde.zipcollect import MAX_ENTRY_BYTES, LmsDownload, collect_zip
 from grader.errors import GraderError
-from grader.lms import name_id
+from grader.lms import Person, Roster, name_id
 from tests import hostile_archives as H
 
 
@@ -278,3 +278,25 @@ def test_times_come_from_what_the_lms_writes_in_the_course_time_zone_never_from_
         assert [files[f"{s}/a1/timestamp.txt"] for s in ("fmiller", "jsmith", "aleroy")] == [
             f"{t} UTC\n" for t in expected
         ]
+
+
+def test_a_roster_files_each_lms_id_under_its_student_and_names_those_it_lacks(tmp_path):
+    roster = Roster(
+        [Person("jsmith1", "John", "Smith", lms_id="2001"), Person("zmuller", "Zoë", "Müller", lms_id="1005")]
+    )
+    course_dir, got = lms_collect(
+        tmp_path,
+        {
+            "smithjohn_2001_910001_a1.ipynb": H.NOTEBOOK % "john 2001",
+            "smithjohn_2002_910002_a1.ipynb": H.NOTEBOOK % "john 2002",
+            "m\u00fcllerzo\u00eb_1005_900004_a1.ipynb": H.NOTEBOOK % "zoe",
+        },
+        roster=roster,
+    )
+    assert submitted(course_dir) == {
+        "jsmith1/a1/a1.ipynb": H.NOTEBOOK % "john 2001",
+        "canvas-2002/a1/a1.ipynb": H.NOTEBOOK % "john 2002",  # not in the roster: the LMS's rule, and a note
+        "zmuller/a1/a1.ipynb": H.NOTEBOOK % "zoe",
+    }
+    assert any("no line of the roster has lms_id 2002; collected as canvas-2002" in n for n in got.notes), got.notes
+    assert got.people["zmuller"].display_name == "m\u00fcllerzo\u00eb" and got.complete
