@@ -50,7 +50,7 @@ class CourseLatePolicy(BasePlugin):
         if not self.course_root or not assignment:
             return total_seconds_late
         course = course_at(self.course_root)
-        extension = course.extension(assignment, student_id)
+        extension = course.extensions.of(assignment, student_id)
         if extension is None:
             return total_seconds_late
         if extension.excused:

@@ -586,7 +586,7 @@ def own_lateness(course: Course, assignment: str, late: dict[str, tuple[float, f
     due = course.due_utc(assignment)
     out = {}
     for student, (seconds, penalty) in late.items():
-        extension = course.extension(assignment, student)
+        extension = course.extensions.of(assignment, student)
         if extension is not None and (extension.excused or due is None):
             continue
         if extension is not None:

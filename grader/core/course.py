@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 
 from grader import edition
-from grader.core.extensions import Extension, extensions_of, lms_columns_of
+from grader.core.extensions import Extensions, extensions_of, lms_columns_of
 from grader.errors import CourseError
 
 COURSE_FILE = "course.yaml"
@@ -73,6 +73,7 @@ DEFAULT_GRADESCOPE = {"visibility": "after_published"}
 # The course's calendar: the time zone of times written without one (due dates, an LMS download's)
 # and the late policy; each assignment may have a `due` date.
 CALENDAR_KEYS = ("time_zone", "late_policy", "extensions")
+TOP_KEYS = ("defaults", "sandbox", "gradescope", "calendar", "lms")  # besides course and assignments
 LATE_POLICY_KEYS = ("per_day", "zero_after_days")
 # Optional written answers (off by default): questions of autograder-tests/written.yaml that an assignment
 # turns into nbgrader manually graded answer cells; the rubric stays with the graders.
@@ -133,9 +134,7 @@ class Course:
     # calendar.late_policy: {per_day: fraction of the score per started day late, zero_after_days: N};
     # empty: no penalty (nbgrader's default)
     late_policy: dict = field(default_factory=dict, hash=False, compare=False)
-    # calendar.extensions: a later due date, or lateness excused, per student and assignment
-    extensions: tuple[Extension, ...] = field(default=(), hash=False, compare=False)
-    # lms.columns: assignment -> {LMS: its gradebook's column for it} (grader export)
+    extensions: Extensions = field(default=Extensions(), hash=False, compare=False)  # grader.core.extensions
     lms_columns: dict = field(default_factory=dict, hash=False, compare=False)
     _references: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -194,17 +193,11 @@ class Course:
         raise CourseError(f"unknown assignment {assignment_id!r}; course.yaml defines: {known}")
 
     def due_utc(self, assignment_id: str, student: str | None = None) -> datetime | None:
-        """The due date of an assignment in UTC, without a zone (as nbgrader's gradebook keeps times);
-        with ``student``, theirs (calendar.extensions)."""
-        extension = self.extension(assignment_id, student) if student else None
-        due = extension.due if extension is not None and extension.due else self.assignment(assignment_id).due
+        """The due date of an assignment (``student``'s own: calendar.extensions) in UTC, without a zone."""
+        due = self.extensions.due(assignment_id, student) or self.assignment(assignment_id).due
         if due is None:
             return None
         return due.replace(tzinfo=ZoneInfo(self.time_zone)).astimezone(timezone.utc).replace(tzinfo=None)
-
-    def extension(self, assignment_id: str, student: str) -> Extension | None:
-        """The extension ``student`` has on ``assignment_id`` (calendar.extensions), if any."""
-        return next((x for x in self.extensions if (x.assignment, x.student) == (assignment_id, student)), None)
 
     @property
     def written_file(self) -> Path:
@@ -468,12 +461,7 @@ class _Validator:
         return value
 
     def course(self, node) -> Course:
-        top = self.mapping(
-            node,
-            "",
-            required=("course", "assignments"),
-            optional=("defaults", "sandbox", "gradescope", "calendar", "lms"),
-        )
+        top = self.mapping(node, "", required=("course", "assignments"), optional=TOP_KEYS)
         time_zone, late_policy, calendar = "UTC", {}, {}
         if "calendar" in top:
             calendar = self.mapping(top["calendar"], "calendar", required=(), optional=CALENDAR_KEYS)

@@ -43,12 +43,25 @@ class Extension:
     excused: bool = False
 
 
-def extensions_of(v, node, assignments: set[str]) -> tuple[Extension, ...]:
+class Extensions(tuple):
+    """The course's extensions (a tuple of :class:`Extension`), found by assignment and student."""
+
+    def of(self, assignment: str, student: str | None) -> Extension | None:
+        """The extension ``student`` has on ``assignment``, if any."""
+        return next((x for x in self if (x.assignment, x.student) == (assignment, student)), None)
+
+    def due(self, assignment: str, student: str | None) -> datetime | None:
+        """``student``'s own due date on ``assignment`` (in calendar.time_zone), or None."""
+        extension = self.of(assignment, student) if student else None
+        return extension.due if extension is not None else None
+
+
+def extensions_of(v, node, assignments: set[str]) -> Extensions:
     """The extensions of ``calendar.extensions`` (a list, or the name of a CSV file beside course.yaml)."""
     if node is None:
-        return ()
+        return Extensions()
     if isinstance(node, yaml.ScalarNode):
-        return _extensions_csv(v, node, assignments)
+        return Extensions(_extensions_csv(v, node, assignments))
     if not isinstance(node, yaml.SequenceNode):
         raise v.fail(node, "calendar.extensions", "a list of {student, assignment, due or excused}, or a CSV file")
     out: list[Extension] = []
@@ -63,7 +76,7 @@ def extensions_of(v, node, assignments: set[str]) -> tuple[Extension, ...]:
         if problem:
             raise v.fail(item, key, problem)
         out.append(Extension(student, assignment, due, excused))
-    return tuple(out)
+    return Extensions(out)
 
 
 def _extension_problem(student, assignment, due, excused, assignments, earlier) -> str | None:
