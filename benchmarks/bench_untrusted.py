@@ -128,9 +128,9 @@ def main() -> None:
         )
         if proc.returncode != 0:
             sys.exit(proc.stdout + proc.stderr)
-        from grader.autograde.zipcollect import collect_zip
+        from grader.autograde.zipcollect import LmsDownload, collect_zip
 
-        ours = best(lambda: collect_zip(course_dir, "ps4b", archive, ["ps4b.ipynb"]), 3)
+        ours = best(lambda: collect_zip(course_dir, "ps4b", LmsDownload(archive), ["ps4b.ipynb"]), 3)
 
         def nbgrader_zip_collect():
             folder = course_dir / "downloaded" / "ps4b" / "archive"

@@ -21,15 +21,18 @@ from zoneinfo import ZoneInfo
 DAY = 86400.0
 TIMESTAMP = "timestamp.txt"
 MAX_TIMESTAMP_BYTES = 100
+# The course's precision: points a person reads (scores, penalties, exports) are kept to the hundredth.
+POINTS_DECIMALS = 2
 
 
 def late_penalty(score: float, seconds_late: float, per_day: float, zero_after_days: float = 0.0) -> float:
-    """Points taken off ``score`` for a submission ``seconds_late`` past its due date."""
+    """Points taken off ``score`` for a submission ``seconds_late`` past its due date, to the course's
+    precision (``12 * 0.1`` is 1.2, not 1.2000000000000002)."""
     if seconds_late <= 0 or score <= 0:
         return 0.0
     if zero_after_days and seconds_late > zero_after_days * DAY:
         return float(score)
-    return float(min(score, score * per_day * math.ceil(seconds_late / DAY)))
+    return round(float(min(score, score * per_day * math.ceil(seconds_late / DAY))), POINTS_DECIMALS)
 
 
 def describe(policy: dict) -> str:
@@ -96,12 +99,28 @@ def read_timestamp(submission: Path, time_zone: str) -> tuple[str | None, str | 
 
 
 def calendar_of(course) -> dict:
-    """What the manifest keeps of course.yaml's calendar: the zone, the policy, each due date in UTC."""
+    """What the manifest keeps of course.yaml's calendar: the zone, the policy, each due date in UTC, and
+    the extensions (assignment -> student -> {"due": their due date in UTC or None, "excused": bool})."""
+    extensions: dict[str, dict] = {}
+    for x in getattr(course, "extensions", ()):
+        due = course.due_utc(x.assignment, x.student) if x.due else None
+        extensions.setdefault(x.assignment, {})[x.student] = {
+            "due": due.isoformat(" ") if due else None,
+            "excused": x.excused,
+        }
     return {
         "time_zone": course.time_zone,
         "late_policy": dict(course.late_policy),
         "due": {a.id: (due.isoformat(" ") if (due := course.due_utc(a.id)) else None) for a in course.assignments},
+        "extensions": extensions,
     }
+
+
+def extension_of(calendar: dict, assignment: str, student: str | None) -> dict:
+    """``student``'s extension on ``assignment`` in a manifest's calendar ({} when none)."""
+    extensions = calendar.get("extensions") if isinstance(calendar.get("extensions"), dict) else {}
+    found = (extensions.get(assignment) or {}).get(student) if student else None
+    return found if isinstance(found, dict) else {}
 
 
 def due_text(calendar: dict, assignment: str) -> str:
@@ -114,10 +133,16 @@ def due_text(calendar: dict, assignment: str) -> str:
     return f"due {local:%Y-%m-%d %H:%M} {zone}"
 
 
-def lateness(calendar: dict, submitted: str | None, assignment: str, score: float) -> tuple[float, float] | None:
-    """(seconds late, penalty in points) of a submission of ``assignment`` with ``score``, or None when
-    it was on time or its time or due date is unknown."""
-    due = (calendar.get("due") or {}).get(assignment)
+def lateness(
+    calendar: dict, submitted: str | None, assignment: str, score: float, student: str | None = None
+) -> tuple[float, float] | None:
+    """(seconds late, penalty in points) of ``student``'s submission of ``assignment`` with ``score``, or
+    None when it was on time (by their own due date, when they have an extension), excused, or its time
+    or due date is unknown."""
+    extension = extension_of(calendar, assignment, student)
+    if extension.get("excused"):
+        return None
+    due = extension.get("due") or (calendar.get("due") or {}).get(assignment)
     if not due or not submitted:
         return None
     seconds = (datetime.fromisoformat(submitted) - datetime.fromisoformat(due)).total_seconds()
@@ -126,3 +151,22 @@ def lateness(calendar: dict, submitted: str | None, assignment: str, score: floa
     policy = calendar.get("late_policy") or {}
     penalty = late_penalty(score, seconds, policy["per_day"], policy.get("zero_after_days", 0.0)) if policy else 0.0
     return seconds, penalty
+
+
+def penalty_of(calendar: dict, submitted: str | None, assignments: dict[str, dict], student: str) -> float:
+    """The late penalty of one student's record, over its assignments ({id: {"score": ...}})."""
+    total = 0.0
+    for assignment, entry in assignments.items():
+        late = lateness(calendar, submitted, assignment, float(entry.get("score", 0.0)), student)
+        total += late[1] if late else 0.0
+    return round(total, POINTS_DECIMALS)
+
+
+def due_text_for(calendar: dict, assignment: str, student: str | None) -> str:
+    """:func:`due_text`, with ``student``'s own due date or excused lateness when they have one."""
+    extension = extension_of(calendar, assignment, student)
+    if extension.get("excused"):
+        return due_text(calendar, assignment) + " (lateness excused)"
+    if extension.get("due"):
+        return due_text({**calendar, "due": {assignment: extension["due"]}}, assignment) + " (extended)"
+    return due_text(calendar, assignment)

@@ -24,9 +24,36 @@ def resolve_course_dir(course, value: str | None) -> Path:
     return (course.root / DEFAULT_COURSE_DIR) if value is None else Path(value).resolve()
 
 
-# The shapes of LMS downloads `grader autograde --zip` reads (grader.autograde.zipcollect.LMS_SHAPES):
-# detected, one LMS's, or <student>_<anything>.
+# The shapes of LMS downloads grader.lms reads (grader.lms.shapes.LMS_SHAPES): detected, one LMS's, or
+# <student>_<anything>.
 LMS_NAMES = ("auto", "canvas", "moodle", "blackboard", "brightspace", "generic")
+
+
+def lms_options(parser: argparse.ArgumentParser, *, zip_help: str) -> None:
+    """``--zip``, ``--lms``, ``--name-regexp`` and ``--roster``: how an LMS download is collected (grader.lms)."""
+    parser.add_argument("--zip", metavar="FILE", default=None, help=zip_help)
+    parser.add_argument(
+        "--lms",
+        choices=LMS_NAMES,
+        default="auto",
+        help="which LMS made the download (default: auto, recognised from the file names; generic: "
+        "<student>_<anything>, <student>/<file>)",
+    )
+    parser.add_argument(
+        "--name-regexp",
+        metavar="REGEX",
+        default=None,
+        help="how a file name gives the student, for a shape no --lms knows, e.g. "
+        r"'(?P<student_id>\w+)_(?P<file_id>.+)' (default: <student>_<anything>)",
+    )
+    parser.add_argument(
+        "--roster",
+        metavar="CSV",
+        default=None,
+        help="who the download's students are (a CSV with id,name,email,lms_id: see `grader roster`); "
+        "each is filed under the roster's id, the others by the LMS's id (canvas-<user id>, ...)",
+    )
+
 
 # Where `--scheduler` comes from when it is not given.
 SCHEDULER_ENV = "GRADER_SCHEDULER"

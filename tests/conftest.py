@@ -31,6 +31,7 @@ LONGEST_FIRST = (
     "tests/test_gradebook_postgres.py",  # 31, 33
     "tests/test_trivial.py",  # 27, 27
     "tests/fuzz/test_fuzz_submissions.py",  # 25, 26
+    "tests/lms/test_routes.py",  # 35 wall beside a load of 5 (about 20 idle), 18 CPU: grade-class per LMS
     "tests/test_gradescope.py",  # 20, 17
     "tests/test_student_kit.py",  # 22 wall at a load average of 4: two labs' visible checks train
     "tests/test_leak_check.py",  # 17, 18

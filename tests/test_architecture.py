@@ -33,7 +33,7 @@ LAYERS = {
     # grader.testing and grader.answers are the API the hidden and visible tests import by these names.
     "core": ["grader.core", "grader.testing", "grader.answers"],
     "engine": ["grader.engine"],
-    "shared": ["grader.feedback", "grader.notebooks"],
+    "shared": ["grader.feedback", "grader.notebooks", "grader.lms"],
     "verbs": [
         "grader.check",
         "grader.stubs",

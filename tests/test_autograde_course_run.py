@@ -131,41 +131,49 @@ def test_a_points_change_after_release_says_what_to_run_and_keeps_manual_grades(
 
 
 # -- item 3: an LMS download through `grader autograde --zip` -----------------------------------------
-def test_a_canvas_download_is_collected_with_its_times_and_what_is_left_out_is_said_before_grading(course, tmp_path):
-    """Canvas's shape (recognised from the names), its LATE mark, the submission time in nbgrader's
-    gradebook (so nbgrader's late penalties can apply), and the fix for a name no LMS writes, printed
-    before the grading table."""
+def test_a_canvas_download_is_collected_by_user_id_and_what_is_left_out_is_said_before_grading(course, tmp_path):
+    """Canvas's shape (recognised from the names): each student by Canvas's user id, two who share a
+    name kept apart, its LATE mark, no submission time (Canvas dates every entry when it makes the zip,
+    issue 27), and the fix for a name no LMS writes, printed before the grading table; exit status 4."""
     from nbgrader.api import Gradebook
 
     from tests.hostile_archives import archive
 
     notebook = a1_notebook(course[1])
+    stub = a1_notebook(course[1], {"double": "def double(x):\n    return x\n"})
     download = archive(
         tmp_path / "submissions.zip",
         {
-            "millerfrank_1234_567890_a1.ipynb": (notebook, (2026, 12, 1, 22, 30, 0)),
-            "smithjane_LATE_2345_567891_a1-1.ipynb": (notebook, (2026, 12, 3, 9, 15, 0)),
+            "smithjohn_2001_910001_a1.ipynb": (notebook, (2026, 12, 1, 22, 30, 0)),
+            "smithjohn_2002_910002_a1.ipynb": (stub, (2026, 12, 1, 22, 30, 2)),
+            "m\u00fcllerzo\u00eb_LATE_1005_900004_a1-1.ipynb": (notebook, (2026, 12, 3, 9, 15, 0)),
             "Frank's notebook.ipynb": notebook,
         },
     )
     proc = autograde(course, "a1", "--zip", str(download))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.returncode == 4, proc.stdout + proc.stderr
     out = flat(proc.stdout)
     assert (
-        "collected 2 file(s) of 2 student(s) from submissions.zip into submitted/ (a canvas download "
-        "(recognised from its names))" in out
+        "collected 3 file(s) of 3 student(s) from submissions.zip into submitted/ (a canvas download "
+        "(recognised from its names)" in out
     ), out
-    assert "marked late by the LMS: smithjane" in out
+    assert "marked late by the LMS: canvas-1005" in out
+    assert "2 students are named smithjohn (2001, 2002): kept apart as canvas-2001, canvas-2002" in out
     left_out = out.index(
-        "not collected: submissions.zip: Frank's notebook.ipynb: not collected: its name is not "
-        "shaped like a canvas download's"
+        "not collected: submissions.zip: Frank's notebook.ipynb: its name is not shaped like the rest of this "
+        "canvas download"
     )
-    assert "1 file(s) gave no student: give the LMS with --lms" in out
-    assert left_out < out.index("a1: 2 submission(s)"), "what was not collected comes first"
+    assert left_out < out.index("a1: 3 submission(s)"), "what was not collected comes first"
+    assert re.search(r"canvas-1005 \(m\u00fcllerzo\u00eb\) │ 3/3", out), out
+    assert gradebook_scores(course_gradebook(course[1]), "a1") == {
+        "canvas-1005": {"double": 2.0, "add": 1.0},
+        "canvas-2001": {"double": 2.0, "add": 1.0},
+        "canvas-2002": {"double": 0.666667, "add": 0.0},  # the other John Smith's own, unfinished notebook
+    }
     with Gradebook(course_gradebook(course[1]).url, "toy") as gb:
-        assert str(gb.find_submission("a1", "smithjane").timestamp) == "2026-12-03 09:15:00"
-        assert str(gb.find_submission("a1", "millerfrank").timestamp) == "2026-12-01 22:30:00"
-        assert gb.find_submission("a1", "smithjane").score == 3.0
+        assert gb.find_submission("a1", "canvas-1005").timestamp is None  # no time is made up
+        student = gb.find_student("canvas-2001")
+        assert (student.first_name, student.lms_user_id) == ("smithjohn", "2001")  # as Canvas writes them
 
 
 def test_a_module_in_a_download_is_graded_beside_or_instead_of_the_notebook(course, tmp_path):
@@ -184,7 +192,7 @@ def test_a_module_in_a_download_is_graded_beside_or_instead_of_the_notebook(cour
         {
             "gregsmith_3456_567892_toy.py": module,
             "millerfrank_1234_567890_a1.ipynb": half,
-            "millerfrank_1234_567890_toy.py": "def add(a, b):\n    return float(a) + float(b)\n\n"
+            "millerfrank_1234_567891_toy.py": "def add(a, b):\n    return float(a) + float(b)\n\n"
             "def double(x):\n    return x\n",
         },
     )
@@ -192,12 +200,13 @@ def test_a_module_in_a_download_is_graded_beside_or_instead_of_the_notebook(cour
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = flat(proc.stdout)
     assert (
-        "no notebook, graded from their .py modules (the release notebook stands in for nbgrader): gregsmith" in out
+        "no notebook, graded from their .py modules (the release notebook stands in for nbgrader): canvas-3456" in out
     ), out
-    assert "not collected" not in out, out
+    # issue 27: no false alarm for a modules-only submission (nothing changed, nothing rescued)
+    assert "not collected" not in out and "changed while" not in out and "rescued" not in out, out
     assert gradebook_scores(course_gradebook(course[1]), "a1") == {
-        "gregsmith": {"double": 2.0, "add": 1.0},
-        "millerfrank": {"double": 2.0, "add": 1.0},
+        "canvas-3456": {"double": 2.0, "add": 1.0},
+        "canvas-1234": {"double": 2.0, "add": 1.0},
     }
     assert "graded from toy.py, which implements it (the notebook's cell has it unfinished)" in out, out
 
@@ -244,11 +253,13 @@ def test_a_normal_cycle_prints_no_warning_and_tampering_still_warns(course):
     assert gradebook_scores(course_gradebook(course[1]), "a1")["alice"] == {"double": 2.0, "add": 1.0}
 
 
-# -- item 4: due dates and the late policy -------------------------------------------------------------
-def test_due_dates_and_the_late_policy_reach_nbgrader_and_every_table(course, tmp_path):
-    """course.yaml's due date and late policy, through `grader build`, into nbgrader's gradebook and
-    late-submission plugin: a submission collected from Canvas 1 d 9 h late loses 2 days' share;
-    the autograde table, nbgrader's feedback and nbgrader's export show it."""
+# -- item 4: due dates, the late policy and extensions -------------------------------------------------
+def test_due_dates_the_late_policy_and_extensions_reach_nbgrader_and_every_table(course, tmp_path):
+    """course.yaml's due date, late policy and per-student extensions, through `grader build`, into
+    nbgrader's gradebook and late-submission plugin: a submission collected from Brightspace (whose
+    folders carry the submission time) 1 d 9 h late loses 2 days' share, to the hundredth; one with an
+    extension counts from its own due date, an excused one loses nothing; the autograde table, nbgrader's
+    feedback, its export and its log show it, without float noise."""
     import csv
 
     from nbgrader.api import Gradebook
@@ -261,7 +272,9 @@ def test_due_dates_and_the_late_policy_reach_nbgrader_and_every_table(course, tm
         yaml.read_text().replace(
             "    title: Doubling and adding\n", "    title: Doubling and adding\n    due: 2026-12-02 00:00\n"
         )
-        + "calendar: {time_zone: UTC, late_policy: {per_day: 0.25, zero_after_days: 3}}\n"
+        + "calendar:\n  time_zone: UTC\n  late_policy: {per_day: 0.1, zero_after_days: 3}\n  extensions:\n"
+        "    - {student: brightspace-3003, assignment: a1, due: 2026-12-04 00:00}\n"
+        "    - {student: brightspace-4004, assignment: a1, excused: true}\n"
     )
     rebuilt = run_grader(
         "build", "--course", str(course[0]), "--course-dir", str(course[1]), "--assignment", "a1", cwd=tmp_path
@@ -271,27 +284,33 @@ def test_due_dates_and_the_late_policy_reach_nbgrader_and_every_table(course, tm
     download = archive(
         tmp_path / "submissions.zip",
         {
-            "millerfrank_1234_567890_a1.ipynb": (notebook, (2026, 12, 1, 22, 30, 0)),
-            "smithjane_LATE_2345_567891_a1.ipynb": (notebook, (2026, 12, 3, 9, 15, 0)),
-            "leroy_LATE_3456_567892_a1.ipynb": (notebook, (2026, 12, 9, 9, 0, 0)),
+            "A1/11-1001 - Frank Miller - Dec 1, 2026 1030 PM/a1.ipynb": notebook,
+            "A1/12-2002 - Jane Smith - Dec 3, 2026 915 AM/a1.ipynb": notebook,
+            "A1/13-3003 - Ann Leroy - Dec 3, 2026 915 AM/a1.ipynb": notebook,  # her own due date: Dec 4
+            "A1/14-4004 - Bo Chen - Dec 9, 2026 900 AM/a1.ipynb": notebook,  # excused
+            "A1/15-5005 - Li Wu - Dec 9, 2026 900 AM/a1.ipynb": notebook,
+            "A1/index.html": "<html></html>",
         },
     )
     proc = autograde(course, "a1", "--zip", str(download))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = flat(proc.stdout)
-    assert (
-        "a1: 3 submission(s) (due 2026-12-02 00:00 UTC, 25% of the score per day late (or part of a day), "
-        "0 after 3 days)" in out
-    ), out
-    assert re.search(r"smithjane │ 3/3 │ 1 d 9 h \(-1\.50\)", out), out
-    assert re.search(r"leroy │ 3/3 │ 7 d 9 h \(-3\)", out), out
-    assert re.search(r"millerfrank │ 3/3 │ │", out), out
+    assert "a1: 5 submission(s) (due 2026-12-02 00:00 UTC, 10% of the score per day late" in out, out
+    # The table: two late cells, Jane's and Li's (Ann's own due date and Bo's excuse count)
+    assert re.findall(r"\d d \d+ h \([^)]*\)", out) == ["1 d 9 h (-0.60)", "7 d 9 h (-3)"], out
+    table = out[out.index("a1: 5 submission(s)") :]
+    assert table.index("brightspace-2002") < table.index("1 d 9 h") < table.index("brightspace-3003"), out
     with Gradebook(course_gradebook(course[1]).url, "toy") as gb:
         assert str(gb.find_assignment("a1").duedate) == "2026-12-02 00:00:00"
-        assert gb.find_submission("a1", "smithjane").late_submission_penalty == 1.5
-        assert gb.find_submission("a1", "millerfrank").late_submission_penalty == 0
+        assert str(gb.find_submission("a1", "brightspace-2002").timestamp) == "2026-12-03 09:15:00"
+        penalties = {
+            s: gb.find_submission("a1", f"brightspace-{s}").late_submission_penalty for s in ("2002", "3003", "4004")
+        }
+        assert penalties == {"2002": 0.6, "3003": 0, "4004": 0}  # 3 x 0.1 x 2 days, not 0.6000000000000001
     env = nbgrader_env()
-    for args in (["generate_feedback", "a1"], ["export"]):
+    logs = ""
+    hand_in(course[1], "newcomer", notebook)  # plain nbgrader autograde records a new submission
+    for args in (["autograde", "a1", "--force"], ["generate_feedback", "a1"], ["export"]):
         done = subprocess.run(
             [sys.executable, "-m", "nbgrader", *args],
             cwd=course[1],
@@ -301,11 +320,15 @@ def test_due_dates_and_the_late_policy_reach_nbgrader_and_every_table(course, tm
             timeout=600,
         )
         assert done.returncode == 0, done.stdout + done.stderr
-    assert "Late submission penalty (Score: -1.5)" in (course[1] / "feedback/smithjane/a1/a1.html").read_text()
+        logs += done.stdout + done.stderr
+    assert "Late submission penalty (Score: -0.6)" in (course[1] / "feedback/brightspace-2002/a1/a1.html").read_text()
+    assert "Late submission penalty: 0.6\n" in logs and "0.6000000000000001" not in logs, logs
+    assert "SAWarning" not in logs, logs  # plain nbgrader autograde (formgrader's button) is quiet
     with open(course[1] / "grades.csv", newline="") as handle:
         rows = {r["student_id"]: r for r in csv.DictReader(handle)}
-    assert float(rows["smithjane"]["late_submission_penalty"]) == 1.5 and float(rows["smithjane"]["score"]) == 1.5
-    assert float(rows["leroy"]["score"]) == 0.0 and float(rows["millerfrank"]["score"]) == 3.0
+    assert rows["brightspace-2002"]["late_submission_penalty"] == "0.6"
+    assert float(rows["brightspace-2002"]["score"]) == pytest.approx(2.4) and float(rows["newcomer"]["score"]) == 3.0
+    assert float(rows["brightspace-5005"]["score"]) == 0.0 and float(rows["brightspace-4004"]["score"]) == 3.0
 
 
 # -- item 5: a roster in, grades out to an LMS -----------------------------------------------------------
@@ -358,13 +381,47 @@ def test_a_roster_fills_the_gradebook_and_exports_are_what_each_lms_imports(cour
             return list(csv.reader(handle))
 
     # Canvas, Grades > Import: Student, ID, SIS User ID, SIS Login ID, Section, then assignments; Points Possible.
+    # The SIS columns never hold the grader's ids (issue 27): without Canvas's own export they stay empty.
     assert export("canvas") == [
         ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "a1"],
         ["Points Possible", "", "", "", "", "3"],
-        ["Martin, Alice", "1001", "", "alice", "", "3"],
-        ["Stone, =HYPERLINK(1)", "1002", "", "bob", "", "1.50"],  # manual 1.5, add 0
-        ["Li, Carol", "1003", "", "carol", "", ""],
+        ["Martin, Alice", "1001", "", "", "", "3"],
+        ["Stone, =HYPERLINK(1)", "1002", "", "", "", "1.50"],  # manual 1.5, add 0
+        ["Li, Carol", "1003", "", "", "", ""],
     ]
+    # With the gradebook Canvas exports (Grades > Export), the file is headed and keyed as Canvas's own:
+    # its assignment's column (named like the assignment's title), its students' Student, ID and SIS cells.
+    canvas = tmp_path / "canvas_export.csv"
+    canvas.write_text(
+        "Student,ID,SIS User ID,SIS Login ID,Section,Doubling and adding (55501),Current Points,Final Points\n"
+        "    Points Possible,,,,,3.00,(read only),(read only)\n"
+        '"Martin, Alice",1001,S-77,amartin,Section 1,,0.00,0.00\n'
+        '"Stone, Bob",1002,S-78,bstone,Section 1,,0.00,0.00\n'
+        '"Student, Test",9999,,,Section 1,,0.00,0.00\n'
+    )
+    out = tmp_path / "import.csv"
+    done = run_grader(
+        "export",
+        "--lms",
+        "canvas",
+        "--canvas-gradebook",
+        str(canvas),
+        "-o",
+        str(out),
+        "--assignment",
+        "a1",
+        *args,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr  # carol is not a student of that gradebook: said so
+    assert "carol: Canvas ID 1003 is not a student of the Canvas gradebook" in flat(done.stdout)
+    with open(out, newline="") as handle:
+        assert list(csv.reader(handle)) == [
+            ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Doubling and adding (55501)"],
+            ["Points Possible", "", "", "", "", "3"],
+            ["Martin, Alice", "1001", "S-77", "amartin", "Section 1", "3"],
+            ["Stone, Bob", "1002", "S-78", "bstone", "Section 1", "1.50"],
+        ]
     # Moodle, Import grades from CSV: users matched on ID number or Email address.
     assert export("moodle") == [
         ["First name", "Last name", "ID number", "Email address", "a1"],

@@ -18,6 +18,8 @@ import pytest
 from grader.classgrade.run import discover_submissions
 from grader.core.course import load_course
 from grader.engine.parcel import Parcel
+from grader.engine.store import SAFE_ID
+from grader.lms import name_id
 from grader.notebooks.extract import (
     GENERAL,
     MAX_JSON_CONTAINERS,
@@ -293,7 +295,9 @@ def test_a_class_entry_that_is_a_link_is_not_graded(tmp_path):
     assert "symbolic link" in skipped["mallory"] and "symbolic link" in skipped["trudy.py"]
 
 
-def test_a_class_entry_with_an_unusable_name_is_reported_not_fatal(tmp_path):
+def test_a_class_entry_with_a_name_that_is_no_id_is_a_student_under_a_printable_id(tmp_path):
+    """Issue 27: a name that is not a usable id as it is (bytes that are not UTF-8, markup) is still a
+    student, under the id grader.lms.name_id makes of it on every route; nothing is dropped."""
     submissions = tmp_path / "submissions"
     submissions.mkdir()
     (submissions / "alice.py").write_text(solution_source())
@@ -301,16 +305,20 @@ def test_a_class_entry_with_an_unusable_name_is_reported_not_fatal(tmp_path):
     (submissions / "[bold]eve").mkdir()
     skipped: dict[str, str] = {}
     found = discover_submissions(submissions, skipped=skipped)
-    assert list(found) == ["alice"] and len(skipped) == 2
-    assert all(key.isprintable() for key in skipped)
+    assert sorted(found) == sorted(["alice", name_id(os.fsdecode(b"caf\xe9")), name_id("[bold]eve")]) and not skipped
+    assert all(SAFE_ID.match(student) and student.isprintable() for student in found)
+    assert found[name_id("[bold]eve")] == submissions.resolve() / "[bold]eve"
 
 
-def test_a_student_id_too_long_for_a_file_name_is_reported_not_fatal(tmp_path):
-    # A 250-character id passed the id check and then crashed the class run when its result was saved.
+def test_a_name_too_long_for_a_file_name_gets_an_id_that_fits(tmp_path):
+    # A 250-character id passed the id check and then crashed the class run when its result was saved:
+    # such a name is a student under a shortened id (grader.lms.name_id), which fits a file name.
     (tmp_path / "alice.py").write_text(solution_source())
     (tmp_path / ("x" * 250 + ".py")).write_text(solution_source())
     skipped: dict[str, str] = {}
-    assert list(discover_submissions(tmp_path, skipped)) == ["alice"] and len(skipped) == 1
+    found = discover_submissions(tmp_path, skipped)
+    assert sorted(found) == ["alice", name_id("x" * 250)] and not skipped
+    assert len(name_id("x" * 250)) <= 100 and SAFE_ID.match(name_id("x" * 250))
 
 
 def test_a_single_file_submission_is_bounded_like_a_folder(toy, tmp_path):

@@ -344,9 +344,10 @@ def test_zip_cannot_submit_as_another_student_nor_plant_a_setuid_file(toy_build,
         info.create_system, info.external_attr = 3, 0o104755 << 16
         zf.writestr(info, mallory)
     proc = autograde(toy_build, course_dir, "--zip", str(archive))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.returncode == 4, proc.stdout + proc.stderr  # all graded; an entry was left out (issue 27)
     assert totals(course_dir) == pytest.approx({"alice": FULL, "bob": FULL, "mallory": 2 / 3}, abs=1e-5)
-    assert "mallory_upload.zip: not collected: an archive inside the archive" in " ".join(proc.stdout.split())
+    out = " ".join(proc.stdout.split())
+    assert "not collected: a1_download.zip: mallory_upload.zip: an archive inside the archive" in out, out
     for path in [*course_dir.joinpath("submitted").rglob("*"), *course_dir.joinpath("downloaded").rglob("*")]:
         mode = path.lstat().st_mode
         assert not path.is_symlink() and not mode & (stat.S_ISUID | stat.S_ISGID), path

@@ -20,6 +20,7 @@ from grader.core.results import FunctionResult, SubmissionResult
 from grader.core.results import TestOutcome as Outcome
 from grader.engine.record import GradeRecord
 from grader.feedback import grade_table
+from grader.lms import name_id
 from tests.helpers import ROOT, run_grader
 from tests.toy_course import make_toy_course, solution_source
 
@@ -56,15 +57,17 @@ def test_grade_class(tmp_path):
     submissions = tmp_path / "class"
     submissions.mkdir()
     shutil.copy(HOSTILE, submissions / "alice.py")
-    # A folder whose name is no student id is reported by name and left out.
+    # A folder whose name is no student id is a student under an id made of it (issue 27: nothing is
+    # dropped); its markup is never interpreted, and the id holds none.
     name = "[red]x[link=e.x]y"
     (submissions / name).mkdir()
     (submissions / name / "toy.py").write_text(solution_source())
     proc = run_grader(
         "grade-class", str(submissions), "--course", str(course), "--out", str(tmp_path / "out"), "-j", "1", env=WIDE
     )
-    assert proc.returncode == 1, proc.stderr
-    assert "graded alice" in proc.stderr and f"could not grade {name}" in proc.stderr, proc.stderr
+    assert proc.returncode == 0, proc.stderr
+    assert "graded alice" in proc.stderr and f"graded {name_id(name)} 3/4" in proc.stderr, proc.stderr
+    assert "[" not in name_id(name) and "\x1b" not in proc.stderr
 
 
 def test_session_events_print_what_a_worker_says_literally():
@@ -158,6 +161,7 @@ def test_autograde_details(tmp_path, monkeypatch, capsys):
         student=None,
         jobs=1,
         zip=None,
+        roster=None,
         name_regexp=None,
         lms="auto",
         details=True,

@@ -18,10 +18,10 @@ from grader.engine.dispatch import GradingOptions
 from grader.errors import GraderError
 from grader.feedback import first_issue, format_points, function_report
 from grader.options import (
-    LMS_NAMES,
     course_dir_option,
     db_option,
     engine_options,
+    lms_options,
     resolve_course_dir,
     scheduler_address,
 )
@@ -43,7 +43,8 @@ def register(sub, common) -> None:
         "(not built, no submissions, points changed since the build) is skipped with its reason and "
         "the others are graded; a final table says which. Exit status: 0 every assignment graded and "
         "recorded; 1 the gradebook disagrees with the grader; 2 nothing could be graded; 3 some "
-        "assignments were skipped.",
+        "assignments were skipped; 4 all graded, but entries of the --zip download were not collected "
+        "(each named first, with its fix).",
     )
     parser.add_argument(
         "assignment",
@@ -63,29 +64,15 @@ def register(sub, common) -> None:
         default=None,
         help="where the trusted records go, DIR/<assignment>/ (default: grader-results/ in the course directory)",
     )
-    parser.add_argument(
-        "--zip",
-        metavar="FILE",
-        default=None,
-        help="first collect an LMS download (the zip of an assignment's submissions from Canvas, "
+    lms_options(
+        parser,
+        zip_help="first collect an LMS download (the zip of an assignment's submissions from Canvas, "
         "Moodle, Blackboard or Brightspace, or notebooks named <student>_<anything>.ipynb or "
-        "<student>/<file>) into submitted/, each student's submission time into its "
-        "timestamp.txt; nested archives are never unpacked, and what is not collected is "
-        "said before grading, with the fix",
-    )
-    parser.add_argument(
-        "--lms",
-        choices=LMS_NAMES,
-        default="auto",
-        help="with --zip: which LMS made the download (default: auto, recognised from the file "
-        "names; generic: <student>_<anything>)",
-    )
-    parser.add_argument(
-        "--name-regexp",
-        metavar="REGEX",
-        default=None,
-        help="with --zip: how a file name gives the student, for a shape no --lms knows, e.g. "
-        r"'(?P<student_id>\w+)_(?P<file_id>.+)' (default: <student>_<anything>.ipynb)",
+        "<student>/<file>) into submitted/: each student by the LMS's own id (the roster's id, "
+        "else canvas-<user id>, moodle-<participant>, the Blackboard username, brightspace-<user>), "
+        "the time the LMS wrote into nbgrader's timestamp.txt (Blackboard, Brightspace); nested "
+        "archives are never unpacked, and every entry not collected is named before grading, with "
+        "the fix. --roster defaults to the gradebook's students with an LMS id",
     )
     parser.add_argument("--details", action="store_true", help="print every student's messages, not just totals")
     add_sandbox_options(parser)
@@ -101,16 +88,14 @@ def default_jobs() -> int:
 def run(args: argparse.Namespace) -> int:
     from grader.autograde.trusted import RESULTS_DIR, grading_pool
     from grader.autograde.zipcollect import LmsDownload
+    from grader.lms.shapes import name_pattern
 
     console = Console(highlight=False)
     course = load_course(args.course, check_files=False)
     course_dir = resolve_course_dir(course, args.course_dir)
     if args.jobs is not None and args.jobs < 1:
         raise GraderError("--jobs must be at least 1")
-    if args.name_regexp and not args.zip:
-        raise GraderError("--name-regexp only applies with --zip")
-    if args.lms != "auto" and not args.zip:
-        raise GraderError("--lms only applies with --zip")
+    check_collection(args, name_pattern)
     assignments = list(dict.fromkeys(args.assignment))
     for assignment in assignments:  # every id known before the first is graded
         course.assignment(assignment)
@@ -123,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
         students=tuple(args.student) if args.student else None,
         out=Path(args.out) if args.out else None,
     )
-    download = LmsDownload(Path(args.zip), args.lms, args.name_regexp) if args.zip else None
+    roster = Path(args.roster) if args.roster else None
+    download = LmsDownload(Path(args.zip), args.lms, args.name_regexp, roster) if args.zip else None
     logs = (Path(args.out).resolve() if args.out else course_dir / RESULTS_DIR) / "logs"
     rebuild = " ".join(
         [
@@ -185,7 +171,26 @@ def run(args: argparse.Namespace) -> int:
                 finish(console, args, assignment, state, course_dir, outcomes)
     if len(assignments) > 1:
         summary(console, outcomes)
-    return exit_status(outcomes)
+    collected = [getattr(s, "collected", None) for s in states.values()]
+    incomplete = any(c is not None and not c.complete for c in collected)
+    return exit_status(outcomes, incomplete)
+
+
+def check_collection(args, name_pattern) -> None:
+    """``--zip``'s options: given with it, and readable (``name_pattern``: grader.lms's reader of a pattern)."""
+    for given, flag in ((args.name_regexp, "--name-regexp"), (args.lms != "auto", "--lms"), (args.roster, "--roster")):
+        if given and not args.zip:
+            raise GraderError(
+                f"{flag} only applies with --zip"
+                + (" (`grader roster CSV` fills the gradebook)" if flag == "--roster" else "")
+            )
+    if args.name_regexp and args.lms not in ("auto", "generic"):
+        raise GraderError("--name-regexp and --lms name two ways to read the names: give one")
+    if args.name_regexp:
+        try:
+            name_pattern(args.name_regexp)
+        except GraderError as exc:
+            raise GraderError(f"--name-regexp: {exc}") from None
 
 
 def finish(console: Console, args, assignment: str, state, course_dir: Path, outcomes: dict) -> None:
@@ -216,14 +221,17 @@ def ahead(console: Console, course, course_dir: Path, states: dict, options: Gra
     )
 
 
-def exit_status(outcomes: dict[str, tuple[str, str]]) -> int:
-    """0 all graded and recorded; 1 a gradebook disagrees; 2 nothing graded; 3 some skipped."""
+def exit_status(outcomes: dict[str, tuple[str, str]], incomplete: bool = False) -> int:
+    """0 all graded and recorded; 1 a gradebook disagrees; 2 nothing graded; 3 some skipped; 4 all graded,
+    but the LMS download left entries out (``incomplete``)."""
     kinds = [kind for kind, _ in outcomes.values()]
     if "MISMATCH" in kinds:
         return 1
     if "graded" not in kinds:
         return 2
-    return 3 if "skipped" in kinds else 0
+    if "skipped" in kinds:
+        return 3
+    return 4 if incomplete else 0
 
 
 def summary(console: Console, outcomes: dict[str, tuple[str, str]]) -> None:
@@ -259,6 +267,10 @@ def report(console: Console, args: argparse.Namespace, assignment: str, state, c
     for student in state.students:
         record = state.records[student]
         flag = " (rescued)" if student in state.rescued else ""
+        collected = getattr(state, "collected", None)
+        person = collected.people.get(student) if collected else None
+        if person is not None and person.lms != "generic":
+            flag = f" ({person.display_name}){flag}"
         late = state.late.get(student)
         late_cell = [f"{late_text(late[0])} (-{format_points(late[1])})" if late else ""] if state.late else []
         # The gradebook's score, what formgrader and exports show: a manual grade there changes it.

@@ -39,7 +39,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from grader.autograde.recorder import Recorder, notebook_node, remove
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
-from grader.autograde.zipcollect import LMS_SHAPES, LmsDownload, collect_zip
+from grader.autograde.zipcollect import Collected, LmsDownload, collect_zip, print_collection
 from grader.core.course import Assignment, Course
 from grader.display import markup
 from grader.engine import pipes
@@ -48,6 +48,7 @@ from grader.engine.events import RunListener, refused_message, retry_message
 from grader.engine.record import GradeRecord
 from grader.engine.store import SAFE_ID
 from grader.errors import GraderError
+from grader.lms import Person, Roster, name_id, read_roster
 from grader.notebooks.coursedir import BuiltAssignment, stale_inputs
 from grader.notebooks.extract import Extraction, notebooks_of, solution_cells
 from grader.notebooks.gradebook import (
@@ -55,6 +56,7 @@ from grader.notebooks.gradebook import (
     built_notebook,
     course_gradebook,
     enrol,
+    gradebook_students,
     load_nbgrader_config,
     manual_state,
     points_changed,
@@ -160,6 +162,7 @@ class AutogradeState:
     saying which it reads and writes (a step reads only what an earlier step wrote)."""
 
     inputs: AutogradeInputs
+    collected: Collected | None = None  # what --zip collected
     students: list[str] = field(default_factory=list)  # the submissions graded, by student id
     unusable: list[str] = field(default_factory=list)  # folders of submitted/ whose name is no student id
     extractions: dict[str, Extraction] = field(default_factory=dict)
@@ -177,9 +180,11 @@ class AutogradeState:
 
 class CollectZip:
     """Collect an LMS download into submitted/, and say at once -- before anything is graded -- what was
-    left out and how to collect it.
+    left out and how to collect it. The students are named by the roster given (``--roster``), else by
+    the gradebook's students that have an LMS id (``grader roster``, earlier collections), else by each
+    LMS's rule (:mod:`grader.lms.identity`).
 
-    Reads ``inputs.download``; writes submitted/ (and the console), nothing of the state.
+    Reads ``inputs.download`` (its roster too); writes ``collected`` (and submitted/, the console).
     """
 
     name = "collect"
@@ -188,8 +193,8 @@ class CollectZip:
         inputs, download = state.inputs, state.inputs.download
         if download is None:
             return
-
-        collected = collect_zip(
+        roster = Roster(read_roster(download.roster)) if download.roster else gradebook_roster(inputs.gradebook)
+        state.collected = collect_zip(
             inputs.course_dir,
             inputs.assignment.id,
             download,
@@ -197,34 +202,9 @@ class CollectZip:
             inputs.info.student_modules,
             time_zone=inputs.course.time_zone,
             exercise_modules=[e.module for e in inputs.assignment.exercises if e.kind != "lab"],
+            roster=roster,
         )
-        how = (
-            f"a {collected.lms} download" + (" (recognised from its names)" if collected.detected else "")
-            if collected.lms != "generic"
-            else "names read as "
-            + (f"--name-regexp {download.name_regexp}" if download.name_regexp else "<student>_<file>")
-        )
-        console, archive = inputs.console, Path(download.archive).name
-        console.print(
-            f"collected {collected.files} file(s) of {len(collected.students)} student(s) from "
-            f"{markup(archive)} into submitted/ ({markup(how)})"
-        )
-        if collected.late:
-            console.print(f"marked late by the LMS: {markup(', '.join(collected.late))}")
-        if collected.stand_in:
-            console.print(
-                f"no notebook, graded from their .py modules (the release notebook stands in for "
-                f"nbgrader): {markup(', '.join(collected.stand_in))}"
-            )
-        for problem in collected.problems:
-            console.print(f"[yellow]not collected:[/yellow] {markup(archive)}: {markup(problem)}")
-        if collected.unnamed:
-            shapes = ", ".join(LMS_SHAPES)
-            console.print(
-                f"[yellow]{collected.unnamed} file(s) gave no student:[/yellow] give the LMS with "
-                f"--lms ({shapes}) or the names' shape with --name-regexp "
-                r"'(?P<student_id>...)_(?P<file_id>...)', then run this command again"
-            )
+        print_collection(inputs.console, state.collected, download)
 
 
 def feedback_is_sanitised(course_dir: Path) -> bool:
@@ -272,7 +252,8 @@ class FindSubmissions:
                 state.unusable.append(entry.name)
                 state.warnings.append(
                     f"submitted/{shown(entry.name)}/ is not graded: a student id may hold "
-                    "letters, digits and . _ @ + - only (at most 100)"
+                    "letters, digits and . _ @ + - only (at most 100); rename it "
+                    f"submitted/{name_id(entry.name)}/, the id every route gives that name"
                 )
         if wanted:
             missing = [s for s in wanted if s not in found]
@@ -314,7 +295,26 @@ class Enrol:
                 f"({', '.join(changed)}); the gradebook still has the old maximum. Run `{rebuild}` "
                 "(keeps submissions, grades and manual grades), then autograde again"
             )
-        enrol(inputs.gradebook, state.students)
+        enrol(inputs.gradebook, state.students, names_of(state.collected))
+
+
+def gradebook_roster(target) -> Roster:
+    """The gradebook's students that have an LMS id (``grader roster``, earlier collections): the students
+    met so far, not the whole class (one it lacks is no news)."""
+    return Roster([Person(*row) for row in gradebook_students(target) if row[4]], complete=False)
+
+
+def names_of(collected: Collected | None) -> dict[str, tuple[str, str, str]]:
+    """student -> (first name, last name, LMS id) as the download wrote them: the gradebook keeps what it
+    does not know yet. Moodle's number is the assignment's, not the student's: not kept."""
+    names = {}
+    for student, sub in (collected.people if collected else {}).items():
+        if sub.lms == "generic":
+            continue
+        first, _, last = sub.display_name.rpartition(" ")
+        lms_id = sub.lms_id if sub.lms in ("canvas", "brightspace", "blackboard") else ""
+        names[student] = (first or last, last if first else "", lms_id)
+    return names
 
 
 class Extract:
@@ -525,7 +525,7 @@ class Record:
             folder = submission_dir(inputs.course_dir, student, inputs.assignment.id)
             notebooks, problems = notebooks_of(folder, [inputs.info.notebook])
             data = notebooks[0] if notebooks else None
-            if problems or data is None or solution_cells(data) != state.extractions[student].cells:
+            if problems or data is None or solution_cells(data) != state.extractions[student].read:
                 changed.append(student)
                 continue
             try:
@@ -569,7 +569,8 @@ class Verify:
 
     def __call__(self, state: AutogradeState) -> None:
         gradebook, assignment = state.inputs.gradebook, state.inputs.assignment.id
-        state.restored, recorded, state.late, state.final = verify_state(gradebook, assignment, state.manual_before)
+        state.restored, recorded, late, state.final = verify_state(gradebook, assignment, state.manual_before)
+        state.late = own_lateness(state.inputs.course, assignment, late)
         for student in state.students:
             expected = state.records[student].scores()
             got = recorded.get(student, {})
@@ -577,6 +578,22 @@ class Verify:
                 value = got.get(function)
                 if value is None or abs(float(value) - score) > 1e-6:
                     state.mismatches.append(f"{student}/{function}: gradebook has {value}, the grader gave {score:g}")
+
+
+def own_lateness(course: Course, assignment: str, late: dict[str, tuple[float, float]]) -> dict:
+    """student -> (seconds late by their own due date, penalty): nbgrader counts from the assignment's due
+    date, a student with an extension (calendar.extensions) from theirs, an excused one not at all."""
+    due = course.due_utc(assignment)
+    out = {}
+    for student, (seconds, penalty) in late.items():
+        extension = course.extensions.of(assignment, student)
+        if extension is not None and (extension.excused or due is None):
+            continue
+        if extension is not None:
+            seconds -= (course.due_utc(assignment, student) - due).total_seconds()
+        if seconds > 0:
+            out[student] = (seconds, penalty)
+    return out
 
 
 # Up to the grading, and from it: several assignments graded in one run stop in between, to be graded

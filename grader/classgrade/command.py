@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from grader.classgrade.run import discover_submissions
 from grader.core.course import load_course
 from grader.display import markup
 from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
@@ -19,10 +18,27 @@ from grader.engine.events import RunListener, failed_message, lost_message, refu
 from grader.engine.record import GradeRecord
 from grader.errors import GraderError
 from grader.feedback import format_points
-from grader.options import engine_options, scheduler_address
+from grader.options import engine_options, lms_options, scheduler_address
 from grader.sandbox import add_sandbox_options, sandbox_mode
 
 DEFAULT_OUT = "grading-results"
+DESCRIPTION = (
+    "Grade every submission in SUBMISSIONS (a folder, or an LMS download: --zip) with the "
+    "hidden tests. An LMS's download (Canvas, Moodle, Blackboard, Brightspace; zipped or unpacked) is "
+    "read by its shape: each student by the LMS's own id (through --roster when given), the time the "
+    "LMS wrote, the latest submission. Otherwise each subdirectory (shaped like exercises/, or holding "
+    "the student's notebooks), .py file or notebook (<student>_<assignment>.ipynb) is one student's "
+    "submission, named by it. With --assignment, only that assignment's exercises are graded and "
+    "counted (totals, feedback and the report out of its points). N trusted processes grade in "
+    "parallel (or the workers of a Dask cluster, --scheduler), each running the student code in a "
+    "fresh sandboxed worker. Every result is written to OUT/results/<student>.json as soon as it is "
+    "graded, so an interrupted run continues where it stopped; a submission is graded again only "
+    "when it or the course changed. OUT/summary.csv has one row per student, with the late penalty "
+    "(calendar.late_policy, each student's extension) and the final score; `grader report OUT` "
+    "turns the results into an HTML page. Exit status: 0 every submission graded and every entry "
+    "collected; 1 some could not be graded or some entry was left out (each named, with why); 2 the "
+    "grader could not run."
+)
 
 
 def register(sub, common) -> None:
@@ -30,19 +46,22 @@ def register(sub, common) -> None:
         "grade-class",
         parents=[common],
         help="grade a whole class in parallel (resumable; here or on a Dask cluster)",
-        description="Grade every submission in SUBMISSIONS_DIR with the hidden tests: each subdirectory "
-        "(shaped like exercises/, or holding the student's notebooks), .py file or notebook "
-        "(<student>_<assignment>.ipynb) is one student's submission, named by it. "
-        "N trusted processes grade in parallel (or the workers of a Dask cluster, --scheduler), "
-        "each running the student code in a fresh sandboxed worker. Every result is written to "
-        "OUT/results/<student>.json as soon as it is graded, so an interrupted run continues where "
-        "it stopped; a submission is graded again only when it or the course changed. "
-        "OUT/summary.csv has one row per student; `grader report OUT` turns the results into an "
-        "HTML page.",
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "submissions_dir", metavar="SUBMISSIONS_DIR", help="one subdirectory, .py file or notebook per student"
+        "submissions_dir",
+        metavar="SUBMISSIONS",
+        nargs="?",
+        default=None,
+        help="a folder: one subdirectory, .py file or notebook per student, or an LMS download unpacked",
+    )
+    lms_options(parser, zip_help="grade the LMS download in this .zip file (instead of SUBMISSIONS)")
+    parser.add_argument(
+        "--assignment",
+        action="append",
+        metavar="ID",
+        help="grade this assignment's exercises only, out of its points (repeatable; course.yaml's ids)",
     )
     engine_options(parser, jobs_help="grading processes in parallel on this machine (default: the number of CPUs)")
     parser.add_argument(
@@ -54,7 +73,7 @@ def register(sub, common) -> None:
         action="append",
         metavar="ID",
         help="grade again this student's submission only, even if unchanged (repeatable; the name "
-        "of its subdirectory or .py file without .py); the others' results are kept",
+        "of its subdirectory or .py file without .py, or the id collection gave it); the others' results are kept",
     )
     parser.add_argument(
         "--only",
@@ -169,26 +188,20 @@ def warn_without_sandbox(course, mode: str, console: Console) -> None:
         console.print(f"[bold red]{markup(NO_SANDBOX_WARNING.format(reason=reason), one_line=False)}[/bold red]")
 
 
-def prepare_notebooks(course, students: dict, out: Path, skipped: dict[str, str]) -> tuple[dict, dict]:
+def prepare_notebooks(course, students: dict, out: Path, skipped: dict[str, str], only=None) -> tuple[dict, dict]:
     """Notebooks become modules to grade (in ``OUT/extracted/<student>/``, rewritten each run: the
     fingerprint of what is graded decides whether a stored grade is still current); the extractions,
-    for their notes and cell spans."""
-    from grader.notebooks.extract import MAX_NOTEBOOK_BYTES
+    for their notes and cell spans. ``only``: the functions graded (all when None)."""
+    from grader.classgrade.run import copy_notebooks
     from grader.notebooks.submission import prepare
-    from grader.untrusted import UntrustedFile, read_regular
+    from grader.untrusted import UntrustedFile
 
     prepared, extractions = {}, {}
     for student, path in students.items():
         try:
             if isinstance(path, tuple):  # several notebook files of one student: one folder
-                folder = out / "collected" / student
-                if folder.exists():
-                    shutil.rmtree(folder)
-                folder.mkdir(parents=True)
-                for nb in path:
-                    (folder / nb.name).write_bytes(read_regular(nb, MAX_NOTEBOOK_BYTES))
-                path = folder
-            prepared[student], extraction = prepare(course, path, out / "extracted" / student)
+                path = copy_notebooks(path, out / "notebooks" / student)
+            prepared[student], extraction = prepare(course, path, out / "extracted" / student, only)
         except (UntrustedFile, OSError, GraderError) as exc:
             skipped[student] = f"its notebooks could not be read ({exc})"
             continue
@@ -216,59 +229,60 @@ def jobs_of(args) -> int:
     return jobs
 
 
-def run(args: argparse.Namespace) -> int:
-    console = stderr_console()
-    course = load_course(args.course)
-    wanted = tuple(dict.fromkeys(args.student)) if args.student else None
-    # A student asked for is graded again; the rest of the class keeps its results.
-    options = GradingOptions(
-        jobs=jobs_of(args),
-        sandbox=sandbox_mode(args),
-        scheduler=scheduler_address(args.scheduler),
-        only=tuple(args.only) if args.only else None,
-        force=args.force or bool(wanted),
-        students=wanted,
-        out=Path(args.out).resolve(),
-    )
-    out = options.out
-    if not options.scheduler:  # on a cluster, each worker says what sandbox it has
-        warn_without_sandbox(course, options.sandbox, console)
-    submissions = Path(args.submissions_dir)
-    skipped: dict[str, str] = {}  # entries that cannot be graded: reported, they never stop the class
-    students = discover_submissions(submissions, skipped, assignments=[a.id for a in course.assignments])
-    students, extractions = prepare_notebooks(course, students, out, skipped)
-    if not students:
-        raise GraderError(
-            f"{submissions} holds no submission that can be graded: "
-            + "; ".join(f"{entry}: {reason}" for entry, reason in sorted(skipped.items())[:10])
+def scope_of(args, course) -> tuple[str, ...] | None:
+    """The functions graded: ``--assignment``'s exercises (and of them ``--only``'s), or ``--only``'s."""
+    if not args.assignment:
+        return tuple(args.only) if args.only else None
+    functions = [e.function for a in dict.fromkeys(args.assignment) for e in course.assignment(a).exercises]
+    if args.only:
+        outside = [f for f in args.only if f not in functions]
+        if outside:
+            raise GraderError(f"--only {', '.join(outside)}: not an exercise of {', '.join(args.assignment)}")
+        functions = [f for f in functions if f in args.only]
+    return tuple(functions)
+
+
+def source_of(args) -> Path:
+    if args.zip and args.submissions_dir:
+        raise GraderError("give SUBMISSIONS or --zip FILE, not both")
+    if not (args.zip or args.submissions_dir):
+        raise GraderError("give the class: a folder of submissions, or --zip FILE (an LMS download)")
+    source = Path(args.zip or args.submissions_dir)
+    if args.zip and not Path(args.zip).is_file():
+        raise GraderError(f"LMS download not found: {args.zip}")
+    return source
+
+
+def check_names(args, name_pattern) -> None:
+    """``--lms`` and ``--name-regexp`` as the collection part reads them (``name_pattern``: grader.lms's)."""
+    if args.name_regexp and args.lms not in ("auto", "generic"):
+        raise GraderError("--name-regexp and --lms name two ways to read the names: give one")
+    if args.name_regexp:
+        try:
+            name_pattern(args.name_regexp)
+        except GraderError as exc:
+            raise GraderError(f"--name-regexp: {exc}") from None
+
+
+def print_class(klass, source: Path, console: Console):
+    """What the collection part (grader.lms) read of the class, and left out, said before grading."""
+    if klass.lms != "generic":
+        how = f"a {klass.lms} download" + (" (recognised from its names)" if klass.detected else "")
+        console.print(
+            f"{markup(source.name)}: {how}, {len(klass.students)} student(s), written to {markup(klass.root)}"
         )
-    others: list[str] = []
-    if wanted:  # these only, graded again; the rest of the class keeps its results
-        unknown = [s for s in wanted if s not in students]
-        if unknown:
-            reasons = [f"{s}: {skipped[s]}" if s in skipped else s for s in unknown]
-            raise GraderError(
-                f"no gradable submission in {submissions} for: {', '.join(reasons)} (students there: "
-                f"{', '.join(sorted(students)[:20])}{' ...' if len(students) > 20 else ''})"
-            )
-        others = [s for s in students if s not in wanted]
-        students = {s: students[s] for s in wanted}
-        skipped = {}
-    jobs = options.jobs
-    where = (
-        f"on the Dask cluster at {options.scheduler}"
-        if options.scheduler
-        else f"with {jobs} process{'es' if jobs > 1 else ''}"
-    )
-    progress = ClassProgress(console, args.submissions_dir, where)
-    with progress.progress:
-        result = grade_class(
-            course,
-            ClassRoster(students, submissions.resolve(), skipped, others, partial=bool(wanted)),
-            options,
-            listener=progress,
-        )
-    keep_extractions(course, out, extractions)
+        people = [f"{s} = {p['name']}" for s, p in sorted(klass.people.items())]
+        console.print(f"students (id = name as the LMS writes it): {markup('; '.join(people))}")
+    for note in klass.notes:
+        console.print(f"[cyan]note:[/cyan] {markup(note)}")
+    for line in klass.by_rule:
+        console.print(f"left out: {markup(line)}")
+    for line in klass.left_out:
+        console.print(f"[yellow]not collected:[/yellow] {markup(line)}")
+    return klass
+
+
+def summary_table(console: Console, course, result, out: Path) -> None:
     table = Table(title=f"{course.title}: {len(result.students)} submissions", show_header=False)
     table.add_row("graded now", str(len(result.graded)))
     table.add_row("already graded, unchanged", str(len(result.up_to_date)))
@@ -281,10 +295,78 @@ def run(args: argparse.Namespace) -> int:
     table.add_row("results", markup(out / "results"))
     table.add_row("summary", markup(out / "summary.csv"))
     console.print(table)
+
+
+def options_of(args, course) -> GradingOptions:
+    wanted = tuple(dict.fromkeys(args.student)) if args.student else None
+    # A student asked for is graded again; the rest of the class keeps its results.
+    return GradingOptions(
+        jobs=jobs_of(args),
+        sandbox=sandbox_mode(args),
+        scheduler=scheduler_address(args.scheduler),
+        only=scope_of(args, course),
+        force=args.force or bool(wanted),
+        students=wanted,
+        out=Path(args.out).resolve(),
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from grader.classgrade.run import collect_class
+    from grader.lms import Roster, read_roster
+    from grader.lms.shapes import name_pattern
+
+    console = stderr_console()
+    course = load_course(args.course)
+    options, out = options_of(args, course), Path(args.out).resolve()
+    if not options.scheduler:  # on a cluster, each worker says what sandbox it has
+        warn_without_sandbox(course, options.sandbox, console)
+    check_names(args, name_pattern)
+    source = source_of(args)
+    roster = Roster(read_roster(Path(args.roster))) if args.roster else None
+    klass = collect_class(source, out, course=course, lms=args.lms, name_regexp=args.name_regexp, roster=roster)
+    print_class(klass, source, console)
+    skipped = dict(klass.skipped)  # entries that cannot be graded: reported, they never stop the class
+    only = list(options.only) if options.only else None
+    students, extractions = prepare_notebooks(course, klass.students, out, skipped, only)
+    if not students:
+        reasons = "; ".join(f"{entry}: {reason}" for entry, reason in sorted(skipped.items())[:10])
+        raise GraderError(f"{source} holds no submission that can be graded: {reasons}")
+    roster = ClassRoster(
+        students, klass.root, skipped, partial=bool(options.students), submitted=klass.submitted, people=klass.people
+    )
+    if options.students:  # these only, graded again; the rest of the class keeps its results
+        roster = only_these(roster, options.students, skipped, source)
+    where = f"with {options.jobs} process{'es' if options.jobs > 1 else ''}"
+    progress = ClassProgress(
+        console, str(source), f"on the Dask cluster at {options.scheduler}" if options.scheduler else where
+    )
+    with progress.progress:
+        result = grade_class(course, roster, options, listener=progress)
+    keep_extractions(course, out, extractions)
+    summary_table(console, course, result, out)
     if result.interrupted:
         console.print(
             f"[yellow]interrupted: {len(result.graded)} graded in this run are saved; run the same "
             "command again to grade the rest[/yellow]"
         )
         return 130
-    return 1 if result.failed else 0
+    return 1 if result.failed or klass.left_out else 0
+
+
+def only_these(roster: ClassRoster, wanted: tuple[str, ...], skipped: dict, source: Path) -> ClassRoster:
+    """The roster of ``--student``: these students graded again, the rest of the class keeping its results."""
+    unknown = [s for s in wanted if s not in roster.students]
+    if unknown:
+        reasons = [f"{s}: {skipped[s]}" if s in skipped else s for s in unknown]
+        found = sorted(roster.students)
+        raise GraderError(
+            f"no gradable submission in {source} for: {', '.join(reasons)} (students there: "
+            f"{', '.join(found[:20])}{' ...' if len(found) > 20 else ''})"
+        )
+    return replace(
+        roster,
+        students={s: roster.students[s] for s in wanted},
+        skipped={},
+        others=[s for s in roster.students if s not in wanted],
+    )

@@ -25,6 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 
 from grader import edition
+from grader.core.extensions import Extensions, extensions_of, lms_columns_of
 from grader.errors import CourseError
 
 COURSE_FILE = "course.yaml"
@@ -71,7 +72,8 @@ GRADESCOPE_KEYS = ("visibility",)
 DEFAULT_GRADESCOPE = {"visibility": "after_published"}
 # The course's calendar: the time zone of times written without one (due dates, an LMS download's)
 # and the late policy; each assignment may have a `due` date.
-CALENDAR_KEYS = ("time_zone", "late_policy")
+CALENDAR_KEYS = ("time_zone", "late_policy", "extensions")
+TOP_KEYS = ("defaults", "sandbox", "gradescope", "calendar", "lms")  # besides course and assignments
 LATE_POLICY_KEYS = ("per_day", "zero_after_days")
 # Optional written answers (off by default): questions of autograder-tests/written.yaml that an assignment
 # turns into nbgrader manually graded answer cells; the rubric stays with the graders.
@@ -132,6 +134,8 @@ class Course:
     # calendar.late_policy: {per_day: fraction of the score per started day late, zero_after_days: N};
     # empty: no penalty (nbgrader's default)
     late_policy: dict = field(default_factory=dict, hash=False, compare=False)
+    extensions: Extensions = field(default=Extensions(), hash=False, compare=False)  # grader.core.extensions
+    lms_columns: dict = field(default_factory=dict, hash=False, compare=False)
     _references: dict = field(default_factory=dict, repr=False, compare=False)
 
     # -- paths -----------------------------------------------------------------
@@ -188,9 +192,9 @@ class Course:
         known = ", ".join(a.id for a in self.assignments)
         raise CourseError(f"unknown assignment {assignment_id!r}; course.yaml defines: {known}")
 
-    def due_utc(self, assignment_id: str) -> datetime | None:
-        """The due date of an assignment in UTC, without a zone (as nbgrader's gradebook keeps times)."""
-        due = self.assignment(assignment_id).due
+    def due_utc(self, assignment_id: str, student: str | None = None) -> datetime | None:
+        """The due date of an assignment (``student``'s own: calendar.extensions) in UTC, without a zone."""
+        due = self.extensions.due(assignment_id, student) or self.assignment(assignment_id).due
         if due is None:
             return None
         return due.replace(tzinfo=ZoneInfo(self.time_zone)).astimezone(timezone.utc).replace(tzinfo=None)
@@ -457,10 +461,8 @@ class _Validator:
         return value
 
     def course(self, node) -> Course:
-        top = self.mapping(
-            node, "", required=("course", "assignments"), optional=("defaults", "sandbox", "gradescope", "calendar")
-        )
-        time_zone, late_policy = "UTC", {}
+        top = self.mapping(node, "", required=("course", "assignments"), optional=TOP_KEYS)
+        time_zone, late_policy, calendar = "UTC", {}, {}
         if "calendar" in top:
             calendar = self.mapping(top["calendar"], "calendar", required=(), optional=CALENDAR_KEYS)
             if "time_zone" in calendar:
@@ -601,6 +603,8 @@ class _Validator:
             gradescope=gradescope,
             time_zone=time_zone,
             late_policy=late_policy,
+            extensions=extensions_of(self, calendar.get("extensions"), {a.id for a in assignments}),
+            lms_columns=lms_columns_of(self, top.get("lms"), {a.id for a in assignments}),
         )
 
 

@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from grader.calendar import calendar_of, read_timestamp
+from grader.calendar import penalty_of, read_timestamp
 from grader.core.course import Course
 from grader.core.fingerprint import run_fingerprint
 from grader.engine.driver import Outcome, check_functions
 from grader.engine.events import Relay, RunListener
 from grader.engine.local import LocalPool
+from grader.engine.manifest import ClassManifest
 from grader.engine.parcel import Parcel, SubmissionRefused, label_of
 from grader.engine.record import now, ungraded_record
 from grader.engine.store import ResultStore
@@ -93,6 +94,11 @@ class ClassRoster:
     only
         ``{student: functions}``: a submission graded on these functions instead of the run's
         (several assignments' submissions graded in one run, each on its assignment's).
+    submitted
+        ``{student: time}``: when each was handed in (UTC, ``YYYY-MM-DD HH:MM:SS``), as an LMS download
+        says; a student not in it has the time of the ``timestamp.txt`` in its folder, if any.
+    people
+        ``{student: {"lms", "lms_id", "name", "late"}}``: who each student is, as the LMS writes it.
     """
 
     students: dict[str, Path]
@@ -101,6 +107,8 @@ class ClassRoster:
     others: Sequence[str] = ()
     partial: bool = False
     only: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    submitted: dict[str, str] = field(default_factory=dict)
+    people: dict[str, dict] = field(default_factory=dict)
 
 
 @dataclass
@@ -115,6 +123,7 @@ class ClassRun:
     where: str = ""
     wall_time: float = 0.0
     interrupted: bool = False
+    todo: list[str] = field(default_factory=list)  # the submissions this run grades
 
 
 class Backend(Protocol):
@@ -281,114 +290,155 @@ def grade_class(
     ``listener`` (a :class:`~grader.engine.events.RunListener`) follows the run, from ``plan``
     to each submission's ``graded`` or ``failed``. The roster's ``skipped`` entries are reported as
     failed; its ``others`` and, for a ``partial`` run, the students of earlier runs are listed
-    in the class too.
+    in the class too. The phases: :func:`_setup` (what the run is), :func:`_begin` (its manifest,
+    under the results directory's lock), :func:`_dispatch` (the backend grades), :func:`_finish`
+    (summary.csv and the manifest, also after Ctrl-C).
     """
     started = time.monotonic()
     listener = listener or RunListener()
-    students, partial, jobs, only = roster.students, roster.partial, options.jobs, options.only
-    if not students:
-        raise GraderError("no submissions to grade")
-    if options.out is None:
-        raise GraderError("grade_class needs the folder of the results (GradingOptions.out)")
-    out = Path(options.out)
-    root = Path(roster.root) if roster.root is not None else Path(next(iter(students.values()))).parent
-    labels = {s: label_of(p, root) for s, p in students.items()}
-    store = ResultStore(out)
-    lock = store.lock()  # before reading what an earlier run left there
+    setup = _setup(course, roster, options)
+    lock = setup.store.lock()  # before reading what an earlier run left there
     try:
-        previous = store.manifest()
-        if previous and previous.get("class") not in (None, root.name):
-            raise GraderError(
-                f"{out} holds the results of the class in a folder named {previous['class']!r}, "
-                f"not {root.name!r}; write these results somewhere else"
-            )
-        if only:
-            check_functions(course, only)
-            only = [f for f in course.functions if f in only]
-        course_hash = run_fingerprint(course, only)
-        todo, current = plan(students, labels, store, course_hash, options.force)
-        run = ClassRun(students=dict(students), up_to_date=current, failed=dict(roster.skipped))
-        # The whole class, for the manifest and summary.csv: a partial run leaves the others in it.
-        everyone = sorted(
-            set(students) | set(roster.others) | set(previous.get("students", []) if partial and previous else [])
-        )
-        for entry, reason in run.failed.items():
-            listener.failed(entry, reason)
-        # Submission times the instructor gave (timestamp.txt in a student's folder), read here in the
-        # trusted process; the others of a partial run keep theirs.
-
-        submitted = dict(previous.get("submitted", {}) if partial and previous else {})
-        time_problems = dict(previous.get("submitted_problems", {}) if partial and previous else {})
-        for student, path in students.items():
-            submitted.pop(student, None)
-            time_problems.pop(student, None)
-            when, problem = read_timestamp(path, course.time_zone)
-            if when:
-                submitted[student] = when
-            if problem:
-                time_problems[student] = problem
-        manifest = {
-            "format": 2,
-            "course": course.id,
-            "course_title": course.title,
-            "module": course.module_number,
-            "module_title": course.module_title,
-            "course_hash": course_hash,
-            "class": root.name,
-            "students": everyone,
-            "jobs": jobs,
-            "where": None,
-            "started_at": now(),
-            "finished_at": None,
-            "wall_time": None,
-            "graded_this_run": 0,
-            "only": only,
-            "assignments": [
-                {"id": a.id, "title": a.title, "functions": [e.function for e in a.exercises]}
-                for a in course.assignments
-            ],
-            "calendar": calendar_of(course),
-            "submitted": submitted,
-            "submitted_problems": time_problems,
-        }
-        store.save_manifest(manifest)
-        listener.plan(len(students), len(todo), len(current))
+        manifest, run = _begin(course, roster, options, setup, listener)
         try:
-            if todo:
-                backend = options.pool or make_backend(
-                    course, options, jobs=max(1, min(jobs, len(todo))), course_hash=course_hash, only=only, store=store
-                )
-                run.where = backend.where
-                dispatcher = Dispatcher(
-                    course,
-                    {s: students[s] for s in todo},
-                    labels,
-                    store,
-                    run,
-                    Relay(_FirstSandbox(run), listener),
-                    only,
-                    course_hash,
-                )
-                dispatcher.only_of = dict(roster.only)
-                backend.run(dispatcher)
+            if run.todo:
+                _dispatch(course, roster, options, setup, run, listener)
         except KeyboardInterrupt:
             run.interrupted = True
         finally:
             run.wall_time = time.monotonic() - started
-            store.write_summary(course, store.all_records(everyone), run.failed)
-            manifest.update(
-                finished_at=None if run.interrupted else now(),
-                wall_time=round(run.wall_time, 3),
-                graded_this_run=len(run.graded),
-                sandbox=run.sandbox,
-                where=run.where,
-                interrupted=run.interrupted,
-                failed=run.failed,
-            )
-            store.save_manifest(manifest)
+            _finish(course, setup, manifest, run)
     finally:
         lock.close()
     return run
+
+
+@dataclass
+class _Setup:
+    """What a class run is, before anything is read from its results directory."""
+
+    root: Path
+    labels: dict[str, str]
+    store: ResultStore
+    only: list[str] | None
+    course_hash: str
+
+
+def _setup(course: Course, roster: ClassRoster, options: GradingOptions) -> _Setup:
+    if not roster.students:
+        raise GraderError("no submissions to grade")
+    if options.out is None:
+        raise GraderError("grade_class needs the folder of the results (GradingOptions.out)")
+    root = Path(roster.root) if roster.root is not None else Path(next(iter(roster.students.values()))).parent
+    only = options.only
+    if only:
+        check_functions(course, only)
+        only = [f for f in course.functions if f in only]
+    return _Setup(
+        root=root,
+        labels={s: label_of(p, root) for s, p in roster.students.items()},
+        store=ResultStore(Path(options.out)),
+        only=only,
+        course_hash=run_fingerprint(course, only),
+    )
+
+
+def _begin(
+    course: Course, roster: ClassRoster, options: GradingOptions, setup: _Setup, listener: RunListener
+) -> tuple[ClassManifest, ClassRun]:
+    """The run's plan and its manifest, saved before anything is graded."""
+    previous = ClassManifest.from_json(setup.store.manifest())
+    if previous and previous.klass not in ("", setup.root.name):
+        raise GraderError(
+            f"{options.out} holds the results of the class in a folder named {previous.klass!r}, "
+            f"not {setup.root.name!r}; write these results somewhere else"
+        )
+    earlier = previous if roster.partial and previous else None
+    todo, current = plan(roster.students, setup.labels, setup.store, setup.course_hash, options.force)
+    run = ClassRun(students=dict(roster.students), up_to_date=current, failed=dict(roster.skipped), todo=todo)
+    # The whole class, for the manifest and summary.csv: a partial run leaves the others in it.
+    everyone = sorted(set(roster.students) | set(roster.others) | set(earlier.students if earlier else []))
+    manifest = ClassManifest.begin(
+        course,
+        course_hash=setup.course_hash,
+        klass=setup.root.name,
+        students=everyone,
+        jobs=options.jobs,
+        started_at=now(),
+        only=setup.only,
+    )
+    _times(course, roster, manifest, earlier)
+    setup.store.save_manifest(manifest.to_json())
+    for entry, reason in run.failed.items():
+        listener.failed(entry, reason)
+    listener.plan(len(roster.students), len(todo), len(current))
+    return manifest, run
+
+
+def _times(course: Course, roster: ClassRoster, manifest: ClassManifest, earlier: ClassManifest | None) -> None:
+    """Each student's submission time and who they are: as the caller gives them (an LMS download's), else
+    nbgrader's timestamp.txt in the student's folder, read here in the trusted process; the others of a
+    partial run keep theirs."""
+    if earlier is not None:
+        manifest.submitted = dict(earlier.submitted)
+        manifest.submitted_problems = dict(earlier.submitted_problems)
+        manifest.people = dict(earlier.people)
+    for student, path in roster.students.items():
+        manifest.submitted.pop(student, None)
+        manifest.submitted_problems.pop(student, None)
+        if student in roster.submitted:
+            when, problem = roster.submitted[student], None
+        else:
+            when, problem = read_timestamp(path, course.time_zone)
+        if when:
+            manifest.submitted[student] = when
+        if problem:
+            manifest.submitted_problems[student] = problem
+        if student in roster.people:
+            manifest.people[student] = roster.people[student]
+
+
+def _dispatch(
+    course: Course, roster: ClassRoster, options: GradingOptions, setup: _Setup, run: ClassRun, listener: RunListener
+) -> None:
+    """The submissions to grade, handed to a backend: the caller's sessions, or new ones."""
+    backend = options.pool or make_backend(
+        course,
+        options,
+        jobs=max(1, min(options.jobs, len(run.todo))),
+        course_hash=setup.course_hash,
+        only=setup.only,
+        store=setup.store,
+    )
+    run.where = backend.where
+    dispatcher = Dispatcher(
+        course,
+        {s: roster.students[s] for s in run.todo},
+        setup.labels,
+        setup.store,
+        run,
+        Relay(_FirstSandbox(run), listener),
+        setup.only,
+        setup.course_hash,
+    )
+    dispatcher.only_of = dict(roster.only)
+    backend.run(dispatcher)
+
+
+def _finish(course: Course, setup: _Setup, manifest: ClassManifest, run: ClassRun) -> None:
+    """summary.csv (with each student's late penalty and final score) and the manifest, as the run ended."""
+    records = setup.store.all_records(manifest.students)
+    penalties = {
+        r.student: penalty_of(manifest.calendar, manifest.submitted.get(r.student), r.assignments, r.student)
+        for r in records
+    }
+    setup.store.write_summary(course, records, run.failed, penalties)
+    manifest.finished_at = None if run.interrupted else now()
+    manifest.wall_time = round(run.wall_time, 3)
+    manifest.graded_this_run = len(run.graded)
+    manifest.sandbox, manifest.where = run.sandbox, run.where
+    manifest.interrupted, manifest.failed = run.interrupted, run.failed
+    setup.store.save_manifest(manifest.to_json())
 
 
 class _FirstSandbox(RunListener):

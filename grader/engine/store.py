@@ -23,6 +23,7 @@ import os
 import re
 from pathlib import Path
 
+from grader.calendar import POINTS_DECIMALS
 from grader.core.course import Course
 from grader.display import spreadsheet_cell, visible
 from grader.engine.record import GradeRecord
@@ -135,15 +136,23 @@ class ResultStore:
 
     # -- the summary ------------------------------------------------------------------
     def write_summary(
-        self, course: Course, records: list[GradeRecord], not_graded: dict[str, str] | None = None
+        self,
+        course: Course,
+        records: list[GradeRecord],
+        not_graded: dict[str, str] | None = None,
+        penalties: dict[str, float] | None = None,
     ) -> Path:
         """summary.csv: one row per student with totals per assignment and per function.
 
         ``not_graded`` (student -> reason): students of the run without a record; their row
-        has no score and says "not graded: reason" in the limits column.
+        has no score and says "not graded: reason" in the limits column. ``penalties`` (student ->
+        points): each student's late penalty (calendar.late_policy and extensions); ``final`` is the
+        total minus it. Points are written to the course's precision.
         """
-        functions = course.functions
-        assignments = [a.id for a in course.assignments]
+        penalties = penalties or {}
+        graded = {f for r in records for f in r.result.functions}  # a run of one assignment: its columns
+        functions = [f for f in course.functions if f in graded] or list(course.functions)
+        assignments = [a.id for a in course.assignments if any(e.function in functions for e in a.exercises)]
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(
@@ -152,6 +161,8 @@ class ResultStore:
                 "total",
                 "max",
                 "percent",
+                "late_penalty",
+                "final",
                 *assignments,
                 *functions,
                 "limits",
@@ -170,6 +181,8 @@ class ResultStore:
                         _num(r.total),
                         _num(r.max),
                         f"{100 * r.total / r.max:.1f}" if r.max else "",
+                        _num(penalties.get(r.student, 0.0)),
+                        _num(max(0.0, r.total - penalties.get(r.student, 0.0))),
                         *[_num(r.assignments.get(a, {}).get("score", "")) for a in assignments],
                         *[_num(by_function[f].score) if f in by_function else "" for f in functions],
                         "; ".join(f"{x['function'] or 'submission'}: {x['kind']}" for x in r.limits),
@@ -184,13 +197,16 @@ class ResultStore:
             if student not in graded and SAFE_ID.match(student):
                 reason = visible(reason, 300, one_line=True)
                 reason = reason if reason.startswith("not graded") else f"not graded: {reason}"
-                writer.writerow([student, "", "", "", *[""] * (len(assignments) + len(functions)), reason, "", "", ""])
+                writer.writerow(
+                    [student, "", "", "", "", "", *[""] * (len(assignments) + len(functions)), reason, "", "", ""]
+                )
         path = self.root / SUMMARY
         atomic_write(path, buffer.getvalue())
         return path
 
 
 def _num(value) -> str:
+    """A number to the course's precision, without trailing zeros (``1.2``, ``10.68``, ``12``)."""
     if isinstance(value, (int, float)):
-        return f"{value:g}"
+        return f"{round(value, POINTS_DECIMALS):g}"
     return str(value)

@@ -51,6 +51,20 @@ def register(sub, common) -> None:
         help="where to write (default: grades-<lms>.csv in the course directory)",
     )
     export.add_argument(
+        "--canvas-gradebook",
+        metavar="CSV",
+        default=None,
+        help="with --lms canvas: the gradebook Canvas exports (Grades > Export): its assignments' headers "
+        "and its students' Student, ID, SIS and Section cells make the file import as is (an assignment's "
+        "column: course.yaml lms.columns, else the one named like its id or title)",
+    )
+    export.add_argument(
+        "--roster",
+        metavar="CSV",
+        default=None,
+        help="the roster (see `grader roster`), for the SIS User ID, SIS Login ID and Section of Canvas's file",
+    )
+    export.add_argument(
         "--assignment",
         action="append",
         metavar="ID",
@@ -130,15 +144,33 @@ def run_roster(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from grader.export.roster import export_rows, gradebook_grades, write_csv
+    from grader.export.canvas import canvas_columns, read_canvas_gradebook
+    from grader.export.roster import ExportPlan, export_rows, gradebook_grades, read_roster, write_csv
 
     course, course_dir, target = _gradebook(args)
-    titles: dict[str, str] = {}  # columns are named by assignment id: name the LMS's columns alike, or map them
+    console = Console(highlight=False)
+    if args.canvas_gradebook and args.lms != "canvas":
+        console.print("[yellow]Canvas's own gradebook is read for Canvas's file only: not read[/yellow]")
     with target.open() as gb:
         maxima, rows = gradebook_grades(gb, args.assignment)
+    plan = ExportPlan(roster={p.id: p for p in read_roster(Path(args.roster))} if args.roster else {})
+    if args.lms == "canvas":
+        plan.canvas = read_canvas_gradebook(Path(args.canvas_gradebook)) if args.canvas_gradebook else None
+        titles = [(a, course.assignment(a).title if a in {x.id for x in course.assignments} else a) for a in maxima]
+        plan.columns = canvas_columns(titles, plan.canvas, course.lms_columns)
+    elif args.lms == "moodle":
+        plan.columns = {a: (course.lms_columns.get(a) or {}).get("moodle", a) for a in maxima}
     output = Path(args.output) if args.output else course_dir / f"grades-{args.lms}.csv"
-    write_csv(output, export_rows(args.lms, maxima, rows, titles))
-    Console(highlight=False).print(
-        f"{len(rows)} student(s), {len(maxima)} assignment(s): {markup(output)} ({args.lms})"
+    write_csv(output, export_rows(args.lms, maxima, rows, plan))
+    console.print(
+        f"{len(rows) - len(plan.left_out)} student(s), {len(maxima)} assignment(s): {markup(output)} ({args.lms})"
     )
-    return 0
+    for line in plan.left_out:
+        console.print(f"[yellow]not in the file:[/yellow] {markup(line)}")
+    if args.lms == "canvas" and plan.canvas is None and not all(a in course.lms_columns for a in maxima):
+        console.print(
+            "[yellow]Canvas creates a new assignment for every header it does not know:[/yellow] give its own "
+            "gradebook export (Grades > Export) with --canvas-gradebook, or name each assignment's Canvas "
+            'column in course.yaml (lms: {columns: {ps4b: {canvas: "Problem Set 4b (123456)"}}})'
+        )
+    return 1 if plan.left_out else 0

@@ -11,7 +11,9 @@ late penalty.
 
 - ``csv``: ``student_id, first_name, last_name, email, lms_id``, one column per assignment, ``total``;
 - ``canvas``: Canvas's gradebook import (Grades > Import): ``Student, ID, SIS User ID, SIS Login
-  ID, Section``, one column per assignment, and the ``Points Possible`` row under the header;
+  ID, Section``, one column per assignment headed as Canvas's own export heads it
+  (:mod:`grader.export.canvas`), and the ``Points Possible`` row under the header; the SIS columns
+  come from Canvas's export or the roster, never from the grader's ids;
 - ``moodle``: Moodle's "Import grades from CSV file": ``First name, Last name, ID number, Email
   address``, one column per assignment (map "Email address" to "email address" when importing).
 """
@@ -20,86 +22,17 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.display import spreadsheet_cell as shown  # a CSV cell never run as a formula
-from grader.engine.store import SAFE_ID, atomic_write
+from grader.engine.store import atomic_write
 from grader.errors import GraderError
+from grader.export.canvas import CanvasGradebook
 from grader.feedback import format_points
+from grader.lms.roster import Person, read_roster  # noqa: F401  (read_roster: `grader roster` reads it here)
 
-MAX_ROSTER_BYTES = 8 * 2**20
-MAX_CELL = 200
 FORMATS = ("csv", "canvas", "moodle")
-
-
-@dataclass(frozen=True)
-class Person:
-    id: str
-    first_name: str = ""
-    last_name: str = ""
-    email: str = ""
-    lms_id: str = ""
-
-
-def _cell(row: dict, key: str, line: int) -> str:
-    value = (row.get(key) or "").strip()
-    if len(value) > MAX_CELL:
-        raise GraderError(f"roster line {line}: {key} is longer than {MAX_CELL} characters")
-    if any(ord(c) < 32 for c in value):
-        raise GraderError(f"roster line {line}: {key} holds a control character")
-    return value
-
-
-def read_roster(path: Path) -> list[Person]:
-    """The people of a roster CSV file (see the module's docstring).
-
-    Raises
-    ------
-    GraderError
-        Naming the line and the column of the first problem: a missing ``id`` column, an unusable
-        or repeated id, an over-long cell, a file that is not UTF-8 CSV.
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise GraderError(f"roster not found: {path}")
-    if path.stat().st_size > MAX_ROSTER_BYTES:
-        raise GraderError(f"{path}: more than {MAX_ROSTER_BYTES // 2**20} MB; a roster is one line per student")
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise GraderError(f"{path}: not UTF-8 text (save the roster as CSV UTF-8)") from None
-    reader = csv.DictReader(io.StringIO(text))
-    columns = [c.strip().lower() for c in reader.fieldnames or []]
-    if "id" not in columns:
-        raise GraderError(
-            f"{path}: the first line must name the columns, with id (and name or first_name, "
-            f"last_name, email, lms_id); it has {', '.join(columns) or 'nothing'}"
-        )
-    reader.fieldnames = columns
-    people, seen = [], set()
-    for line, row in enumerate(reader, start=2):
-        sid = _cell(row, "id", line)
-        if not sid:
-            continue
-        if not SAFE_ID.match(sid):
-            raise GraderError(
-                f"roster line {line}: id {sid[:40]!r} is not a usable student id (letters, digits and . _ @ + - only)"
-            )
-        if sid in seen:
-            raise GraderError(f"roster line {line}: id {sid} appears twice")
-        seen.add(sid)
-        first, last = _cell(row, "first_name", line), _cell(row, "last_name", line)
-        name = _cell(row, "name", line)
-        if name and not (first or last):
-            first, _, last = name.rpartition(" ") if " " in name else (name, "", "")
-        email = _cell(row, "email", line)
-        if email and ("@" not in email or " " in email):
-            raise GraderError(f"roster line {line}: email {email[:60]!r} is not an e-mail address")
-        people.append(Person(sid, first, last, email, _cell(row, "lms_id", line)))
-    if not people:
-        raise GraderError(f"{path}: no student (a line per student under the header)")
-    return people
 
 
 def fill_gradebook(gb, people: list[Person]) -> tuple[int, int]:
@@ -156,49 +89,66 @@ def gradebook_grades(gb, assignments: list[str] | None = None):
     return maxima, rows
 
 
-def export_rows(fmt: str, maxima: dict[str, float], rows, titles: dict[str, str]) -> list[list[str]]:
-    """The lines of the file ``fmt`` (one of :data:`FORMATS`) as lists of cells."""
+@dataclass
+class ExportPlan:
+    """How a file is headed and who is in it: each assignment's column, the roster's SIS cells, and
+    (Canvas) the LMS's own gradebook whose columns and students an import matches."""
+
+    columns: dict[str, str] = field(default_factory=dict)  # assignment id -> header
+    roster: dict[str, Person] = field(default_factory=dict)  # student id -> the roster's line
+    canvas: CanvasGradebook | None = None
+    left_out: list[str] = field(default_factory=list)  # students the file cannot name, with why
+
+
+def export_rows(fmt: str, maxima: dict[str, float], rows, plan: ExportPlan) -> list[list[str]]:
+    """The lines of the file ``fmt`` (one of :data:`FORMATS`) as lists of cells; students the LMS could
+    not match (no LMS id) are left out of an LMS's file and named in ``plan.left_out``."""
     names = list(maxima)
     score = lambda scores, a: "" if scores[a] is None else format_points(scores[a])  # noqa: E731
+    headers = [plan.columns.get(a, a) for a in names]
     if fmt == "csv":
         out = [["student_id", "first_name", "last_name", "email", "lms_id", *names, "total"]]
         for p, scores in rows:
             total = sum(v for v in scores.values() if v is not None)
-            out.append(
-                [
-                    p.id,
-                    shown(p.first_name),
-                    shown(p.last_name),
-                    shown(p.email),
-                    shown(p.lms_id),
-                    *[score(scores, a) for a in names],
-                    format_points(total),
-                ]
-            )
+            cells = [p.id, shown(p.first_name), shown(p.last_name), shown(p.email), shown(p.lms_id)]
+            out.append([*cells, *[score(scores, a) for a in names], format_points(total)])
         return out
     if fmt == "canvas":
-        out = [
-            ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *[titles.get(a, a) for a in names]],
-            ["Points Possible", "", "", "", "", *[format_points(maxima[a]) for a in names]],
-        ]
-        for p, scores in rows:
-            name = ", ".join(x for x in (p.last_name, p.first_name) if x) or p.id
-            out.append([shown(name), shown(p.lms_id), "", shown(p.id), "", *[score(scores, a) for a in names]])
-        return out
+        return _canvas(maxima, rows, plan, headers)
     if fmt == "moodle":
-        out = [["First name", "Last name", "ID number", "Email address", *[titles.get(a, a) for a in names]]]
+        out = [["First name", "Last name", "ID number", "Email address", *headers]]
         for p, scores in rows:
-            out.append(
-                [
-                    shown(p.first_name),
-                    shown(p.last_name),
-                    shown(p.lms_id),
-                    shown(p.email),
-                    *[score(scores, a) for a in names],
-                ]
-            )
+            cells = [shown(p.first_name), shown(p.last_name), shown(p.lms_id), shown(p.email)]
+            out.append([*cells, *[score(scores, a) for a in names]])
         return out
     raise GraderError(f"no export format {fmt!r} (one of {', '.join(FORMATS)})")
+
+
+def _canvas(maxima: dict[str, float], rows, plan: ExportPlan, headers: list[str]) -> list[list[str]]:
+    """Canvas's import: its identifying columns (from its own export, else the roster: never an id of the
+    grader's in an SIS column), a ``Points Possible`` row, one row per student Canvas knows by ID."""
+    names = list(maxima)
+    fixed = plan.canvas.fixed if plan.canvas else ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+    out = [
+        [*fixed, *headers],
+        ["Points Possible", *[""] * (len(fixed) - 1), *[format_points(maxima[a]) for a in names]],
+    ]
+    for p, scores in rows:
+        if not p.lms_id:
+            plan.left_out.append(f"{p.id}: no Canvas ID (give the roster's lms_id: `grader roster`)")
+            continue
+        if plan.canvas is not None:
+            cells = plan.canvas.students.get(p.lms_id)
+            if cells is None:
+                plan.left_out.append(f"{p.id}: Canvas ID {p.lms_id} is not a student of the Canvas gradebook")
+                continue
+        else:
+            person = plan.roster.get(p.id, p)
+            name = ", ".join(x for x in (p.last_name, p.first_name) if x) or p.id
+            cells = [name, p.lms_id, person.sis_user_id, person.sis_login_id, person.section]
+        scored = ["" if scores[a] is None else format_points(scores[a]) for a in names]
+        out.append([*[shown(c) for c in cells], *scored])
+    return out
 
 
 def write_csv(path: Path, lines: list[list[str]]) -> None:

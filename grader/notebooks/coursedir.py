@@ -165,12 +165,14 @@ def config_text(
         f"c.Autograde.exclude_overwriting = {exclude!r}",
         "",
         "# Late work: the course's late policy (course.yaml calendar.late_policy); due dates are in the",
-        "# gradebook (course.yaml assignments[].due, written by `grader build` and `grader autograde`).",
+        "# gradebook (course.yaml assignments[].due, written by `grader build` and `grader autograde`);",
+        "# each student's extension (calendar.extensions) is read from the course when a penalty is set.",
         *(
             [
                 f"c.AssignLatePenalties.plugin_class = {LATE_PLUGIN!r}",
                 f"c.CourseLatePolicy.per_day = {course.late_policy['per_day']!r}",
                 f"c.CourseLatePolicy.zero_after_days = {course.late_policy['zero_after_days']!r}",
+                f"c.CourseLatePolicy.course_root = {root}",
             ]
             if course.late_policy
             else ["# (no late policy: nbgrader's default, no penalty)"]
@@ -179,6 +181,13 @@ def config_text(
         "# Feedback: scores and misconception messages; the hidden tests are cut out, and no HTML",
         "# of a student's can run script (SanitizeStudentHTML, also in autograde: formgrader).",
         f"c.GenerateFeedback.preprocessors = {FEEDBACK_PREPROCESSORS!r}",
+        "",
+        "# nbgrader 0.9 builds a submission's rows before adding them to its session, which SQLAlchemy 2",
+        '# reports as SAWarning ("... not in session, add operation ... will not proceed") though every row',
+        "# is added right after: nothing anyone can act on, so plain `nbgrader autograde` does not print it.",
+        "import warnings",
+        "",
+        'warnings.filterwarnings("ignore", message=r"Object of type <Submitted\\w+> not in session", module="nbgrader")',
         "",
         OWN_SETTINGS,
     ]

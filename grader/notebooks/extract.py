@@ -124,6 +124,7 @@ class Extraction:
     # that had to be repaired): its grades are recorded by the course grader alone.
     quarantined: bool = False
     cells: dict[str, str] = field(default_factory=dict)  # the solution cells graded (grade id -> source)
+    read: dict[str, str] = field(default_factory=dict)  # the notebook's solution cells as read, graded or not
     numbers: dict[str, int] = field(default_factory=dict)  # grade id -> the cell's number in the notebook
     names: dict[str, str] = field(default_factory=dict)  # grade id -> the cell as Jupyter shows it (cell_name)
     graded: dict[str, str] = field(default_factory=dict)  # function -> the file, and cell, graded for it
@@ -542,6 +543,7 @@ def _read_cells(ex: Extraction, notebooks: list, functions: set[str]) -> int:
         checked += 1
         for grade_id, found in found_solution_cells(nb, checked=True).items():
             ex.cells[grade_id], ex.numbers[grade_id], ex.names[grade_id] = found.source, found.number, found.name
+            ex.read[grade_id] = found.source
     return checked
 
 

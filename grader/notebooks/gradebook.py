@@ -298,17 +298,35 @@ def _late(gb: Gradebook, assignment: str) -> dict[str, tuple[float, float]]:
     return out
 
 
-def enrol(target: GradebookTarget, students: list[str]) -> None:
-    """Add every student to the gradebook, once.
+def enrol(target: GradebookTarget, students: list[str], names: dict[str, tuple[str, str, str]] | None = None) -> None:
+    """Add every student to the gradebook, once; ``names`` (student -> first name, last name, LMS id, as
+    an LMS download wrote them) fills what the gradebook does not know yet, never what a roster set.
 
     Two ``grader autograde`` runs at once (two assignments, one database) would
     otherwise both try to add a new student in nbgrader's autograde, and the second
     insert would fail that student's submission. Whoever loses the race here finds the
     student the other one added.
     """
+    names = names or {}
     with target.open() as gb:
         for student in students:
             try:
-                gb.update_or_create_student(student)
+                row = gb.update_or_create_student(student)
             except InvalidEntry:  # added by a concurrent run since we looked
-                gb.find_student(student)
+                row = gb.find_student(student)
+            if student in names:
+                first, last, lms_id = names[student]
+                if not (row.first_name or row.last_name):
+                    row.first_name, row.last_name = first or None, last or None
+                if not row.lms_user_id and lms_id:
+                    row.lms_user_id = lms_id
+        gb.db.commit()
+
+
+def gradebook_students(target: GradebookTarget) -> list[tuple[str, str, str, str, str]]:
+    """(id, first name, last name, e-mail, LMS id) of every student of the gradebook."""
+    with target.open() as gb:
+        return [
+            (s.id, s.first_name or "", s.last_name or "", s.email or "", s.lms_user_id or "")
+            for s in sorted(gb.students, key=lambda s: s.id)
+        ]

@@ -282,6 +282,13 @@ def _e(text) -> str:
     return html.escape(str(text))
 
 
+def _who(data: ClassData, student: str) -> str:
+    """A student as the pages name them: the id, and the name the LMS writes (Unicode, as written)."""
+    person = (data.manifest.get("people") or {}).get(student)
+    name = person.get("name") if isinstance(person, dict) else None
+    return f"{student} ({visible(str(name), 80, one_line=True)})" if name else student
+
+
 def calendar_section(data: ClassData) -> str:
     """Each assignment's due date and the late policy; each late submission with its penalty, when
     the instructor gave submission times (timestamp.txt, read by grade-class into the manifest)."""
@@ -301,10 +308,10 @@ def calendar_section(data: ClassData) -> str:
     for r in data.records:
         for a in data.assignments:
             score = r.assignments.get(a["id"], {}).get("score", 0.0)
-            late = lateness(calendar, submitted.get(r.student), a["id"], score)
+            late = lateness(calendar, submitted.get(r.student), a["id"], score, r.student)
             if late:
                 rows.append(
-                    f"<tr><td>{_e(r.student)}</td><td><code>{_e(a['id'])}</code></td>"
+                    f"<tr><td>{_e(_who(data, r.student))}</td><td><code>{_e(a['id'])}</code></td>"
                     f"<td>{_e(submitted[r.student])} UTC</td><td>{_e(late_text(late[0]))}</td>"
                     f"<td class='num'>-{format_points(late[1])}</td></tr>"
                 )
@@ -312,8 +319,19 @@ def calendar_section(data: ClassData) -> str:
     out.append(
         f"<p class='note'>Submission times: {known} of {len(data.records)} (a <code>timestamp.txt</code> "
         "in the student's folder, as nbgrader writes it; a file's own time is never used). Without one "
-        "no penalty applies. Scores above are before penalties.</p>"
+        "no penalty applies; an LMS download's are the times it wrote (Blackboard, Brightspace). Scores "
+        "above are before penalties.</p>"
     )
+    extensions = [
+        f"<li>{_e(_who(data, student))}, <code>{_e(assignment)}</code>: "
+        + ("lateness excused" if x.get("excused") else f"due {_e(x.get('due'))} UTC")
+        + "</li>"
+        for assignment, by_student in sorted((calendar.get("extensions") or {}).items())
+        for student, x in sorted(by_student.items())
+        if isinstance(x, dict)
+    ]
+    if extensions:
+        out.append("<p>Extensions (calendar.extensions):</p><ul>" + "".join(extensions) + "</ul>")
     if rows:
         out.append(
             "<table><tr><th>student</th><th>assignment</th><th>submitted</th><th>late</th>"

@@ -14,7 +14,7 @@ import html
 import re
 from pathlib import Path
 
-from grader.calendar import describe, due_text, late_text, lateness
+from grader.calendar import describe, due_text_for, late_text, lateness
 from grader.engine.record import GradeRecord
 from grader.engine.store import SAFE_ID, ResultStore, atomic_write
 from grader.errors import GraderError
@@ -51,17 +51,25 @@ class Calendar:
 
     def __init__(self, manifest: dict | None, student: str):
         manifest = manifest or {}
+        self.student = student
         self.calendar = manifest.get("calendar") if isinstance(manifest.get("calendar"), dict) else {}
         self.submitted = (manifest.get("submitted") or {}).get(student)
         self.problem = (manifest.get("submitted_problems") or {}).get(student)
+        person = (manifest.get("people") or {}).get(student)
+        self.name = person.get("name") if isinstance(person, dict) and isinstance(person.get("name"), str) else ""
+
+    def who(self) -> str:
+        """The student as the page names them: the LMS's name (Unicode, as written) and the id."""
+        return f"{self.name} ({self.student})" if self.name else self.student
 
     def line(self, assignment: str, score: float) -> str | None:
         """``due ...; submitted ... UTC, 1 d 9 h late: -1.50 points (policy)``, or None without a calendar."""
         if not self.calendar:
             return None
 
-        text = f"{due_text(self.calendar, assignment)} ({describe(self.calendar.get('late_policy') or {})})"
-        late = lateness(self.calendar, self.submitted, assignment, score)
+        text = f"{due_text_for(self.calendar, assignment, self.student)} "
+        text += f"({describe(self.calendar.get('late_policy') or {})})"
+        late = lateness(self.calendar, self.submitted, assignment, score, self.student)
         if late:
             text += f"; submitted {self.submitted} UTC, {late_text(late[0])} late: -{format_points(late[1])} points"
         elif self.submitted and (self.calendar.get("due") or {}).get(assignment):
@@ -69,7 +77,7 @@ class Calendar:
         return text
 
     def penalty(self, assignment: str, score: float) -> float:
-        late = lateness(self.calendar, self.submitted, assignment, score) if self.calendar else None
+        late = lateness(self.calendar, self.submitted, assignment, score, self.student) if self.calendar else None
         return late[1] if late else 0.0
 
     def total_note(self, total: float, sections) -> str:
@@ -90,8 +98,8 @@ def render_html(record: GradeRecord, course_title: str, manifest: dict | None = 
     parts = [
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
-        f"<title>{e(course_title)}: feedback for {e(record.student)}</title><style>{STYLE}</style></head><body>",
-        f"<h1>{e(course_title)}: feedback for {e(record.student)}</h1>",
+        f"<title>{e(course_title)}: feedback for {e(cal.who())}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{e(course_title)}: feedback for {e(cal.who())}</h1>",
         f"<p><strong>{e(total)}</strong> (graded {e(record.graded_at)} by the course grader; the hidden "
         "tests are not shown, their messages name what went wrong)</p>",
     ]
@@ -120,7 +128,7 @@ def render_markdown(record: GradeRecord, course_title: str, manifest: dict | Non
     cal = Calendar(manifest, record.student)
     sections = list(_sections(record))
     lines = [
-        f"# {md(course_title)}: feedback for {md(record.student)}",
+        f"# {md(course_title)}: feedback for {md(cal.who())}",
         "",
         f"**{format_points(record.total)} of {format_points(record.max)} points"
         f"{md(cal.total_note(record.total, sections))}** (graded "
