@@ -86,8 +86,8 @@ def kit_requirements() -> tuple[list[str], list[str]]:
         requires = importlib.metadata.requires(GRADER_DISTRIBUTION) or []
     except importlib.metadata.PackageNotFoundError:
         raise GraderError(
-            f"the grader is not installed as the package {GRADER_DISTRIBUTION} (pip install -e . in the course "
-            "repository): its dependencies are the kit's"
+            f"the grader is not installed as the package {GRADER_DISTRIBUTION} (install the course repository with pip, "
+            "e.g. make demo): its dependencies are the kit's"
         ) from None
     base, extras = [], {}
     for line in requires:
