@@ -28,6 +28,7 @@ LONGEST_FIRST = (
     "tests/test_nbgrader_e2e.py",  # 51, 45
     "tests/test_grade.py",  # 43, 40
     "tests/test_autograde_hostile_e2e.py",  # 41, 41
+    "tests/test_similarity_quality.py",  # 70, 70: sixteen synthetic classes of 52, every pair
     "tests/test_gradebook_postgres.py",  # 31, 33
     "tests/test_trivial.py",  # 27, 27
     "tests/fuzz/test_fuzz_submissions.py",  # 25, 26
