@@ -39,27 +39,25 @@ def one(k: int) -> dict:
         cpu = time.process_time()
         report = similarity(folder, course_dir=HERE, out=Path(scratch) / "out", top=0)
         wall, cpu = time.perf_counter() - started, time.process_time() - cpu
-    flagged = {tuple(sorted((p["a"], p["b"]))) for p in report["pairs"] if p["flagged"]}
+    flagged = {(p["evidence"]["assignment"], *sorted((p["a"], p["b"]))) for p in report["pairs"] if p["flagged"]}
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before the labelling below
     counts: dict[str, list[int]] = {}
-    assignments = {a.id: [f for f in functions if course.exercise(f).assignment == a.id] for a in course.assignments}
-    for fs in assignments.values():
+    for assignment in course.assignments:
+        fs = [f for f in functions if course.exercise(f).assignment == assignment.id]
         if not fs:
             continue
-        sub = type(cls)(fs, cls.students, cls.planted)
         for a, b in itertools.combinations(sorted(cls.students), 2):
-            label = sub.label(a, b)
-            if label == "planted" and not set(fs) & set(
-                (cls.students[b] if b.startswith("c") else cls.students[a]).copied
-            ):
-                label = (
-                    "independent"
-                    if not any(cls.students[a].authors[f] == cls.students[b].authors[f] for f in fs)
-                    else "same author"
-                )
+            sa, sb = cls.students[a], cls.students[b]
+            copy = sb if sb.copied_from == a else sa if sa.copied_from == b else None
+            if copy is not None and set(copy.copied) & set(fs):
+                label = "planted"
+            elif any(sa.authors[f] == sb.authors[f] for f in fs):
+                label = "same author"
+            else:
+                label = "independent"
             entry = counts.setdefault(label, [0, 0])
-            entry[0] += (a, b) in flagged
+            entry[0] += (assignment.id, a, b) in flagged
             entry[1] += 1
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"k": k, "students": len(cls.students), "wall": wall, "cpu": cpu, "peak_mib": peak, "counts": counts}
 
 
