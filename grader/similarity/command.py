@@ -9,6 +9,8 @@ from pathlib import Path
 
 from rich.console import Console
 
+from grader.errors import GraderError
+
 DESCRIPTION = """\
 Rank the pairs of a class's submissions by the evidence that they share work, per assignment: similar
 code (each function compared with the released stub and its docstring left out, robust to renamed
@@ -63,7 +65,12 @@ def register(sub, common) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from grader.similarity.run import similarity
+    try:
+        from grader.similarity.run import similarity
+    except ImportError as exc:  # the instructors' extra is not installed (a student kit never has it)
+        raise GraderError(
+            f"grader similarity needs copydetect ({exc}): pip install 'rl-llm-m4-grader[similarity]'"
+        ) from None
 
     console = Console(stderr=True)
     report = similarity(
