@@ -177,3 +177,30 @@ def test_the_class_report_links_the_similarity_pages_when_they_exist(course, tmp
     (tmp_path / "similarity").mkdir()
     (tmp_path / "similarity" / "index.html").write_text("<p>pairs</p>", encoding="utf-8")
     assert "href='similarity/index.html'>Similar pairs" in write_report(tmp_path).read_text(encoding="utf-8")
+
+
+def _notebook(path: Path, cells: dict[str, str]) -> None:
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    for function, source in cells.items():
+        cell = nbformat.v4.new_code_cell(source)
+        cell.metadata["nbgrader"] = {"solution": True, "grade": False, "grade_id": function, "locked": False}
+        nb.cells.append(cell)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, str(path))
+
+
+def test_an_nbgrader_course_is_read_from_its_submitted_notebooks(course, tmp_path, capsys):
+    functions = [e.function for e in course.exercises if e.assignment == "ps4b" and e.kind == "function"]
+    cls = synthetic_class(functions, 6, 1, seed=5)
+    original, copy = next(iter(cls.planted))
+    (tmp_path / "nbgrader_config.py").write_text("c = get_config()\n", encoding="utf-8")
+    for sid, student in cls.students.items():
+        _notebook(tmp_path / "submitted" / sid / "ps4b" / "ps4b.ipynb", student.code)
+    code = main(["similarity", str(tmp_path), "--assignment", "ps4b", "--json", "--course", str(ROOT)])
+    assert code == 0
+    pairs = json.loads(capsys.readouterr().out)["pairs"]
+    assert {pairs[0]["a"], pairs[0]["b"]} == {original, copy} and pairs[0]["flagged"]
+    page = (tmp_path / "grader-results" / "similarity" / pairs[0]["evidence"]["page"]).read_text(encoding="utf-8")
+    assert "ps4b.ipynb, cell" in page  # where each code came from
