@@ -204,3 +204,26 @@ def test_an_nbgrader_course_is_read_from_its_submitted_notebooks(course, tmp_pat
     assert {pairs[0]["a"], pairs[0]["b"]} == {original, copy} and pairs[0]["flagged"]
     page = (tmp_path / "grader-results" / "similarity" / pairs[0]["evidence"]["page"]).read_text(encoding="utf-8")
     assert "ps4b.ipynb, cell" in page  # where each code came from
+
+
+def test_grading_keeps_the_wrong_replies_in_the_record_not_in_the_result(course, tmp_path):
+    from grader.engine.driver import grade_here
+    from grader.engine.parcel import Parcel
+    from tests.helpers import build_submission
+
+    data = ROOT / "tests" / "data"
+    wrong = {
+        "x": data / "blind" / "stable_softmax" / "shift_by_min.py",
+        "y": data / "blind" / "stable_softmax" / "shift_by_min.py",  # the same mistake, the same code
+        "z": data / "blind" / "stable_softmax" / "not_normalised.py",
+    }
+    parcels = [
+        Parcel.read(s, build_submission(tmp_path / s, [path]), only=["stable_softmax"]) for s, path in wrong.items()
+    ]
+    parcels.append(Parcel.read("ok", course.solutions_dir, only=["stable_softmax"]))
+    records = grade_here(course, parcels, only=["stable_softmax"])
+    digests = {s: r.wrong_replies.get("stable_softmax", []) for s, r in records.items()}
+    assert digests["ok"] == []  # right answers: nothing kept
+    assert digests["x"] and digests["x"] == digests["y"]
+    assert not set(digests["x"]) & set(digests["z"])
+    assert "wrong_replies" not in json.dumps(records["x"].result.to_json())
