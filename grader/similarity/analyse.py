@@ -4,8 +4,9 @@
 that share rare fingerprints. A function is *similar* for a pair when at least :data:`SIMILAR` of
 one student's code matches the other's, counted on every fingerprint and on the rare ones alone
 (copies made with the disguises of :mod:`grader.similarity.normalise` match entirely). The pair's
-code evidence is the amount of code that matches on its similar functions, in characters of
-canonical, filtered code (``matched``).
+code evidence (``evidence``) is the rare fingerprints it shares on its similar functions, each weighed
+by how rare it is in the class: log(students / students holding it). ``matched`` says how much code
+that is, in characters of canonical, filtered code.
 
 **Flagged** means: the code evidence is at least the assignment's threshold, which is the larger of
 :data:`EVIDENCE_FLOOR` and the upper fence (third quartile plus three interquartile ranges) of the
@@ -34,7 +35,9 @@ from grader.similarity.normalise import canonical
 from grader.similarity.sources import Submission
 
 SIMILAR = 0.9
-EVIDENCE_FLOOR = 130  # characters of matching canonical code on similar functions (about three lines)
+# The least evidence that flags a pair: rare fingerprints shared on similar functions, each weighed by
+# log(students / students holding it) (in a class of 50, about six fingerprints no one else has).
+EVIDENCE_FLOOR = 18.0
 RARE_REPLY_SHARE = 0.05
 MIN_CLASS = 20  # below this many students a class has no distribution to speak of: the floor alone
 
@@ -48,6 +51,7 @@ class Pair:
     replies: list[dict] = field(default_factory=list)  # shared rare wrong replies
     score: float = 0.0
     matched: int = 0
+    evidence: float = 0.0  # the weight of the rare fingerprints shared on similar functions
     flagged: bool = False
 
     @property
@@ -64,7 +68,7 @@ def rare_replies(n: int) -> int:
     return max(2, math.ceil(RARE_REPLY_SHARE * n))
 
 
-def fence(values: list[int], pairs: int) -> float:
+def fence(values: list[float], pairs: int) -> float:
     """Q3 + 3 IQR of ``values`` padded with zeros to ``pairs`` values (the pairs never compared)."""
     if pairs <= 0:
         return 0.0
@@ -127,15 +131,16 @@ def analyse(
     for pair in pairs.values():
         similar = pair.similar
         pair.matched = sum(pair.matches[f].matched for f in similar)
+        pair.evidence = round(sum(pair.matches[f].weight for f in similar), 3)
         pair.score = round(_score(pair, similar, codes, functions), 4)
     n = len(submissions)
-    spread = fence([p.matched for p in pairs.values() if p.matched], n * (n - 1) // 2) if n >= MIN_CLASS else 0.0
-    threshold = max(float(EVIDENCE_FLOOR), spread)
+    spread = fence([p.evidence for p in pairs.values() if p.evidence], n * (n - 1) // 2) if n >= MIN_CLASS else 0.0
+    threshold = max(EVIDENCE_FLOOR, spread)
     for pair in pairs.values():
-        pair.flagged = pair.matched >= threshold
+        pair.flagged = pair.evidence >= threshold
     ranked = sorted(
         (p for p in pairs.values() if p.similar or p.replies),
-        key=lambda p: (-p.flagged, -p.matched, -len(p.replies), -p.score, p.a, p.b),
+        key=lambda p: (-p.flagged, -p.evidence, -len(p.replies), -p.score, p.a, p.b),
     )
     return Assignment(assignment, functions, ranked, threshold, n, index, codes, graded)
 

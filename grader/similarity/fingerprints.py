@@ -28,9 +28,13 @@ from grader.similarity.normalise import Canonical, canonical
 # characters of filtered code is noise, one of 30 or more is always found.
 K_GRAM = 25
 WINDOW = 6
-# A fingerprint held by more than this share of the class (and more than MIN_COMMON students) is common.
+# A fingerprint held by more than this share of the class (and more than MIN_COMMON students) is common;
+# so is one held by more than MAX_COMMON (MOSS ignores what more than 10 programs share): in a large
+# class, code that many write alike is no evidence, and each rare fingerprint adds at most
+# MAX_COMMON * (MAX_COMMON - 1) / 2 pairs to compare.
 COMMON_SHARE = 0.05
-MIN_COMMON = 4
+MIN_COMMON = 6
+MAX_COMMON = 20
 # Pairs are compared when they share at least this many rare fingerprints of one function.
 MIN_SHARED = 2
 
@@ -71,7 +75,7 @@ def prepare(student: str, function: str, code: str, boilerplate: np.ndarray) -> 
 
 def common_limit(n: int) -> int:
     """A fingerprint held by more than this many of ``n`` submissions is common."""
-    return max(MIN_COMMON, math.ceil(COMMON_SHARE * n))
+    return min(MAX_COMMON, max(MIN_COMMON, math.ceil(COMMON_SHARE * n)))
 
 
 @dataclass
@@ -86,6 +90,7 @@ class Match:
     rare_similarity: float  # the same, counting rare fingerprints only
     shares: tuple[float, float]  # the share of ``a``'s code, and of ``b``'s, that matches
     shared: int  # rare fingerprints in common
+    weight: float  # those fingerprints weighed by their rarity: the sum of log(n / holders) over them
     matched: int  # characters of filtered code the matching slices cover (of ``a``)
     slices: tuple  # matching character ranges in each compared text (copydetect's 2 x n arrays)
 
@@ -114,11 +119,15 @@ def similar_pairs(codes: list[FunctionCode]) -> tuple[list[Match], dict]:
     limit = common_limit(len(codes))
     common = {h for h, held in holders.items() if len(held) > limit}
     shared: dict[tuple[int, int], int] = {}
+    weights: dict[tuple[int, int], float] = {}
+    n = len(codes)
     for h, held in holders.items():
         if h in common or len(held) < 2:
             continue
+        weight = math.log(n / len(held))
         for pair in combinations(held, 2):
             shared[pair] = shared.get(pair, 0) + 1
+            weights[pair] = weights.get(pair, 0.0) + weight
     rare = {}
     matches = []
     for (i, j), count in shared.items():
@@ -138,6 +147,7 @@ def similar_pairs(codes: list[FunctionCode]) -> tuple[list[Match], dict]:
                 float(max(rare_shares)),
                 (float(shares[0]), float(shares[1])),
                 count,
+                round(weights[(i, j)], 3),
                 int(overlap),
                 slices,
             )

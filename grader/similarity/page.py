@@ -78,8 +78,9 @@ def pair_page(result: Assignment, pair: Pair, rank: int, where: dict) -> str:
     a, b = html.escape(pair.a), html.escape(pair.b)
     body = [
         f"<h1>{html.escape(result.id)}: {a} and {b}</h1><p class='note'>{html.escape(NOTE)}</p>",
-        f"<p>Rank {rank}; score {pair.score:.2f}; matching code on similar functions: {pair.matched} characters "
-        f"(this assignment's threshold: {result.threshold:.0f}); "
+        f"<p>Rank {rank}; score {pair.score:.2f}; evidence {pair.evidence:.1f} (rare fingerprints shared on similar "
+        f"functions, weighed by rarity; this assignment's threshold: {result.threshold:.1f}), "
+        f"{pair.matched} characters of matching code; "
         + ("<span class='flag'>flagged</span>" if pair.flagged else "not flagged")
         + ". <a href='../index.html'>All pairs</a></p>",
     ]
@@ -118,8 +119,9 @@ def index_page(results: list[Assignment], shown: dict[str, int]) -> str:
     body = [f"<h1>Similar pairs</h1><p class='note'>{html.escape(NOTE)}</p>"]
     for result in results:
         body.append(
-            f"<h2>{html.escape(result.id)}</h2><p>{result.students} students; threshold {result.threshold:.0f} "
-            f"characters of matching code; {sum(p.flagged for p in result.pairs)} pairs flagged; "
+            f"<h2>{html.escape(result.id)}</h2><p>{result.students} students; threshold {result.threshold:.1f} "
+            f"(evidence: rare fingerprints shared on similar functions, weighed by rarity); "
+            f"{sum(p.flagged for p in result.pairs)} pairs flagged; "
             f"{result.records} grade records with wrong-reply digests.</p>"
         )
         if not result.pairs:
@@ -129,12 +131,12 @@ def index_page(results: list[Assignment], shown: dict[str, int]) -> str:
         for rank, pair in enumerate(result.pairs[: shown.get(result.id, len(result.pairs))], start=1):
             rows.append(
                 f"<tr><td>{rank}</td><td><a href='{pair_file(result.id, rank)}'>{html.escape(pair.a)} &amp; "
-                f"{html.escape(pair.b)}</a></td><td>{pair.score:.2f}</td><td>{pair.matched}</td>"
+                f"{html.escape(pair.b)}</a></td><td>{pair.score:.2f}</td><td>{pair.evidence:.1f}</td><td>{pair.matched}</td>"
                 f"<td>{'<span class=flag>yes</span>' if pair.flagged else 'no'}</td>"
                 f"<td>{html.escape(', '.join(pair.similar)) or '-'}</td><td>{len(pair.replies)}</td></tr>"
             )
         body.append(
-            "<table><tr><th>rank</th><th>pair</th><th>score</th><th>matching characters</th><th>flagged</th>"
+            "<table><tr><th>rank</th><th>pair</th><th>score</th><th>evidence</th><th>matching characters</th><th>flagged</th>"
             "<th>similar functions</th><th>shared rare wrong replies</th></tr>" + "".join(rows) + "</table>"
         )
     return _page("Similar pairs", "".join(body))

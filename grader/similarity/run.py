@@ -103,7 +103,7 @@ def similarity(
         note = "" if records else " (no grade records: wrong replies not compared; give --results DIR)"
         say(
             f"{assignment}: {len(subs)} submissions with code, {len(result.pairs)} pairs with evidence, "
-            f"{flagged} flagged (threshold {result.threshold:.0f}){note}"
+            f"{flagged} flagged (threshold {result.threshold:.1f}){note}"
         )
     shown_per = {r.id: sum(p.flagged for p in r.pairs) + top for r in analysed}
     index = write_pages(Path(out), analysed, where, shown_per)
@@ -122,6 +122,8 @@ def report_json(analysed: list[Assignment], shown_per: dict[str, int]) -> dict:
                     "rare_similarity": round(m.rare_similarity, 4),
                     "shares": [round(s, 4) for s in (m.shares if m.a == pair.a else m.shares[::-1])],
                     "matched": m.matched,
+                    "shared": m.shared,
+                    "weight": m.weight,
                     "similar": f in pair.similar,
                 }
                 for f, m in pair.matches.items()
@@ -136,8 +138,9 @@ def report_json(analysed: list[Assignment], shown_per: dict[str, int]) -> dict:
                     "evidence": {
                         "assignment": result.id,
                         "rank": rank,
+                        "weight": pair.evidence,
                         "matched": pair.matched,
-                        "threshold": round(result.threshold, 1),
+                        "threshold": round(result.threshold, 3),
                         "code": code,
                         "wrong_replies": pair.replies,
                         "page": pair_file(result.id, rank),
