@@ -46,6 +46,7 @@ INSTRUCTOR_COMMANDS = (
     "export",
     "gradebook",
     "gradescope",
+    "similarity",
 )
 
 DESCRIPTION = """\
