@@ -16,7 +16,7 @@ from pathlib import Path
 from grader.core.course import Course
 from grader.core.staging import submission_files
 from grader.errors import GraderError
-from grader.notebooks.extract import check_notebook, clean_cell, numbered_solution_cells, read_notebook
+from grader.notebooks.extract import check_notebook, clean_cell, found_solution_cells, read_notebook
 from grader.notebooks.submission import notebook_paths
 from grader.similarity.code import function_code
 from grader.untrusted import UntrustedFile, read_regular, shown
@@ -74,12 +74,12 @@ def read_submission(course: Course, student: str, path: Path, functions: list[st
         if nb is None:
             found.problems.append(f"{shown(notebook.name)}: not a notebook that can be read")
             continue
-        for function, (source, number) in numbered_solution_cells(nb, checked=True).items():
+        for function, cell in found_solution_cells(nb, checked=True).items():
             if function in functions and function not in found.code:
-                code = function_code(clean_cell(source)[0], function)
+                code = function_code(clean_cell(cell.source)[0], function)
                 if code is not None:
                     found.code[function] = code
-                    found.where[function] = f"{shown(notebook.name)}, cell {number}"
+                    found.where[function] = f"{shown(notebook.name)}, cell {cell.number} ({cell.name})"
     return found
 
 
