@@ -103,7 +103,8 @@ def analyse(
     progress=None,
 ) -> Assignment:
     """Every pair of ``submissions`` with evidence, ranked: flagged first, then by the code evidence."""
-    codes: dict[tuple[str, str], FunctionCode] = {}
+    codes: dict[tuple[str, str], FunctionCode] = {}  # kept for the pages: the codes some pair compared
+    coverage: dict[tuple[str, str], float] = {}  # (student, function) -> fingerprinted length, for the score
     pairs: dict[tuple[str, str], Pair] = {}
     index = {}
     for function in functions:
@@ -117,10 +118,14 @@ def analyse(
             fc = prepare(student, function, code, boilerplate)
             if fc.canon is not None and fc.canon.text in stub_canon:
                 continue  # still the stub: nothing of the student's
-            codes[(student, function)] = fc
+            coverage[(student, function)] = float(fc.fingerprint.token_coverage)
             prepared.append(fc)
         matches, seen = similar_pairs(prepared)
         index[function] = seen
+        compared = {s for m in matches for s in (m.a, m.b)}
+        # Only the codes some pair compared stay (memory grows with the evidence, not with the class).
+        codes.update({(fc.student, function): fc for fc in prepared if fc.student in compared})
+        del prepared
         for m in matches:
             a, b = sorted((m.a, m.b))
             pair = pairs.setdefault((a, b), Pair(assignment, a, b))
@@ -132,7 +137,7 @@ def analyse(
         similar = pair.similar
         pair.matched = sum(pair.matches[f].matched for f in similar)
         pair.evidence = round(sum(pair.matches[f].weight for f in similar), 3)
-        pair.score = round(_score(pair, similar, codes, functions), 4)
+        pair.score = round(_score(pair, similar, coverage, functions), 4)
     n = len(submissions)
     spread = fence([p.evidence for p in pairs.values() if p.evidence], n * (n - 1) // 2) if n >= MIN_CLASS else 0.0
     threshold = max(EVIDENCE_FLOOR, spread)
@@ -145,19 +150,19 @@ def analyse(
     return Assignment(assignment, functions, ranked, threshold, n, index, codes, graded)
 
 
-def _score(pair: Pair, similar: list[str], codes: dict, functions: list[str]) -> float:
+def _score(pair: Pair, similar: list[str], coverage: dict, functions: list[str]) -> float:
     """The larger of the two students' shares of code (over the assignment's functions, weighed by
     their fingerprinted length) that matches on the similar functions."""
     best = 0.0
     for side, student in enumerate((pair.a, pair.b)):
-        total = sum(codes[(student, f)].fingerprint.token_coverage for f in functions if (student, f) in codes)
+        total = sum(coverage.get((student, f), 0.0) for f in functions)
         if total <= 0:
             continue
         matched = 0.0
         for f in similar:
             m = pair.matches[f]
             share = m.shares[0] if m.a == student else m.shares[1]
-            matched += share * codes[(student, f)].fingerprint.token_coverage
+            matched += share * coverage.get((student, f), 0.0)
         best = max(best, matched / total)
     return min(1.0, best)
 
