@@ -21,7 +21,7 @@ STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;max-width:1400px}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}
 th{background:#f3f3f3}.flag{color:#a00;font-weight:bold}.note{color:#555;max-width:60em}
-.side{display:grid;grid-template-columns:1fr 1fr;gap:1em}pre{background:#fafafa;border:1px solid #ddd;
+.side{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1em}pre{background:#fafafa;border:1px solid #ddd;
 padding:.5em;overflow-x:auto;font-size:13px;line-height:1.35}mark{background:#ffe08a}
 """
 NOTE = (
