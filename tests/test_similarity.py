@@ -227,3 +227,23 @@ def test_grading_keeps_the_wrong_replies_in_the_record_not_in_the_result(course,
     assert digests["x"] and digests["x"] == digests["y"]
     assert not set(digests["x"]) & set(digests["z"])
     assert "wrong_replies" not in json.dumps(records["x"].result.to_json())
+
+
+def test_an_lms_download_is_read_by_the_shared_collection_part(course, tmp_path, capsys):
+    import zipfile
+
+    functions = [e.function for e in course.exercises if e.assignment == "ps4b" and e.kind == "function"]
+    cls = synthetic_class(functions, 6, 1, seed=8)
+    original, copy = next(iter(cls.planted))
+    folder = write_class(cls, course, tmp_path / "class")
+    with zipfile.ZipFile(tmp_path / "ps4b_submissions.zip", "w") as archive:
+        for student in sorted(folder.iterdir()):
+            for module in sorted(student.iterdir()):
+                archive.write(module, f"{student.name}_{module.name}")
+    code = main(
+        ["similarity", str(tmp_path / "ps4b_submissions.zip"), "--lms", "generic", "--assignment", "ps4b"]
+        + ["--json", "--out", str(tmp_path / "out"), "--course", str(ROOT)]
+    )
+    assert code == 0
+    pairs = json.loads(capsys.readouterr().out)["pairs"]
+    assert {pairs[0]["a"], pairs[0]["b"]} == {original, copy} and pairs[0]["flagged"]

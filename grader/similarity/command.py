@@ -55,6 +55,15 @@ def register(sub, common) -> None:
         "grader-results/<assignment>/ by default)",
     )
     parser.add_argument(
+        "--lms",
+        metavar="NAME",
+        default=None,
+        help="SUBMISSIONS is an LMS download (a .zip, or its folder): auto, canvas, moodle, blackboard, brightspace "
+        "or generic, read by the collection part grade-class and autograde use (each student by the LMS's own id)",
+    )
+    parser.add_argument("--name-regexp", metavar="RE", default=None, help="with --lms generic: how names read")
+    parser.add_argument("--roster", metavar="CSV", default=None, help="with --lms: who the students are")
+    parser.add_argument(
         "--top",
         type=int,
         default=20,
@@ -81,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
         results=Path(args.results) if args.results else None,
         top=max(0, args.top),
         console=console,
+        lms=args.lms or ("auto" if str(args.submissions).endswith(".zip") else None),
+        name_regexp=args.name_regexp,
+        roster=Path(args.roster) if args.roster else None,
     )
     if args.json:
         json.dump(report, sys.stdout, indent=1)

@@ -9,11 +9,13 @@ from grader.core.course import Course, load_course
 from grader.engine.record import GradeRecord
 from grader.engine.store import ResultStore
 from grader.errors import GraderError
+from grader.lms import Roster, read_download, read_roster
 from grader.similarity.analyse import Assignment, analyse
 from grader.similarity.page import pair_file, write_pages
 from grader.similarity.sources import (
     class_folder,
     is_nbgrader_course,
+    lms_submissions,
     nbgrader_submissions,
     read_paths,
     stub_code,
@@ -56,6 +58,9 @@ def similarity(
     results: Path | None = None,
     top: int = 20,
     console=None,
+    lms: str | None = None,
+    name_regexp: str | None = None,
+    roster: Path | None = None,
 ) -> dict:
     """Analyse the class at ``submissions`` and write the pages; the JSON report (``{"pairs": [...]}``).
 
@@ -68,6 +73,8 @@ def similarity(
     course = load_course(course_dir)
     say = console.print if console is not None else (lambda *a, **k: None)
     per_assignment = function_assignments(course, list(assignments))
+    if lms is not None:
+        return _from_download(course, submissions, per_assignment, out, results, top, say, lms, name_regexp, roster)
     nbgrader = is_nbgrader_course(submissions)
     if out is None:
         out = (
@@ -105,6 +112,40 @@ def similarity(
             f"{assignment}: {len(subs)} submissions with code, {len(result.pairs)} pairs with evidence, "
             f"{flagged} flagged (threshold {result.threshold:.1f}){note}"
         )
+    shown_per = {r.id: sum(p.flagged for p in r.pairs) + top for r in analysed}
+    index = write_pages(Path(out), analysed, where, shown_per)
+    say(f"pages: {index} ({time.monotonic() - started:.1f} s)")
+    return report_json(analysed, shown_per)
+
+
+def _from_download(course, path, per_assignment, out, results, top, say, lms, name_regexp, roster) -> dict:
+    """An LMS download (a .zip or its folder), read by the shared collection part (grader.lms)."""
+    people = Roster(read_roster(Path(roster))) if roster else None
+    with read_download(
+        Path(path),
+        lms,
+        name_regexp=name_regexp,
+        time_zone=course.time_zone,
+        roster=people,
+        assignments=list(per_assignment),
+    ) as download:
+        for left in download.left_out:
+            say(f"[yellow]left out[/] {left}", markup=True)
+        every = [f for functions in per_assignment.values() for f in functions]
+        subs = lms_submissions(course, download, every)
+    analysed, where = [], {}
+    store = ResultStore(results) if results else None
+    records = load_records(store)
+    started = time.monotonic()
+    for assignment, functions in per_assignment.items():
+        mine = {s: sub for s, sub in subs.items() if any(f in sub.code for f in functions)}
+        for sub in mine.values():
+            where.update({(sub.student, f): w for f, w in sub.where.items()})
+        stubs = {f: stub_code(course, f) for f in functions}
+        result = analyse(assignment, functions, mine, stubs, {s: r for s, r in records.items() if s in mine})
+        analysed.append(result)
+        say(f"{assignment}: {len(mine)} submissions with code, {sum(p.flagged for p in result.pairs)} flagged")
+    out = out or (results / "similarity" if results else Path("similarity"))
     shown_per = {r.id: sum(p.flagged for p in r.pairs) + top for r in analysed}
     index = write_pages(Path(out), analysed, where, shown_per)
     say(f"pages: {index} ({time.monotonic() - started:.1f} s)")

@@ -8,6 +8,7 @@ notebook cell, as in grading; a function left as the released stub has no code o
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from grader.similarity.code import function_code
 from grader.untrusted import UntrustedFile, read_regular, shown
 
 MAX_FILE_BYTES = 2 << 20  # one .py module of a submission
+MAX_NOTEBOOK_BYTES = 32 << 20  # one notebook of an LMS download (outputs included)
 SAFE_ID = re.compile(r"^[A-Za-z0-9._@+-]{1,100}$")
 SKIP = {"__pycache__", "__MACOSX", ".ipynb_checkpoints"}
 
@@ -81,6 +83,50 @@ def read_submission(course: Course, student: str, path: Path, functions: list[st
                     found.code[function] = code
                     found.where[function] = f"{shown(notebook.name)}, cell {cell.number} ({cell.name})"
     return found
+
+
+def lms_submissions(course: Course, download, functions: list[str]) -> dict[str, Submission]:
+    """The code of ``functions`` in each submission of an LMS download (:func:`grader.lms.read_download`):
+    each student by the LMS's own id, their ``.py`` files and notebooks read in memory, bounded."""
+    found = {}
+    for sub in download.submissions:
+        code = Submission(sub.student)
+        files = sorted(sub.files, key=lambda f: (not f.name.endswith(".py"), f.name))
+        for file in files:
+            if not file.name.endswith((".py", ".ipynb")):
+                continue
+            try:
+                data = download.read(file, MAX_FILE_BYTES if file.name.endswith(".py") else MAX_NOTEBOOK_BYTES)
+            except (GraderError, OSError) as exc:
+                code.problems.append(f"{shown(file.name)}: {exc}")
+                continue
+            if file.name.endswith(".py"):
+                _take(code, functions, {"": data.decode("utf-8", "replace")}, shown(file.name))
+                continue
+            try:
+                nb, _ = check_notebook(json.loads(data.decode("utf-8", "replace")), file.name)
+            except ValueError:
+                nb = None
+            if nb is None:
+                code.problems.append(f"{shown(file.name)}: not a notebook that can be read")
+                continue
+            cells = found_solution_cells(nb, checked=True)
+            for function, cell in cells.items():
+                if function in functions:
+                    where = f"{shown(file.name)}, cell {cell.number} ({cell.name})"
+                    _take(code, [function], {"": clean_cell(cell.source)[0]}, where)
+        found[sub.student] = code
+    return found
+
+
+def _take(found: Submission, functions: list[str], texts: dict[str, str], where: str) -> None:
+    for text in texts.values():
+        for function in functions:
+            if function not in found.code:
+                code = function_code(text, function)
+                if code is not None:
+                    found.code[function] = code
+                    found.where[function] = where
 
 
 def class_folder(directory: Path, assignments: list[str]) -> tuple[dict[str, list[Path]], dict[str, str]]:
