@@ -25,6 +25,7 @@ COMMANDS = [
     "grader.studentfeedback.command",
     "grader.export.command",
     "grader.gradescope.command",
+    "grader.similarity.command",
 ]
 # What a student kit's checker offers (grader.edition.STUDENT): these modules, and `help`.
 STUDENT_COMMANDS = ["grader.check.command", "grader.notebooks.command"]
@@ -45,6 +46,7 @@ INSTRUCTOR_COMMANDS = (
     "export",
     "gradebook",
     "gradescope",
+    "similarity",
 )
 
 DESCRIPTION = """\
@@ -57,6 +59,7 @@ Instructors:  grader grade SUBMISSION      grade one submission with the hidden 
                 (--scheduler ADDRESS: on a Dask cluster)
               grader report RESULTS_DIR    an HTML report of a graded class
               grader feedback RESULTS_DIR  each student's feedback page (HTML, Markdown)
+              grader similarity DIR        pairs with similar code or shared rare wrong replies
 Course devs:  grader stubs [--check]       regenerate exercises/ from solutions/
 Try it:       grader demo                  grade the embedded sample class
 nbgrader:     grader build / autograde     nbgrader course: release, then grade submitted/

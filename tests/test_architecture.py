@@ -45,6 +45,7 @@ LAYERS = {
         "grader.export",
         "grader.gradescope",
         "grader.studentfeedback",
+        "grader.similarity",
         "grader.notebooks.command",
     ],
     # The entry points: the dispatcher, and the demo, which runs build, grade-class and report in a row.

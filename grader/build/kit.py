@@ -64,6 +64,7 @@ INSTRUCTOR_PACKAGES = (
     "grade",
     "gradescope",
     "report",
+    "similarity",
     "stubs",
     "studentfeedback",
 )

@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 from grader import testing
+from grader.core import wrongreplies
 from grader.core.course import Course, find_course_root, load_course
 from grader.core.diagnosis import (
     EVIDENCE_BYTES,
@@ -209,6 +210,7 @@ class GradingPlugin:
 
     def _result(self, state: SubmissionState, submission: Submission) -> SubmissionResult:
         functions = {}
+        wrong_replies = {}  # instructors' evidence (grader.core.wrongreplies): never in the result's JSON
         for function in self._functions(state):
             tests = state.outcomes.get(function, [])
             function_state = submission.states.get(function)
@@ -223,6 +225,8 @@ class GradingPlugin:
             ):
                 error = "not implemented"
             evidence = state.evidence.pop(function, Evidence())
+            if evidence.failed and not submission.expired:
+                wrong_replies[function] = wrongreplies.of(self.course, function, evidence.failed)
             found = None
             # Past the submission's deadline no diagnosis runs: it is advice, and the grader's own time.
             if error is None and not submission.expired:
@@ -238,6 +242,7 @@ class GradingPlugin:
             submission=str(state.path),
             functions=functions,
             elapsed=now - (state.started if state.started is not None else now),
+            wrong_replies={f: found for f, found in wrong_replies.items() if found},
         )
 
     def _diagnosis(self, function: str, tests: list[TestOutcome], evidence: Evidence) -> tuple | None:

@@ -118,6 +118,9 @@ class SubmissionResult:
     functions: dict[str, FunctionResult]
     elapsed: float = 0.0
     notes: list[str] = field(default_factory=list)
+    # function -> digest of its wrong replies (grader.core.wrongreplies): for instructors, kept in the
+    # record beside the result, never in this JSON (what students read is made from it).
+    wrong_replies: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def total(self) -> float:

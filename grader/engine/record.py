@@ -10,7 +10,8 @@ holds (``results/<student>.json``)::
      "course_hash", "graded_at", "grader" (which machine/worker), "sandbox", "elapsed",
      "assignments": {id: {"score", "max", "functions"}}, "result" (as `grader grade --json`),
      "limits": [{"function", "kind", "detail"}], "workers": [{"exit", "ended", "output_bytes"}],
-     "output", and for notebooks: "assignment", "notes", "spans", "labs"}
+     "output", "wrong_replies" (when some: {function: ["<input>:<answer>", ...]}, for instructors
+     only, grader.core.wrongreplies), and for notebooks: "assignment", "notes", "spans", "labs"}
 """
 
 from __future__ import annotations
@@ -59,9 +60,14 @@ class GradeRecord:
     notes: dict[str, list[str]] = field(default_factory=dict)
     spans: dict[str, list] = field(default_factory=dict)
     labs: list[str] = field(default_factory=list)
+    # Digests of wrong replies to the hidden inputs (grader.core.wrongreplies): instructors only, for
+    # `grader similarity`; never in the result, from which everything a student reads is made.
+    wrong_replies: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self):
         self.result.submission = self.submission
+        if not self.wrong_replies and self.result.wrong_replies:
+            self.wrong_replies = dict(self.result.wrong_replies)
         if not self.assignments:
             self.assignments = totals(self.result)
 
@@ -117,6 +123,8 @@ class GradeRecord:
             "workers": self.workers,
             "output": self.output,
         }
+        if self.wrong_replies:
+            data["wrong_replies"] = self.wrong_replies
         if self.assignment is not None:
             data.update(assignment=self.assignment, notes=self.notes, spans=self.spans, labs=self.labs)
         return data
@@ -148,9 +156,21 @@ class GradeRecord:
                 notes=data.get("notes", {}),
                 spans=data.get("spans", {}),
                 labs=list(data.get("labs", [])),
+                wrong_replies=_wrong_replies(data.get("wrong_replies")),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
+
+
+def _wrong_replies(data) -> dict[str, list[str]]:
+    """The digests of a stored record, as far as they have the right shape (else none)."""
+    if not isinstance(data, dict):
+        return {}
+    return {
+        str(f): [str(e) for e in entries[:64]]
+        for f, entries in data.items()
+        if isinstance(entries, list) and all(isinstance(e, str) and len(e) < 64 for e in entries)
+    }
 
 
 def totals(result: SubmissionResult) -> dict[str, dict]:

@@ -11,6 +11,7 @@ import base64
 import datetime
 import html
 import io
+import os
 import re
 import statistics
 import textwrap
@@ -493,5 +494,14 @@ def write_report(results_dir: Path, out: Path | None = None) -> Path:
     """Write the report of ``results_dir`` (default: ``results_dir/report.html``); its path."""
     data = load_class(results_dir)
     out = Path(out) if out is not None else Path(results_dir) / "report.html"
-    atomic_write(out, render(data))
+    page = render(data)
+    similar = Path(results_dir) / "similarity" / "index.html"
+    if similar.is_file():  # written by `grader similarity ... --results RESULTS_DIR`: for instructors, as this page
+        link = _e(Path(os.path.relpath(similar.resolve(), out.resolve().parent)).as_posix())
+        page = page.replace(
+            "</main></body></html>",
+            f"<p class='note'><a href='{link}'>Similar pairs</a> (grader similarity): evidence for instructors "
+            "to weigh, never a verdict.</p></main></body></html>",
+        )
+    atomic_write(out, page)
     return out
