@@ -247,3 +247,22 @@ def test_an_lms_download_is_read_by_the_shared_collection_part(course, tmp_path,
     assert code == 0
     pairs = json.loads(capsys.readouterr().out)["pairs"]
     assert {pairs[0]["a"], pairs[0]["b"]} == {original, copy} and pairs[0]["flagged"]
+
+
+def test_fingerprints_are_the_same_in_every_process():
+    # Python salts str hashes per process; copydetect's own k-gram hash would change the evidence per run.
+    import subprocess
+    import sys
+
+    probe = (
+        "from grader.similarity.fingerprints import fingerprint\n"
+        "fp = fingerprint('def f(x):\\n    y = x * 2\\n    for i in range(10):\\n        y += i\\n    return y\\n')\n"
+        "print(sorted(int(h) for h in fp.hashes))"
+    )
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, env={"PYTHONHASHSEED": seed}, check=True
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(runs) == 1 and runs.pop().startswith("[")

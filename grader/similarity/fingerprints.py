@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, field
 from itertools import combinations
 
+import copydetect.utils
 import numpy as np
 from copydetect import CodeFingerprint, compare_files
 from copydetect.utils import get_token_coverage
@@ -39,6 +40,28 @@ MAX_COMMON = 20
 MIN_SHARED = 2
 
 logging.getLogger("copydetect").setLevel(logging.ERROR)
+
+# A polynomial hash of each k-gram's code points, modulo 2**64 (numpy's uint64 arithmetic wraps).
+_BASE = np.uint64(1_000_003)
+
+
+def stable_kgram_hashes(text: str, k: int) -> np.ndarray:
+    """Hashes of every ``k``-character slice of ``text``, the same in every process.
+
+    copydetect hashes k-grams with Python's ``hash``, which each process salts anew (PYTHONHASHSEED):
+    winnowing keeps the smallest hash of each window, so which fingerprints a text keeps, and so the
+    evidence and the flags, would change from run to run. This replaces it (installed below).
+    """
+    if len(text) < k:
+        return np.array([], dtype=np.int64)
+    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    powers = _BASE ** np.arange(k - 1, -1, -1, dtype=np.uint64)
+    windows = np.lib.stride_tricks.sliding_window_view(points, k)
+    with np.errstate(over="ignore"):
+        return (windows * powers).sum(axis=1, dtype=np.uint64).view(np.int64)
+
+
+copydetect.utils.hashed_kgrams = stable_kgram_hashes
 
 
 @dataclass
