@@ -508,3 +508,20 @@ def test_a_factor_of_the_inputs_names_tied_values_and_non_finite_inputs():
     tied = [call("leave_one_out_baselines", lambda a, _: a + 1.0, rewards=np.array(r)) for r in ([1.0, 1.0, 2.0],)]
     distinct = [call("leave_one_out_baselines", rewards=np.array(r)) for r in ([1.0, 2.0, 4.0], [0.5, 3.0])]
     assert said(seen("leave_one_out_baselines", tied, distinct), "wrong only with rewards holding tied values")
+
+
+def test_a_neighbouring_input_costs_no_more_than_the_tests_own():
+    # Two numbers swapped may turn a seed into a group size: the reference is never run beyond the tests' numbers.
+    from grader.core.relations import other_inputs
+
+    seen_args = []
+
+    def reference(group_size, groups, seed):
+        seen_args.append((group_size, groups, seed))
+        return {"x": float(group_size * 1000 + groups + seed)}
+
+    calls = [Call((), dict(group_size=g, groups=50, seed=s), {"x": -1.0}) for g, s in ((3, 2026), (4, 7))]
+    wrong = [(c, reference(**c.kwargs), dict(c.kwargs)) for c in calls]
+    seen_args.clear()
+    other_inputs(reference, wrong, [(c, dict(c.kwargs)) for c in calls], Answers(COURSE, "reward_to_go"))
+    assert seen_args and all(g <= 5 and n <= 51 and s <= 2027 for g, n, s in seen_args), seen_args

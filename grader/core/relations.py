@@ -109,6 +109,16 @@ def _image(function: Callable, got: np.ndarray, want: np.ndarray, answers: Answe
         return (got >= low) & (got <= high)
 
 
+def _every(explain: Callable[[Piece], np.ndarray | None], pieces: list[Piece]) -> list[np.ndarray | None]:
+    """``explain`` of each piece, stopping at the first it does not hold on (a relation must hold on all)."""
+    found = []
+    for piece in pieces:
+        found.append(explain(piece))
+        if found[-1] is None:
+            break
+    return found
+
+
 def said(found: list[np.ndarray | None]) -> bool:
     """Does a relation hold on every wrong answer (``found``: :func:`explained` of each), explaining at least
     :data:`MIN_VALUES` finite, distinct wrong values on at least :data:`MIN_ANSWERS` of them?"""
@@ -415,7 +425,7 @@ def _fitted(pieces: list[Piece], answers: Answers) -> list[Seen]:
     for name, value in pieces[0].args.items():
         if isinstance(value, (float, np.floating)) and value not in (0.0, 1.0):
             for power, words in POWERS:
-                if said([_times_power(p, name, power, answers) for p in pieces]):
+                if said(_every(lambda p: _times_power(p, name, power, answers), pieces)):
                     out.append(Seen(RELATION, "{right} " + words.format(name=name)))
     for name in pieces[0].args:
         for sign, words in ((-1.0, "minus"), (1.0, "plus")):
@@ -498,7 +508,7 @@ def answer_relations(pieces: list[Piece], answers: Answers, every: set[str] = fr
         for family, words, function in (*ELEMENTWISE, *REARRANGED):
             if family in families:
                 continue
-            if said([_explain(function, p, answers) for p in group]):
+            if said(_every(lambda p: _explain(function, p, answers), group)):
                 families.add(family)
                 note(RELATION, words, part)
         reshaped = [dict((k, (w, c)) for k, w, c in _reshaped(p)) for p in group]
@@ -657,6 +667,34 @@ def _kind(value: Any) -> tuple | None:
     return None
 
 
+def _cost(args: dict) -> tuple:
+    """What orders the calls from the cheapest to rerun: the elements of the arrays, then the plain numbers
+    (counts of groups, of responses)."""
+    arrays = sum(np.size(v) for v in args.values() if isinstance(v, np.ndarray))
+    numbers = sum(abs(float(v)) for v in args.values() if isinstance(v, (int, np.integer)) and not isinstance(v, bool))
+    return arrays, numbers
+
+
+def _limits(calls: list[dict]) -> dict[str, float]:
+    """The largest magnitude of each plain number argument among the tests' calls."""
+    limits: dict[str, float] = {}
+    for args in calls:
+        for name, value in args.items():
+            if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
+                limits[name] = max(limits.get(name, 0.0), abs(float(value)))
+    return limits
+
+
+def _within(args: dict, limits: dict[str, float]) -> bool:
+    """Does a neighbouring input stay within the tests' own numbers (one more at most)? Two numbers swapped may
+    turn a seed into a group size: a reference run must not cost more than the tests' own runs."""
+    return all(
+        abs(float(value)) <= limits.get(name, 0.0) + 1
+        for name, value in args.items()
+        if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+    )
+
+
 def other_inputs(
     reference: Callable, wrong: list[tuple[Call, Any, dict]], calls: list[tuple[Call, dict]], answers: Answers
 ) -> list[Seen]:
@@ -666,7 +704,7 @@ def other_inputs(
     evidence of :func:`said`; at most :data:`RERUNS` runs of the reference."""
     if len(wrong) < MIN_ANSWERS:
         return []
-    wrong = sorted(wrong, key=lambda w: sum(np.size(v) for v in w[2].values()))
+    wrong = sorted(wrong, key=lambda w: _cost(w[2]))
     words = {
         name: list(dict.fromkeys(a[name] for _, a in calls if isinstance(a.get(name), str)))
         for name, value in wrong[0][2].items()
@@ -684,13 +722,14 @@ def other_inputs(
                     alive[f"{name}:{s}->{v}"] = (f"{name}='{s}'->'{v}'", change)
     found: dict[str, list] = {key: [] for key in alive}
     budget = RERUNS
+    limits = _limits([a for _, a in calls])
     for call, want, args in wrong:
         for key in list(alive):
             text, change = alive[key]
             changed = change(args)
             if changed == "skip":
                 continue
-            if changed is None or budget <= 0:
+            if changed is None or budget <= 0 or not _within(changed[0], limits):
                 del alive[key]
                 continue
             budget -= 1
