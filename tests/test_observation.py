@@ -525,3 +525,16 @@ def test_a_neighbouring_input_costs_no_more_than_the_tests_own():
     seen_args.clear()
     other_inputs(reference, wrong, [(c, dict(c.kwargs)) for c in calls], Answers(COURSE, "reward_to_go"))
     assert seen_args and all(g <= 5 and n <= 51 and s <= 2027 for g, n, s in seen_args), seen_args
+
+
+def test_a_factor_most_inputs_share_narrows_little():
+    # Three wrong answers with integer rewards, one right with floats: "wrong only with rewards of integers" is
+    # true, but most inputs checked are integers: it comes after a relation of the answers' own.
+    wrong = [
+        call("reward_to_go", lambda a, args: a + args["rewards"].sum(), rewards=np.array(r), gamma=0.9)
+        for r in ([1, 2, 4], [3, -1, 2], [2, 5, 1])
+    ]
+    right = [call("reward_to_go", rewards=np.array([0.5, 1.5]), gamma=0.9)]
+    words = seen("reward_to_go", wrong, right)
+    assert words[0] == "each wrong answer is the right answer plus a constant", words
+    assert said(words[1:], "wrong only with rewards of integers"), words

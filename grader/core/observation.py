@@ -390,6 +390,9 @@ def _factor_words(reference: Callable, wrong: list[Call], right: list[Call]) -> 
             rank, words = values.pop()
             # Factors that split the calls alike (a batch's rows, in each of its arrays) are said once: the narrowest.
             split = tuple(key in f and f[key][1] == words for f in right_factors)
+            # A value most of the inputs checked have narrows little, whatever it is ("1-D advantages").
+            if rank == FACTOR and len(wrong) + sum(split) > (len(wrong) + len(right)) / 2:
+                rank = BROAD
             candidates.append(
                 (rank, split, f"wrong only with {words} (every answer with {' or '.join(sorted(others))} is right)")
             )
