@@ -538,3 +538,13 @@ def test_a_factor_most_inputs_share_narrows_little():
     words = seen("reward_to_go", wrong, right)
     assert words[0] == "each wrong answer is the right answer plus a constant", words
     assert said(words[1:], "wrong only with rewards of integers"), words
+
+
+def test_a_list_where_an_array_is_meant_is_the_factor_said():
+    # Code that calls .shape on its input raises on the contract's list input: the list is what the raise follows,
+    # not what the list's values happen to be (tied values, one call of many).
+    listed = Call((), dict(rewards=[1.0, 1.0, 2.0]), Raised("AttributeError"))
+    right = [call("leave_one_out_baselines", rewards=np.array(r)) for r in ([1.0, 2.0, 4.0], [0.5, 3.0])]
+    words = seen("leave_one_out_baselines", [listed], right)
+    assert words[0].startswith("it raises AttributeError only with rewards given as a list"), words
+    assert not said(words, "tied"), words

@@ -326,6 +326,14 @@ def _factors(reference: Callable, call: Call) -> dict[str, tuple[int, str]]:
                 continue
             if array.dtype == object:
                 continue
+            # A list where an array is meant (the contract accepts lists): code calling .shape on it raises there.
+            # Said before what the array holds, which a single raising call has by chance as much as not.
+            kind = (
+                (FACTOR, f"{name} given as a list")
+                if not isinstance(value, np.ndarray)
+                else (QUIET, f"{name} as an array")
+            )
+            factors[f"{name} type"] = kind
             factors.update(_array_factors(name, array, ids))
     return factors
 
