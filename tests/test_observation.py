@@ -541,10 +541,15 @@ def test_a_factor_most_inputs_share_narrows_little():
 
 
 def test_a_list_where_an_array_is_meant_is_the_factor_said():
-    # Code that calls .shape on its input raises on the contract's list input: the list is what the raise follows,
-    # not what the list's values happen to be (tied values, one call of many).
-    listed = Call((), dict(rewards=[1.0, 1.0, 2.0]), Raised("AttributeError"))
+    # Code that calls .shape on its input raises on the contract's list input: the raise follows the list.
+    listed = Call((), dict(rewards=[1.0, 3.0, 2.0]), Raised("AttributeError"))
     right = [call("leave_one_out_baselines", rewards=np.array(r)) for r in ([1.0, 2.0, 4.0], [0.5, 3.0])]
     words = seen("leave_one_out_baselines", [listed], right)
-    assert words[0].startswith("it raises AttributeError only with rewards given as a list"), words
-    assert not said(words, "tied"), words
+    assert words[0].startswith("it raises AttributeError only with rewards given as a list (every answer with"), words
+    # A list of integers: two factors of one input split the answers alike, and which one the raise follows the
+    # answers do not show: both are said, in one statement.
+    integers = Call((), dict(rewards=[1, 3, 2]), Raised("UFuncTypeError"))
+    words = seen("leave_one_out_baselines", [integers], right)
+    assert words[0].startswith(
+        "it raises UFuncTypeError only with rewards given as a list and rewards of integers (every answer with"
+    ), words

@@ -396,21 +396,31 @@ def _factor_words(reference: Callable, wrong: list[Call], right: list[Call]) -> 
         others = {f[key][1] for f in right_factors if key in f} - {v[1] for v in values if v}
         if len(values) == 1 and None not in values and others:
             rank, words = values.pop()
-            # Factors that split the calls alike (a batch's rows, in each of its arrays) are said once: the narrowest.
             split = tuple(key in f and f[key][1] == words for f in right_factors)
             # A value most of the inputs checked have narrows little, whatever it is ("1-D advantages").
             if rank == FACTOR and len(wrong) + sum(split) > (len(wrong) + len(right)) / 2:
                 rank = BROAD
-            candidates.append(
-                (rank, split, f"wrong only with {words} (every answer with {' or '.join(sorted(others))} is right)")
-            )
-    seen, splits = [], set()
-    for rank, split, text in sorted(candidates, key=lambda c: c[0]):
+            candidates.append((rank, split, key.split(" ")[0], words, others))
+    # Factors that split the calls alike (a batch's rows, in each of its arrays) are said once: the narrowest. Two
+    # factors of one input that split them alike (a list of integers) are said together: which one the error
+    # follows, the answers do not show.
+    said: dict[tuple, dict] = {}
+    for rank, split, argument, words, others in sorted(candidates, key=lambda c: c[0]):
         if rank == QUIET:
             continue
-        if split not in splits:
-            splits.add(split)
-            seen.append(Seen(rank, text))
+        kept = said.get(split)
+        if kept is None:
+            said[split] = {"rank": rank, "argument": argument, "words": [words], "others": set(others)}
+        elif (kept["rank"], kept["argument"]) == (rank, argument) and len(kept["words"]) < 2:
+            kept["words"].append(words)
+            kept["others"] |= others
+    seen = [
+        Seen(
+            k["rank"],
+            f"wrong only with {' and '.join(k['words'])} (every answer with {' or '.join(sorted(k['others']))} is right)",
+        )
+        for k in said.values()
+    ]
     return seen + [Seen(FACTOR, words) for words in _ordered(reference, wrong, right)]
 
 
