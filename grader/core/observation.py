@@ -400,18 +400,19 @@ def _factor_words(reference: Callable, wrong: list[Call], right: list[Call]) -> 
             # A value most of the inputs checked have narrows little, whatever it is ("1-D advantages").
             if rank == FACTOR and len(wrong) + sum(split) > (len(wrong) + len(right)) / 2:
                 rank = BROAD
-            candidates.append((rank, split, key.split(" ")[0], words, others))
-    # Factors that split the calls alike (a batch's rows, in each of its arrays) are said once: the narrowest. Two
-    # factors of one input that split them alike (a list of integers) are said together: which one the error
-    # follows, the answers do not show.
+            candidates.append((rank, split, key.partition(" ")[2], words, others))
+    # Factors of one kind that split the calls alike (a batch's rows, in each of its arrays) are said once: the
+    # narrowest. Two of different kinds that split them alike (a list, of integers) are said together: which one
+    # the error follows, the answers do not show.
     said: dict[tuple, dict] = {}
-    for rank, split, argument, words, others in sorted(candidates, key=lambda c: c[0]):
+    for rank, split, kind, words, others in sorted(candidates, key=lambda c: c[0]):
         if rank == QUIET:
             continue
         kept = said.get(split)
         if kept is None:
-            said[split] = {"rank": rank, "argument": argument, "words": [words], "others": set(others)}
-        elif (kept["rank"], kept["argument"]) == (rank, argument) and len(kept["words"]) < 2:
+            said[split] = {"rank": rank, "kinds": {kind}, "words": [words], "others": set(others)}
+        elif kept["rank"] == rank and kind not in kept["kinds"] and len(kept["words"]) < 2:
+            kept["kinds"].add(kind)
             kept["words"].append(words)
             kept["others"] |= others
     seen = [
