@@ -21,7 +21,7 @@ trivial bodies and wrong implementations of this one's layout, so before and aft
 measured by the same script.
 
 Usage: python benchmarks/bench_feedback.py [--root DIR] [--repeat N] [--skip-corpus] [--skip-timing]
-                                           [--cross-validate]
+                                           [--cross-validate [--out table.json]]
 """
 
 from __future__ import annotations
@@ -92,6 +92,9 @@ def main() -> None:
         help="also grade each wrong implementation without its own known mistake",
     )
     parser.add_argument("--verbose", action="store_true", help="list the first messages that miss")
+    parser.add_argument(
+        "--out", type=Path, help="with --cross-validate: write each mistake's first message and cause ids as JSON here"
+    )
     args = parser.parse_args()
     root = args.root.resolve()
     course = load_course(root, check_tests=False)
@@ -102,7 +105,7 @@ def main() -> None:
         if not args.skip_corpus:
             corpus_report(root, course, functions, mutants, tmp)
         if args.cross_validate:
-            cross_validation_report(root, mutants, tmp, args.verbose)
+            cross_validation_report(root, mutants, tmp, args.verbose, args.out)
         if not args.skip_timing:
             timing_report(root, functions, mutants, tmp, args.repeat)
 
@@ -155,7 +158,7 @@ def corpus_report(root, course, functions, mutants, tmp) -> None:
     print(f"  {'total':32s}{sum(points[f] for f in functions):5g}" + "".join(f"{totals[k]:11.2f}" for k in kinds))
 
 
-def cross_validation_report(root, mutants, tmp, verbose=False) -> None:
+def cross_validation_report(root, mutants, tmp, verbose=False, out=None) -> None:
     known = [m for m in mutants if m.path.is_relative_to(root / "autograder-tests" / "mistakes")]
     halves = [known[0::2], known[1::2]]
     results, expect = {}, {}
@@ -194,6 +197,18 @@ def cross_validation_report(root, mutants, tmp, verbose=False) -> None:
         if foreign:
             wrong_cause += 1
             others.append(f"  {sid} told {', '.join(foreign)}: {first_message(f)[:140]}")
+    if out is not None:  # the table of every first message, e.g. to count what the observations say
+        rows = [
+            {
+                "entry": sid,
+                "correct": False,
+                "expect": m.expect,
+                "first_message": first_message(results[sid]["functions"][m.function]),
+                "causes": results[sid]["functions"][m.function].get("causes", []),
+            }
+            for sid, m in expect.items()
+        ]
+        out.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     n = len(expect)
     print(
         f"\ncross-validation: {n} known mistakes, each graded without itself (nor the probes whose text only it"

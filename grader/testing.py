@@ -191,6 +191,44 @@ def expect_observed(condition: Any, message: str) -> None:
         raise Evidenced(message)
 
 
+def expect_default(
+    without: Any,
+    given: Any,
+    want: Any,
+    argument: str,
+    value: Any,
+    meaning: str = "",
+    compare: Callable[[Any, Any, str], None] | None = None,
+) -> None:
+    """A call that leaves ``argument`` out answers right: as its docstring's default ``value`` does.
+
+    ``without`` is the student's answer to the call without ``argument``, ``given`` their answer to the same
+    call with ``argument=value``, ``want`` the right answer (make both calls before checking). The message
+    names only what their answers show: when the two calls answer differently, the default is not ``value``
+    (``meaning`` says what that value stands for, e.g. "the interval [0.8, 1.2]"); when they answer alike, the
+    default is used and what differs is computed with it, so the message does not blame the default.
+    ``compare(got, want, message)`` defaults to :func:`expect_close`.
+    """
+    compare = compare or expect_close
+    try:
+        compare(without, want, "")
+        return
+    except Misconception:
+        pass
+    default = f"{argument}={value}"
+    try:
+        compare(without, given, "")
+    except Misconception:
+        raise Misconception(
+            f"called without {argument}, your function answers otherwise than with {default} given: the default "
+            f"of {argument} must be the docstring's {value}" + (f" ({meaning})" if meaning else "")
+        ) from None
+    raise Misconception(
+        f"called without {argument}, the answer is wrong, and the same as with {default} given: the default is "
+        "used, and what differs is computed with it"
+    )
+
+
 def expect_shape(actual: Any, shape: tuple, message: str, what: str = "the result") -> np.ndarray:
     got = as_numeric(actual, what)
     if got.shape != tuple(shape):

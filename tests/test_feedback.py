@@ -244,6 +244,39 @@ def test_grading_names_the_mistake_in_the_hidden_suite_only(tmp_path):
     assert visible.functions["gae_advantages"].diagnosis is None
 
 
+# -- a default argument: the message names what the answers show -----------------------------------
+def test_the_default_check_blames_the_default_only_when_it_differs():
+    from grader.testing import Misconception, expect_default
+
+    right, other = np.array([1.0, 2.0]), np.array([1.0, 2.5])
+    expect_default(right, right, right, "clip_epsilon", 0.2, "the interval [0.8, 1.2]")  # right: nothing to say
+    # The call without the argument answers otherwise than the call with the docstring's value: the default differs.
+    with pytest.raises(Misconception) as failure:
+        expect_default(other, right, right, "clip_epsilon", 0.2, "the interval [0.8, 1.2]")
+    assert "the default of clip_epsilon must be the docstring's 0.2 (the interval [0.8, 1.2])" in str(failure.value)
+    # Both answer alike and wrong: the default is used; the interval is not named.
+    with pytest.raises(Misconception) as failure:
+        expect_default(other, other, right, "clip_epsilon", 0.2, "the interval [0.8, 1.2]")
+    assert "the default is used" in str(failure.value) and "interval" not in str(failure.value)
+
+
+def test_a_wrong_term_is_not_told_its_default_interval_is_wrong(tmp_path):
+    # max_instead_of_min keeps the docstring's default; only wrong_default_epsilon changes it. Before, both read
+    # "called without clip_epsilon, the interval is not the docstring's default [0.8, 1.2]".
+    mistakes = MISTAKES / "ppo_clipped_terms"
+    paths = [
+        build_submission(tmp_path / m, [mistakes / f"{m}.py"]) for m in ("max_instead_of_min", "wrong_default_epsilon")
+    ]
+    results = grade_json(*paths, only=["ppo_clipped_terms"])
+    default = [
+        next(t for t in r["functions"]["ppo_clipped_terms"]["tests"] if t["name"] == "test_default_clip_epsilon")
+        for r in results
+    ]
+    assert not default[0]["passed"] and "interval" not in default[0]["message"], default[0]
+    assert "the default is used" in default[0]["message"]
+    assert not default[1]["passed"] and "default of clip_epsilon must be the docstring's 0.2" in default[1]["message"]
+
+
 # -- what reports count ----------------------------------------------------------------------
 def test_the_report_counts_the_diagnosed_mistake_not_the_first_failing_test():
     from grader.report.build import ClassData, misconceptions
@@ -270,7 +303,7 @@ def test_the_report_counts_the_diagnosed_mistake_not_the_first_failing_test():
 
 
 def test_what_unexplained_failures_have_in_common():
-    from grader.core.diagnosis import observe
+    from grader.core.observation import observe
 
     reference = COURSE.reference("masked_token_ppo_terms")
     args = dict(
@@ -283,8 +316,9 @@ def test_what_unexplained_failures_have_in_common():
     ratio = ratio.copy()
     ratio[0, 2] = 5.0  # wrong only where the mask is 0
     said = observe(COURSE, "masked_token_ppo_terms", [Call((), args, (ratio, unclipped, clipped, pessimistic))])
+    # What narrows the cause first, the count of wrong answers last.
     assert said.endswith(
-        "only ratio is ever wrong; the wrong values always sit at masked positions only (prompt, padding)"
+        "only ratio is ever wrong, always at masked positions only (prompt, padding); 1 of 1 answers checked are wrong"
     ), said
     diagnostics = COURSE.reference("ppo_diagnostics")
     calls = []
@@ -292,10 +326,10 @@ def test_what_unexplained_failures_have_in_common():
         args = dict(new_log_prob=np.array(new), old_log_prob=np.array([-0.4, -0.6]), advantage=np.array([1.0, -1.0]))
         fields = dict(vars(diagnostics(**args)), approx_kl_nonnegative=-1.0)
         calls.append(Call((), args, Record("PPODiagnostics", fields)))  # as a student's dataclass comes back
-    assert observe(COURSE, "ppo_diagnostics", calls).endswith("only approx_kl_nonnegative is ever wrong")
+    assert "show: only approx_kl_nonnegative is ever wrong;" in observe(COURSE, "ppo_diagnostics", calls)
     calls[1].outcome.fields["mean_log_ratio"] = 9.0
-    assert observe(COURSE, "ppo_diagnostics", calls).endswith(
-        "only approx_kl_nonnegative and mean_log_ratio are ever wrong"
+    assert "show: only approx_kl_nonnegative and mean_log_ratio are ever wrong;" in observe(
+        COURSE, "ppo_diagnostics", calls
     )
     assert observe(COURSE, "gae_advantages", [gae_call(0.9, 0.5)]) is None
 
@@ -329,7 +363,7 @@ def rtg_call(rewards, gamma, answer=None):
 
 
 def test_observations_localise_the_error_without_a_catalogue():
-    from grader.core.diagnosis import observe
+    from grader.core.observation import observe
 
     reversed_ = [
         rtg_call([1.0, 2.0, 4.0], 0.9, lambda a: a[::-1]),
@@ -339,7 +373,8 @@ def test_observations_localise_the_error_without_a_catalogue():
     assert "the right answer reversed" in said and "no known mistake" in said
     flipped = [rtg_call([1.0, 2.0, 4.0], 0.9, lambda a: -a), rtg_call([3.0, -1.0, 0.5], 0.5, lambda a: -a)]
     said = observe(COURSE, "reward_to_go", flipped)
-    assert "sign flipped" in said and "times a constant factor" in said
+    # A sign flipped is the factor -1: said once, as the narrower relation.
+    assert "sign flipped" in said and "constant factor" not in said
     # Wrong only when gamma is strictly between 0 and 1, right with gamma = 1: the factor is named.
     by_gamma = [rtg_call([1.0, 2.0, 4.0], 0.9, lambda a: a + 1.0), rtg_call([1.0, 2.0, 4.0], 1.0)]
     said = observe(COURSE, "reward_to_go", by_gamma[:1], by_gamma[1:])
@@ -433,7 +468,7 @@ def test_catalogue_phrases_name_causes_not_shared_symptoms():
 
 
 def test_a_relation_that_names_no_cause_is_said_as_observed():
-    from grader.core.diagnosis import observe
+    from grader.core.observation import observe
 
     relation = "the results do not vary with the seed: different seeds give identical results"
     said = observe(COURSE, "reward_to_go", [rtg_call([1.0, 2.0], 0.9, lambda a: -a)], [], [relation, relation])
@@ -445,7 +480,7 @@ def test_a_relation_that_names_no_cause_is_said_as_observed():
 
 
 def test_observations_say_which_values_of_a_number_and_which_rows():
-    from grader.core.diagnosis import observe
+    from grader.core.observation import observe
 
     # Wrong only with the smaller gammas (0.5, 0.6), right with the larger (0.9, 0.95): said without a value.
     calls = [rtg_call([1.0, 2.0, 4.0], g, lambda a: a * 1.5) for g in (0.5, 0.6)]
@@ -455,8 +490,11 @@ def test_observations_say_which_values_of_a_number_and_which_rows():
     # The right answer plus a constant; wrong in a one-element input only.
     said = observe(COURSE, "reward_to_go", [rtg_call([1.0], 0.9, lambda a: a + 2.0)], [rtg_call([1.0, 2.0, 4.0], 0.9)])
     assert "wrong only with rewards of one element" in said
+    # The right answer plus a constant: on two answers or more (one answer of one wrong offset proves little).
     said = observe(COURSE, "reward_to_go", [rtg_call([1.0, 2.0, 4.0], 0.9, lambda a: a + 2.0)])
-    assert "the right answer plus a constant" in said
+    assert "plus" not in said
+    said = observe(COURSE, "reward_to_go", [rtg_call(r, 0.9, lambda a: a + 2.0) for r in ([1.0, 2.0, 4.0], [0.5, 3.0])])
+    assert "the right answer plus one constant, the same for every input" in said
     # Rows: a batch's last row alone is wrong; every row's last position alone is wrong.
     ids = np.array([[5, 6, 7, 2, 8], [5, 6, 8, 9, 2], [5, 7, 7, 2, 0]])
     args = dict(input_ids=ids, prompt_lengths=np.array([2, 2, 2]), pad_token_id=0, eos_token_id=2, include_eos=True)
@@ -471,7 +509,7 @@ def test_observations_say_which_values_of_a_number_and_which_rows():
 
 
 def test_observations_say_an_argument_changes_nothing():
-    from grader.core.diagnosis import observe
+    from grader.core.observation import observe
 
     # The same rewards at two gammas, the same answer from the student (gamma ignored): a relation between
     # their own answers, said without a value; an answer that changes with gamma says nothing of the kind.
@@ -494,7 +532,7 @@ def softmax_call(logits, answer=None):
 
 
 def test_observations_say_an_answer_is_the_log_exp_or_reciprocal_of_the_right_one():
-    from grader.core.diagnosis import observe
+    from grader.core.observation import observe
 
     logits = ([1.0, 2.0, 0.5], [0.3, -1.0, 2.0, 0.0])
     # Log-probabilities for probabilities, probabilities exponentiated, each inverted: said without a value.

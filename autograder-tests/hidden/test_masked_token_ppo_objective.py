@@ -9,6 +9,7 @@ from grader.testing import (
     example_cases,
     expect,
     expect_close,
+    expect_default,
     expect_example,
     expect_float,
     expect_inputs_unchanged,
@@ -292,9 +293,8 @@ def test_rejects_clip_epsilon_outside_the_unit_interval(impl, clip_epsilon):
 def test_default_clip_epsilon(impl, reference):
     # Ratios between 1.1 and 1.2 are clipped with epsilon 0.1, not with 0.2.
     args = objective_args(np.log([[1.15, 1.18, 1.3]]), np.zeros((1, 3)), [1.0], [[1.0, 1.0, 1.0]])
+    given = objective(impl, **args)
     del args["clip_epsilon"]
-    expect_close(
-        objective(impl, **args),
-        reference.masked_token_ppo_objective(**args),
-        "called without clip_epsilon, the interval is not the docstring's default [0.8, 1.2] (clip_epsilon=0.2)",
-    )
+    got = objective(impl, **args)
+    want = reference.masked_token_ppo_objective(**args)
+    expect_default(got, given, want, "clip_epsilon", 0.2, "the interval [0.8, 1.2]")

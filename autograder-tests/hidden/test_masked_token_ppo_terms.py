@@ -11,6 +11,7 @@ from grader.testing import (
     example_cases,
     expect,
     expect_close,
+    expect_default,
     expect_example,
     expect_inputs_unchanged,
     expect_masked_ignored,
@@ -286,10 +287,13 @@ def test_rejects_clip_epsilon_outside_the_unit_interval(impl, clip_epsilon):
 def test_default_clip_epsilon(impl, reference):
     # Ratios between 1.1 and 1.2 (and 0.8 and 0.9) are clipped with epsilon 0.1, not with 0.2.
     args = terms_args(np.log([[1.15, 0.85, 1.3]]), np.zeros((1, 3)), [1.0], [[1.0, 1.0, 1.0]])
+    given = impl.masked_token_ppo_terms(**args)
     del args["clip_epsilon"]
-    expect_terms(
-        impl.masked_token_ppo_terms(**args),
-        reference.masked_token_ppo_terms(**args),
-        "called without clip_epsilon, the interval is not the docstring's default [0.8, 1.2] (clip_epsilon=0.2)",
-        only=("clipped", "pessimistic"),
+    got = impl.masked_token_ppo_terms(**args)
+
+    def compare(a, b, message):
+        expect_terms(a, b, message, only=("clipped", "pessimistic"))
+
+    expect_default(
+        got, given, reference.masked_token_ppo_terms(**args), "clip_epsilon", 0.2, "the interval [0.8, 1.2]", compare
     )

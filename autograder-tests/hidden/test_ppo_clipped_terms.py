@@ -9,6 +9,7 @@ from grader.testing import (
     example_cases,
     expect,
     expect_close,
+    expect_default,
     expect_example,
     expect_inputs_unchanged,
     expect_observed,
@@ -220,12 +221,11 @@ def test_rejects_epsilon_outside_unit_interval(impl, clip_epsilon):
 def test_default_clip_epsilon(impl, reference):
     # Ratios between 1.1 and 1.2 (and 0.8 and 0.9) are clipped with epsilon 0.1, not with 0.2.
     ratio, advantage = np.array([1.15, 0.85, 1.3, 0.7]), np.array([1.0, -1.0, 1.0, -1.0])
-    got = terms(impl, ratio, advantage)
+    got, given = terms(impl, ratio, advantage), terms(impl, ratio, advantage, clip_epsilon=0.2)
     want = dict(zip(NAMES, reference.ppo_clipped_terms(ratio, advantage)))
-    for name in NAMES:
-        expect_close(
-            got[name],
-            want[name],
-            "called without clip_epsilon, the interval is not the docstring's default [0.8, 1.2] (clip_epsilon=0.2)",
-            what=f"the {name} term",
-        )
+
+    def compare(a, b, message):
+        for name in NAMES:
+            expect_close(a[name], b[name], message, what=f"the {name} term")
+
+    expect_default(got, given, want, "clip_epsilon", 0.2, "the interval [0.8, 1.2]", compare)

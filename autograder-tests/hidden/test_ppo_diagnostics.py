@@ -11,6 +11,7 @@ from grader.testing import (
     example_cases,
     expect,
     expect_close,
+    expect_default,
     expect_example,
     expect_float,
     expect_inputs_unchanged,
@@ -380,12 +381,11 @@ def test_default_clip_epsilon(impl, reference):
     # Ratios between 1.1 and 1.2 lie outside the interval of epsilon 0.1, inside that of 0.2.
     new, old = np.log(np.array([1.15, 0.85, 1.3, 1.0])), np.zeros(4)
     advantage = np.array([1.0, -1.0, 1.0, 1.0])
-    got = diagnostics(impl, new, old, advantage)
-    want = reference.ppo_diagnostics(new, old, advantage)
-    for field in ("ratio_outside_fraction", "active_clip_fraction"):
-        expect_close(
-            got[field],
-            getattr(want, field),
-            "called without clip_epsilon, the interval is not the docstring's default [0.8, 1.2] (clip_epsilon=0.2)",
-            what=field,
-        )
+    got, given = diagnostics(impl, new, old, advantage), diagnostics(impl, new, old, advantage, clip_epsilon=0.2)
+    want = vars(reference.ppo_diagnostics(new, old, advantage))
+
+    def compare(a, b, message):
+        for field in ("ratio_outside_fraction", "active_clip_fraction"):
+            expect_close(a[field], b[field], message, what=field)
+
+    expect_default(got, given, want, "clip_epsilon", 0.2, "the interval [0.8, 1.2]", compare)

@@ -40,10 +40,9 @@ from grader.core.diagnosis import (
     evidenced,
     explained,
     known_mistakes,
-    observations,
-    observe,
     remembered,
 )
+from grader.core.observation import observations, observe
 from grader.core.results import KINDS, SubmissionResult, TestOutcome, score_function
 from grader.core.rules import MARKER, RULES_FILE, CourseRule, course_rules, failed_rules_note
 from grader.core.submission import (
@@ -275,6 +274,7 @@ class GradingPlugin:
         )
         evidence.tests = [(o, own(c), r, cl) for o, c, r, cl in evidence.tests]
         course = self.course
+
         found = diagnose(course, function, evidence.failed, evidence.passed)
         checks = {id(call) for call in evidence.checks}  # the same objects (equality would compare arrays)
         values = [call for call in evidence.failed if id(call) not in checks]
