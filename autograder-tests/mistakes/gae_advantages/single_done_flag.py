@@ -13,9 +13,10 @@ def gae_advantages(rewards, values, next_values, terminated, trace_cuts, gamma, 
     v = np.asarray(values, dtype=float)
     nv = np.asarray(next_values, dtype=float)
     cuts = np.asarray(trace_cuts, dtype=bool)
-    done = np.asarray(terminated, dtype=bool) | cuts
-    if r.ndim != 1 or not (r.shape == v.shape == nv.shape == done.shape):
+    term = np.asarray(terminated, dtype=bool)
+    if r.ndim != 1 or not (r.shape == v.shape == nv.shape == term.shape == cuts.shape):
         raise ValueError("misaligned")
+    done = term | cuts
     if not (0 <= gamma <= 1 and 0 <= gae_lambda <= 1):
         raise ValueError("range")
     out = np.zeros_like(r)
