@@ -1,13 +1,14 @@
-"""The blind corpora (tests/data/blind/, blind2/, blind3/, blind4/), graded: honest first messages on mistakes nobody designed the grader around.
+"""The blind corpora (tests/data/blind/, blind2/ ... blind5/), graded: honest first messages on mistakes nobody designed the grader around.
 
 Every entry is a copy of ``solutions/`` with one function replaced by an implementation
-written blind, from the exercise docstrings and the module text (see each corpus's README.md). Graded in one
-session, each on its own function:
+written blind, from the exercise docstrings and the module text (blind5: the module text only; see each corpus's
+README.md). Graded in one session, each on its own function:
 
 - every wrong entry loses points, every ``correct_*`` entry keeps full marks;
 - a first message that names a cause carries its machine-readable ids (the result's
   ``causes``: catalogue names), and every one of them is among the entry's accepted labels
-  (each corpus's labels.yaml: the catalogue mistakes that are the same mistake);
+  (each corpus's labels.yaml: the catalogue mistakes that are the same mistake) or among the second
+  deviations its code really has (the corpus's also.yaml, if any: checked by a judge, each with its reason);
 - a first message without cause ids names none: it is what the grader observed, the
   function's error, or a failed input check (contract tests check what they say directly).
 """
@@ -25,14 +26,23 @@ from tests.helpers import ROOT, build_submission, grade_plan
 
 COURSE = load_course(ROOT, check_tests=False)
 # Each corpus was written blind to the probes, the catalogue, the diagnosis code and the corpora before it. Each
-# was a held-out measure once; the known mistakes of later rounds were chosen from corpora 1-3, so today only the
-# fourth is held out (docs/feedback.md). Here all four check the same rules.
-CORPORA = [ROOT / "tests" / "data" / name for name in ("blind", "blind2", "blind3", "blind4")]
+# was a held-out measure once; the known mistakes of later rounds were chosen from corpora 1-3, so corpora 4 and 5
+# are held out (docs/feedback.md). Here all five check the same rules.
+CORPORA = [ROOT / "tests" / "data" / name for name in ("blind", "blind2", "blind3", "blind4", "blind5")]
 ENTRIES = sorted(p for corpus in CORPORA for p in corpus.glob("*/*.py"))
+
+
+def read_yaml(path: Path) -> dict:
+    """A corpus's YAML mapping; empty when the file is missing (only blind5 has an also.yaml)."""
+    return (yaml.safe_load(path.read_text(encoding="utf-8")) or {}) if path.is_file() else {}
+
+
+# The cause ids a first message may carry: the entry's labels (the same mistake as its statement) and the second
+# deviations its code really has (also.yaml: entry -> {cause id: reason}), kept apart so that labels stay strict.
 LABELS = {
-    (corpus.name, entry): labels
+    (corpus.name, entry): list(labels) + list(read_yaml(corpus / "also.yaml").get(entry, {}))
     for corpus in CORPORA
-    for entry, labels in (yaml.safe_load((corpus / "labels.yaml").read_text(encoding="utf-8")) or {}).items()
+    for entry, labels in read_yaml(corpus / "labels.yaml").items()
 }
 OBSERVED = "what your answers show:"
 # Wrong entries the grader does not catch yet, each left for its own fix (a measure, not a target to tune).
