@@ -75,13 +75,14 @@ def register(sub, common) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from grader.similarity.run import similarity
+        from grader.similarity.run import FromLms, similarity
     except ImportError as exc:  # the instructors' extra is not installed (a student kit never has it)
         raise GraderError(
             f"grader similarity needs copydetect ({exc}): pip install 'rl-llm-m4-grader[similarity]'"
         ) from None
 
     console = Console(stderr=True)
+    lms = args.lms or ("auto" if str(args.submissions).endswith(".zip") else None)
     report = similarity(
         Path(args.submissions),
         course_dir=args.course,
@@ -90,9 +91,9 @@ def run(args: argparse.Namespace) -> int:
         results=Path(args.results) if args.results else None,
         top=max(0, args.top),
         console=console,
-        lms=args.lms or ("auto" if str(args.submissions).endswith(".zip") else None),
-        name_regexp=args.name_regexp,
-        roster=Path(args.roster) if args.roster else None,
+        download=None
+        if lms is None
+        else FromLms(lms, args.name_regexp, Path(args.roster) if args.roster else None),
     )
     if args.json:
         json.dump(report, sys.stdout, indent=1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from grader.core.course import Course, load_course
@@ -23,6 +24,15 @@ from grader.similarity.sources import (
 from grader.untrusted import shown
 
 RESULTS_DIR = "grader-results"  # an nbgrader course's records (grader autograde's default --out)
+
+
+@dataclass(frozen=True)
+class FromLms:
+    """How to read an LMS download: which LMS (or ``auto``), a generic name pattern, the roster CSV."""
+
+    lms: str
+    name_regexp: str | None = None
+    roster: Path | None = None
 
 
 def function_assignments(course: Course, wanted: list[str]) -> dict[str, list[str]]:
@@ -58,9 +68,7 @@ def similarity(
     results: Path | None = None,
     top: int = 20,
     console=None,
-    lms: str | None = None,
-    name_regexp: str | None = None,
-    roster: Path | None = None,
+    download: FromLms | None = None,
 ) -> dict:
     """Analyse the class at ``submissions`` and write the pages; the JSON report (``{"pairs": [...]}``).
 
@@ -73,8 +81,8 @@ def similarity(
     course = load_course(course_dir)
     say = console.print if console is not None else (lambda *a, **k: None)
     per_assignment = function_assignments(course, list(assignments))
-    if lms is not None:
-        return _from_download(course, submissions, per_assignment, out, results, top, say, lms, name_regexp, roster)
+    if download is not None:
+        return _from_download(course, submissions, per_assignment, out, results, top, say, download)
     nbgrader = is_nbgrader_course(submissions)
     if out is None:
         out = (
@@ -118,13 +126,13 @@ def similarity(
     return report_json(analysed, shown_per)
 
 
-def _from_download(course, path, per_assignment, out, results, top, say, lms, name_regexp, roster) -> dict:
+def _from_download(course, path, per_assignment, out, results, top, say, source: FromLms) -> dict:
     """An LMS download (a .zip or its folder), read by the shared collection part (grader.lms)."""
-    people = Roster(read_roster(Path(roster))) if roster else None
+    people = Roster(read_roster(Path(source.roster))) if source.roster else None
     with read_download(
         Path(path),
-        lms,
-        name_regexp=name_regexp,
+        source.lms,
+        name_regexp=source.name_regexp,
         time_zone=course.time_zone,
         roster=people,
         assignments=list(per_assignment),
