@@ -91,9 +91,7 @@ def run(args: argparse.Namespace) -> int:
         results=Path(args.results) if args.results else None,
         top=max(0, args.top),
         console=console,
-        download=None
-        if lms is None
-        else FromLms(lms, args.name_regexp, Path(args.roster) if args.roster else None),
+        download=None if lms is None else FromLms(lms, args.name_regexp, Path(args.roster) if args.roster else None),
     )
     if args.json:
         json.dump(report, sys.stdout, indent=1)
