@@ -9,24 +9,27 @@ error message, which feedback shows (security review, issue #30 item 2).
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from grader.core.course import load_course
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
+from grader.worker import client, runtime
+from tests.helpers import use_cache
 from tests.toy_course import make_toy_course, solution_source
 
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRADER_CASES_CACHE", str(tmp_path / "cache"))
-    return tmp_path / "cache"
+    return use_cache(monkeypatch, tmp_path / "cache")
 
 
 # Every function first looks around its worker for requests of another exercise (on the stack, among
 # the collector's objects, in the request pipe's unread bytes) and keeps what it finds; once it has
 # found something, every call raises with it, so that the feedback shows it.
-SNOOP = '''
+SNOOP = """
 import fcntl as _fcntl
 import gc as _gc
 import sys as _sys
@@ -70,7 +73,7 @@ def _snoop(own):
             _FOUND.append("unread bytes on fd %d" % fd)
     if _FOUND:
         raise ValueError("found: " + "; ".join(_FOUND))
-'''
+"""
 
 
 def snooping_source() -> str:
@@ -81,7 +84,7 @@ def snooping_source() -> str:
     return source
 
 
-def test_a_replayed_function_reaches_no_request_of_another_exercise(tmp_path, cache):
+def test_a_replayed_function_reaches_no_request_of_another_exercise(tmp_path, cache, monkeypatch):
     """A function that looks for other exercises' requests in its worker finds none, with the replay
     on as with it off: it earns full marks either way, and no message names another exercise's inputs.
     On the code as reviewed, one ``batches`` request carried every exercise's traced tests: ``double``
@@ -91,8 +94,20 @@ def test_a_replayed_function_reaches_no_request_of_another_exercise(tmp_path, ca
     (tmp_path / "snoop.py").write_text(snooping_source(), encoding="utf-8")
     # The traces are recorded with the second reference submission.
     grade_here(course, [Parcel.read(n, tmp_path / "reference.py") for n in ("first", "second")], replay=True)
+    sent: list[dict] = []
+    send = client.WorkerProcess.send
+
+    def counting(self, message, timeout):
+        sent.append(json.loads(message[runtime.HEADER.size :]) if isinstance(message, bytes) else message)
+        return send(self, message, timeout)
+
+    monkeypatch.setattr(client.WorkerProcess, "send", counting)
     for replay in (False, True):
         record = grade_here(course, [Parcel.read("snoop", tmp_path / "snoop.py")], replay=replay)["snoop"]
         messages = [t.message for f in record.result.functions.values() for t in f.tests if not t.passed]
         assert messages == [], (replay, messages[:2])
         assert {n: f.score for n, f in record.result.functions.items()} == {"double": 2, "add": 1, "scale": 1}
+    # The replay did replay: every exercise's tests went in a batch, each exercise's in a request of its own.
+    batches = [m for m in sent if m.get("op") == "batches"]
+    exercises = [{r["function"] for b in m["batches"] for r in b["requests"]} for m in batches]
+    assert sorted(exercises, key=min) == [{"add"}, {"double"}, {"scale"}]
