@@ -29,9 +29,7 @@ explains each part you missed.
 #      4. The reward f may be computed by an external program or a human rater; what
 #         must be differentiable is log p_theta of the sampled outcome.
 #      5. It holds for every parametric family, with no further conditions.
-score_identity_correct = (
-    None  # your answer: a set of the option numbers (1 to 5) that apply, written {a, b, ...}, or set() for none
-)
+score_identity_correct = None  # your answer: a set of the option numbers (1 to 5) that apply, written {a, b, ...}, or set() for none
 
 # ---------------------------------------------------------------------------------------
 # 2. Now the integrand depends on theta as well: we want grad_theta E_{X ~ p_theta}[f_theta(X)].
@@ -108,9 +106,7 @@ same_group_scale = None  # your answer: a number, graded within 0.001
 # ---------------------------------------------------------------------------------------
 # 9. One group of four responses has rewards (2, 0, 1, 5). Give the leave-one-out (RLOO)
 #    advantages R_i - mean of the other three, in the same order.
-rloo_advantages = (
-    None  # your answer: a tuple of 4 numbers (response_1, response_2, response_3, response_4), graded within 0.001
-)
+rloo_advantages = None  # your answer: a tuple of 4 numbers (response_1, response_2, response_3, response_4), graded within 0.001
 
 # ---------------------------------------------------------------------------------------
 # 10. GAE, case I. A wrapper stops an episode at a time limit (the task itself could go
@@ -135,9 +131,7 @@ buffer_boundary_flags = None  # your answer: a dict with the keys 'bootstrap', '
 #     truncated step "higher", "lower" or "unchanged"
 #       1. when the value of the final observation is positive?
 #       2. when that value is negative?
-single_done_flag_bias = (
-    None  # your answer: a tuple of 2 strings, item 1 first, each one of 'higher', 'lower', 'unchanged'
-)
+single_done_flag_bias = None  # your answer: a tuple of 2 strings, item 1 first, each one of 'higher', 'lower', 'unchanged'
 
 # ---------------------------------------------------------------------------------------
 # 13. The lab's example: rewards (1, 100), values (2, 0), next values (10, 0),
@@ -182,9 +176,7 @@ approx_kl_statements = None  # your answer: a tuple of 4 booleans (True or False
 #       5. usually divides the group-centred rewards by the group's standard deviation
 #       6. adds a regularisation term toward a reference policy
 #       7. a response's learning signal is relative to the other responses of its group
-rloo_grpo_features = (
-    None  # your answer: a tuple of 7 strings, item 1 first, each one of 'both', 'rloo', 'grpo', 'neither'
-)
+rloo_grpo_features = None  # your answer: a tuple of 7 strings, item 1 first, each one of 'both', 'rloo', 'grpo', 'neither'
 
 # ---------------------------------------------------------------------------------------
 # 18. One advantage per response, broadcast to its tokens. True or false?
@@ -205,9 +197,7 @@ sequence_credit_statements = None  # your answer: a tuple of 4 booleans (True or
 #       3. the EOS token that the policy generated
 #       4. PAD tokens
 #       5. tokens stored after the first generated EOS
-policy_loss_tokens = (
-    None  # your answer: a set of the option numbers (1 to 5) that apply, written {a, b, ...}, or set() for none
-)
+policy_loss_tokens = None  # your answer: a set of the option numbers (1 to 5) that apply, written {a, b, ...}, or set() for none
 
 # ---------------------------------------------------------------------------------------
 # 20. The lab's batch, PAD id 0 and EOS id 2, the generated EOS included:

@@ -195,9 +195,9 @@ def check_address(address: str, insecure: bool = False) -> str:
         f"refusing to grade on {address}: a scheduler reached over plain {scheme}:// (on 127.0.0.1 "
         "too: every user of this machine reaches it) lets anyone who reaches it join as a worker, "
         "receive every submission and return chosen grades, or as a client and read the course's "
-        "solutions; use tls:// with the credentials of `grader cluster-credentials` "
-        "(--credentials DIR, or $GRADER_CLUSTER_CREDENTIALS), or, on a network you trust entirely, "
-        "pass --insecure to grade-class or autograde (or set $GRADER_CLUSTER_INSECURE=1)"
+        "solutions; use tls:// with the credentials of `grader cluster-credentials` (the credentials "
+        "option of grade-class and autograde, or $GRADER_CLUSTER_CREDENTIALS), or, on a network you trust "
+        "entirely, their insecure option (or $GRADER_CLUSTER_INSECURE=1)"
     )
 
 
@@ -211,8 +211,8 @@ def cluster_security(address: str, folder: Path | None):
 
     if not folder:
         raise GraderError(
-            f"{address} needs the cluster's credentials: pass --credentials DIR (or set "
-            "$GRADER_CLUSTER_CREDENTIALS) to their folder"
+            f"{address} needs the cluster's credentials: their folder (the credentials option of grade-class "
+            "and autograde, or $GRADER_CLUSTER_CREDENTIALS)"
         )
     files = {name: Path(folder) / name for name in ("ca.pem", "member.pem", "member-key.pem")}
     missing = [str(p) for p in files.values() if not p.is_file()]

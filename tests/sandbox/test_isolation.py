@@ -138,7 +138,7 @@ def test_the_filter_program_allows_exactly_its_list(arch):
             assert verdict(syscall, family) == EAFNOSUPPORT, (syscall, family)
             expected = seccomp.RET_ALLOW if family == 1 else EAFNOSUPPORT
             assert run_filter(unix, arch.audit, arch.numbers[syscall], family) == expected, (syscall, family)
-        assert run_filter(unix, arch.audit, arch.numbers[call], (40 << 32) | 1) == seccomp.RET_ALLOW
+        assert run_filter(unix, arch.audit, arch.numbers[syscall], (40 << 32) | 1) == seccomp.RET_ALLOW
     with pytest.raises(ValueError):
         seccomp.program(arch, families=("AF_VSOCK",))
     assert verdict(arch.numbers["mount"], audit=0x40000003) == seccomp.RET_KILL_PROCESS  # i386 numbering
