@@ -33,7 +33,7 @@ from grader.worker.client import (
     WorkerTimeout,
     describe_exit,
 )
-from grader.worker.replies import ReplyRejected, ReplyTooLarge
+from grader.worker.replies import ReplyRejected, ReplyTooLarge, parse_reply
 
 
 # -- what a failing call raises in the trusted process -----------------------------
@@ -500,9 +500,12 @@ class Submission:
         holds (bytes, at least).
 
         A message is sent once the last reply of the one before has arrived, and before that reply is
-        yielded: the worker answers it while the caller judges the last. Never earlier: while student
-        code answers one exercise's requests, nothing of another exercise is in the worker's process,
-        its request pipe included.
+        read: the worker answers it while the grader reads and judges the last. Never earlier: while
+        student code answers one exercise's requests, no input of another exercise is in the worker's
+        process, its request pipe included. (Code that writes that last reply itself, from the worker's
+        own process, can have the next request sent while it still runs, as it could read a test's next
+        request before a worker does without the replay: the reply it writes is then one too many, and
+        the worker is lost.)
 
         The worker answers the parts one after the other, each as soon as it is done, and each is
         timed here as it arrives: at most its exercise's time left, its ``cutoff`` and the
@@ -522,8 +525,15 @@ class Submission:
                 left = self.deadline - (started - self.started)
                 timeout = min(self._time_limit(exercise) - self.state(exercise).spent, cutoff, left)
                 try:
-                    reply = worker.receive(timeout=timeout)
+                    data = worker.receive_bytes(timeout=timeout)
                 except (WorkerTimeout, WorkerDied, ReplyRejected):
+                    data = None
+                # The next exercise's request goes out before this reply is read: the worker answers it meanwhile.
+                sent = data is None or j < len(message.parts) - 1 or i + 1 == len(messages)
+                sent = sent or self._send_batch(worker, messages[i + 1])
+                try:
+                    reply = parse_reply(data) if data is not None else None
+                except ReplyRejected:
                     reply = None
                 replies = reply.get("replies") if reply is not None and reply.get("ok") else None
                 if not (isinstance(replies, list) and len(replies) == count):
@@ -532,9 +542,7 @@ class Submission:
                     self._lose_worker()
                     yield None, time.monotonic() - started, 0
                     return
-                answered = (replies, time.monotonic() - started, worker.last_reply_bytes)
-                sent = j < len(message.parts) - 1 or i + 1 == len(messages) or self._send_batch(worker, messages[i + 1])
-                yield answered
+                yield replies, time.monotonic() - started, worker.last_reply_bytes
                 if not sent:
                     yield None, 0.0, 0
                     return

@@ -336,6 +336,11 @@ class WorkerProcess:
         """Wait at most ``timeout`` seconds for the next reply (raises as :meth:`request`)."""
         return self._receive(time.monotonic() + max(timeout, 0.0))
 
+    def receive_bytes(self, timeout: float) -> bytes:
+        """The next reply's bytes, unread (:func:`~grader.worker.replies.parse_reply` reads them), waiting at
+        most ``timeout`` seconds; raises as :meth:`request` but for ReplyRejected (a reply not yet read)."""
+        return self._receive_bytes(time.monotonic() + max(timeout, 0.0))
+
     def _write_all(self, payload: bytes, deadline: float) -> None:
         """Write a request without blocking past ``deadline`` (a worker may stop reading)."""
         view = memoryview(payload)
@@ -373,10 +378,13 @@ class WorkerProcess:
         return b"".join(chunks)
 
     def _receive(self, deadline: float) -> dict:
+        return parse_reply(self._receive_bytes(deadline))
+
+    def _receive_bytes(self, deadline: float) -> bytes:
         (length,) = runtime.HEADER.unpack(self._read_exact(runtime.HEADER.size, deadline))
         if length > self.reply_limit:
             raise ReplyTooLarge(length, self.reply_limit)
         data = self._read_exact(length, deadline)
         # What keeping the reply will hold, at least: its bytes, and a pointer and an object per value.
         self.last_reply_bytes = len(data) + 40 * (data.count(b",") + data.count(b"[") + data.count(b"{"))
-        return parse_reply(data)
+        return data
