@@ -306,6 +306,27 @@ def optimised_advantages(advantages, config):
     return advantages
 
 
+@dataclasses.dataclass(frozen=True)
+class PPOBatch:
+    """One rollout flattened for the updates: ``B = num_steps * num_envs`` rows, each a numpy array.
+
+    ``observations [B, 4]``, ``actions [B]``, and from the rollout the behaviour policy's
+    ``log_probs [B]`` and the critic's ``values [B]``; ``advantages [B]`` and ``returns [B]``
+    (the value targets), computed once before the first epoch.
+    """
+
+    observations: np.ndarray
+    actions: np.ndarray
+    log_probs: np.ndarray
+    values: np.ndarray
+    advantages: np.ndarray
+    returns: np.ndarray
+
+    def rows(self, index):
+        """The minibatch of the rows ``index``."""
+        return PPOBatch(**{f.name: getattr(self, f.name)[index] for f in dataclasses.fields(self)})
+
+
 def loss_and_gradient(params, batch, config, ppo_clipped_terms):
     """The PPO loss of one minibatch and its gradient with respect to every weight.
 
@@ -313,7 +334,7 @@ def loss_and_gradient(params, batch, config, ppo_clipped_terms):
     - entropy_coef * mean(entropy)``. ``pessimistic`` comes from your
     ``ppo_clipped_terms``; the gradient follows the branch the minimum selected.
 
-    The detach contract: ``batch["advantages"]`` and ``batch["returns"]`` (the value
+    The detach contract: ``batch.advantages`` and ``batch.returns`` (the value
     targets) are constants here. They were computed from the rollout, with the
     critic of that moment, before the first epoch; no gradient flows through them,
     so the actor's gradient does not depend on the critic's weights and the
@@ -322,12 +343,12 @@ def loss_and_gradient(params, batch, config, ppo_clipped_terms):
     of any backward path.)
     """
     obs, actions, old_log_probs, old_values, advantages, returns = (
-        batch["observations"],
-        batch["actions"],
-        batch["log_probs"],
-        batch["values"],
-        batch["advantages"],
-        batch["returns"],
+        batch.observations,
+        batch.actions,
+        batch.log_probs,
+        batch.values,
+        batch.advantages,
+        batch.returns,
     )
     n = len(actions)
     advantages = optimised_advantages(advantages, config)
@@ -500,10 +521,10 @@ def update_diagnostics(params, batch, config, ppo_diagnostics):
     whether clipping was active on a row depends on its advantage's sign, and
     normalising moves the sign of the rows near the mean.
     """
-    log_probs_all = log_softmax(policy_logits(params, batch["observations"]))
-    new_log_probs = log_probs_all[np.arange(len(batch["actions"])), batch["actions"]]
+    log_probs_all = log_softmax(policy_logits(params, batch.observations))
+    new_log_probs = log_probs_all[np.arange(len(batch.actions)), batch.actions]
     d = ppo_diagnostics(
-        new_log_probs, batch["log_probs"], optimised_advantages(batch["advantages"], config), config.clip_epsilon
+        new_log_probs, batch.log_probs, optimised_advantages(batch.advantages, config), config.clip_epsilon
     )
     record = {}
     for key, field in DIAGNOSTICS.items():
@@ -620,20 +641,20 @@ def train_ppo(config, functions=None, may_stop=None, vector_env=None):
 
         rollout, observations, finished = collect_rollout(params, envs, observations, config, rng)
         advantages, returns = compute_advantages(params, rollout, config, functions.gae_advantages)
-        batch = {
-            "observations": rollout["observations"].reshape(config.batch_size, OBSERVATION_SIZE),
-            "actions": rollout["actions"].ravel(),
-            "log_probs": rollout["log_probs"].ravel(),
-            "values": rollout["values"].ravel(),
-            "advantages": advantages.ravel(),
-            "returns": returns.ravel(),
-        }
+        batch = PPOBatch(
+            observations=rollout["observations"].reshape(config.batch_size, OBSERVATION_SIZE),
+            actions=rollout["actions"].ravel(),
+            log_probs=rollout["log_probs"].ravel(),
+            values=rollout["values"].ravel(),
+            advantages=advantages.ravel(),
+            returns=returns.ravel(),
+        )
 
         for _ in range(config.update_epochs):
             order = rng.permutation(config.batch_size)
             for start in range(0, config.batch_size, config.minibatch_size):
                 index = order[start : start + config.minibatch_size]
-                minibatch = {key: value[index] for key, value in batch.items()}
+                minibatch = batch.rows(index)
                 _, grads, stats = loss_and_gradient(params, minibatch, config, functions.ppo_clipped_terms)
                 grad = flatten(grads, shapes)
                 grad_norm = float(np.sqrt(grad @ grad))

@@ -8,6 +8,7 @@ import sys
 
 from grader import __version__, edition
 from grader.errors import GraderError
+from grader.options import default_course
 
 # Each module defines register(subparsers, common) and sets a `func` on its parser.
 COMMANDS = [
@@ -85,7 +86,7 @@ def common_options() -> argparse.ArgumentParser:
     common.add_argument(
         "--course",
         metavar="DIR",
-        default=None,
+        default=default_course(),
         help="course directory holding course.yaml (default: the nearest one above "
         "the current directory, or $GRADER_COURSE)",
     )

@@ -9,10 +9,7 @@ and the contract, may be mentioned.
 from __future__ import annotations
 
 import functools
-import hashlib
 import inspect
-import json
-import os
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,53 +19,14 @@ import numpy as np
 import pytest
 import yaml
 
+from grader.core import cache
+from grader.core.checks import CONTEXT, Evidenced, Misconception, Unspecific
 from grader.core.course import load_course
 from grader.core.submission import StudentError
 from grader.worker import runtime
 
-
-class Misconception(AssertionError):
-    """A check failed; the message is shown to the student as it is."""
-
-
-class Unspecific(Misconception):
-    """A failed check that names no mistake: the answer is wrong, but not in the way the check looks for.
-
-    Raised by the second half of a pair (:func:`expect_right`); the plugin reads such a failure
-    of a misconception probe with the properties, after the probes that name a mistake.
-    """
-
-
-class Evidenced(Misconception):
-    """A failed check whose message states exactly what the student's own answers show.
-
-    E.g. "two calls with the same seed give different results": the message names no more
-    than the observed relation between their answers, so it needs no further evidence.
-    Raised by :func:`expect_observed`. A relation that several mistakes break alike (poisoned
-    masked positions change the answer: a leak, an ignored mask and an inverted one all do
-    that) is no evidence for one of them: compare with :func:`expect_close` instead, and the
-    diagnosis will ask the named mistake to answer as the student did.
-    """
-
-
-@dataclass
-class _Context:
-    """What the helpers below read without being passed it: the checks of a test call them with
-    the student's values only, yet the tolerance and parameters are the exercise's under test.
-
-    The grader's plugin (grader.core.plugin) sets ``course`` when its session starts and
-    ``function`` around each test's call; a notebook's visible checks set ``function``
-    (grader.notebooks.notebook_runtime).
-    """
-
-    course: Any = None
-    function: str | None = None
-    # Set by a check that accepted an answer other than the reference's (:func:`accept_other`); the plugin
-    # clears it before each test's call.
-    accepted_other: bool = False
-
-
-CONTEXT = _Context()
+# The checks' exceptions and their context live in the core (grader.core.checks: the grading plugin reads
+# them); the tests import them from here, with the helpers below.
 
 
 def accept_other() -> None:
@@ -520,70 +478,39 @@ def _cases_cache_file(test) -> Path | None:
 
     The key covers everything the drawing depends on: the test module's source,
     these helpers, the number of examples and the hypothesis and numpy versions.
-    ``GRADER_CASES_CACHE`` chooses the directory; ``0`` turns the cache off.
+    The directory is the process's cache (:mod:`grader.core.cache`, ``--cache``).
     """
-    setting = os.environ.get("GRADER_CASES_CACHE")
-    if setting == "0":
-        return None
     try:
         source = Path(inspect.getsourcefile(test)).read_bytes()
     except (TypeError, OSError):
         return None
     import hypothesis
 
-    digest = hashlib.sha256()
-    for part in (
+    key = (
         source,
         Path(__file__).read_bytes(),
-        test.__qualname__.encode(),
-        str(property_examples()).encode(),
-        hypothesis.__version__.encode(),
-        np.__version__.encode(),
-    ):
-        digest.update(part)
-        digest.update(b"\0")
-    return cache_directory() / "cases" / f"{test.__name__}-{digest.hexdigest()[:24]}.json"
-
-
-def cache_write(path: Path, data) -> bool:
-    """Write the JSON of ``data`` to ``path`` in the grader's cache atomically (readers see a whole entry
-    or none); False when it cannot be written (the cache only saves time)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(partial, path)
-        return True
-    except (OSError, TypeError, ValueError):
-        return False
-
-
-def cache_directory() -> Path | None:
-    """The grader's cache directory (property cases, lab records); None when ``GRADER_CASES_CACHE=0``.
-
-    ``GRADER_CASES_CACHE`` chooses it; else ``$XDG_CACHE_HOME/rl-llm-m4-grader`` (``~/.cache``).
-    """
-    setting = os.environ.get("GRADER_CASES_CACHE")
-    if setting == "0":
-        return None
-    default = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rl-llm-m4-grader"
-    return Path(setting) if setting else default
+        test.__qualname__,
+        property_examples(),
+        hypothesis.__version__,
+        np.__version__,
+    )
+    return cache.current().entry("cases", test.__name__, *key)
 
 
 def _draw_cases(test, drawn, strategies, named_strategies, explicit) -> list[dict]:
     """The cases of a property test: from the cache when it has them, else drawn and stored."""
-    cache = _cases_cache_file(test)
-    if cache is not None and cache.is_file():
+    entry = _cases_cache_file(test)
+    stored = cache.GraderCache.read(entry)
+    if stored is not None:
         try:
-            return runtime.decode(json.loads(cache.read_text(encoding="utf-8")))
+            return runtime.decode(stored)
         except (ValueError, runtime.WireError):
             pass  # a damaged cache entry is drawn again
     cases = _draw_with_hypothesis(test, drawn, strategies, named_strategies, explicit)
-    if cache is not None:
-        try:
-            cache_write(cache, runtime.encode(cases))  # plain data through the wire format (no pickle)
-        except runtime.UnsupportedValue:
-            pass  # the cache only saves time
+    try:
+        cache.GraderCache.write(entry, runtime.encode(cases))  # plain data through the wire format (no pickle)
+    except runtime.UnsupportedValue:
+        pass  # the cache only saves time
     return cases
 
 

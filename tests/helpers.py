@@ -21,6 +21,15 @@ TRIVIAL = ROOT / "tests" / "data" / "trivial"
 CORRECT = ROOT / "tests" / "data" / "correct"
 
 
+def use_cache(monkeypatch, directory: Path | None) -> Path | None:
+    """This process's grader cache in ``directory`` (None: none) for the test (grader.core.cache; a
+    command line sets it from ``--cache`` or ``$GRADER_CASES_CACHE``), and back after it."""
+    from grader.core import cache
+
+    monkeypatch.setattr(cache, "_CURRENT", cache.GraderCache(directory))
+    return directory
+
+
 def mistake_cell(function: str, name: str) -> str:
     """A known mistake of a function exercise (its code without the docstring), as a student's cell."""
     text = (MISTAKES / function / f"{name}.py").read_text(encoding="utf-8")

@@ -13,7 +13,6 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import nbformat
 import pytest
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor, Preprocessor
 

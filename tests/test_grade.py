@@ -306,9 +306,9 @@ from grader.core.course import load_course
 from grader.errors import GraderError
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
-from grader.worker.client import WorkerStartError
+from grader.worker.client import LocalLauncher, WorkerStartError
 
-class Broken:
+class Broken(LocalLauncher):
     def spawn(self, submission):
         raise GraderError("the zygote is gone")
 

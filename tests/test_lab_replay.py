@@ -16,6 +16,7 @@ import pytest
 
 from grader.core import labreplay
 from grader.worker import runtime
+from tests.helpers import use_cache
 
 TOY = """
 import numpy as np
@@ -106,7 +107,9 @@ def test_replay_agrees_with_a_correct_submission_in_few_crossings(toy, tmp_path)
     assert record.outcome == training(type("Reference", (), {"double": staticmethod(toy.reference("double"))}))
     submission = submission_of(toy, tmp_path / "student")
     try:
-        replayed = labreplay.replay(Implementation(submission).charged_to("add"), record, dict(rtol=1e-9, atol=0))
+        replayed = labreplay.replay_training(
+            Implementation(submission).charged_to("add"), record, dict(rtol=1e-9, atol=0)
+        )
     finally:
         submission.close()
     assert replayed.agrees and replayed.calls == 40 and replayed.crossings == 2
@@ -118,7 +121,7 @@ def test_replay_stops_at_the_first_call_that_differs(toy, tmp_path):
     record = labreplay.reference_record(("toy", str(tmp_path)), toy.reference, ["double"], training)
     submission = submission_of(toy, tmp_path / "student", wrong_above=30.0)
     try:
-        replayed = labreplay.replay(
+        replayed = labreplay.replay_training(
             Implementation(submission).charged_to("add"), record, dict(rtol=1e-9, atol=0), reply_bytes=2000
         )  # small chunks: several crossings per group
     finally:
@@ -136,7 +139,7 @@ def test_a_record_is_kept_on_disk_and_read_back_as_made(toy, tmp_path, monkeypat
     """With the course, the record is stored under its fingerprint: later processes read it, not train."""
     from grader.core.submission import Implementation
 
-    monkeypatch.setenv("GRADER_CASES_CACHE", str(tmp_path / "cache"))
+    use_cache(monkeypatch, tmp_path / "cache")
     monkeypatch.setattr(labreplay, "_RECORDS", {})
     trainings = []
 
@@ -164,25 +167,25 @@ def test_a_record_is_kept_on_disk_and_read_back_as_made(toy, tmp_path, monkeypat
     submission = submission_of(toy, tmp_path / "student", wrong_above=30.0)
     try:
         impl = Implementation(submission).charged_to("add")
-        replays = [labreplay.replay(impl, r, dict(rtol=1e-9, atol=0)) for r in (read, made)]
+        replays = [labreplay.replay_training(impl, r, dict(rtol=1e-9, atol=0)) for r in (read, made)]
         assert not replays[0].agrees and replays[0].where() == replays[1].where()
         assert np.array_equal(replays[0].want, replays[1].want) and replays[0].calls == replays[1].calls
     finally:
         submission.close()
-    # Another key, or a damaged entry, is made again; GRADER_CASES_CACHE=0 keeps nothing on disk.
+    # Another key, or a damaged entry, is made again; no cache directory keeps nothing on disk.
     labreplay.reference_record(("toy-disk", "other"), toy.reference, ["double"], counted, course=toy)
     stored.write_text("{not json", encoding="utf-8")
     monkeypatch.setattr(labreplay, "_RECORDS", {})
     labreplay.reference_record(("toy-disk",), toy.reference, ["double"], counted, course=toy)
     assert len(trainings) == 3 and labreplay.load_record(stored) is not None
-    monkeypatch.setenv("GRADER_CASES_CACHE", "0")
+    use_cache(monkeypatch, None)
     monkeypatch.setattr(labreplay, "_RECORDS", {})
     labreplay.reference_record(("toy-disk",), toy.reference, ["double"], counted, course=toy)
     assert len(trainings) == 4
 
 
 def test_a_changed_course_does_not_read_an_old_record(toy, tmp_path, monkeypatch):
-    monkeypatch.setenv("GRADER_CASES_CACHE", str(tmp_path / "cache"))
+    use_cache(monkeypatch, tmp_path / "cache")
     monkeypatch.setattr(labreplay, "_FINGERPRINTS", {})
     from grader.core.fingerprint import course_fingerprint
 
@@ -226,12 +229,12 @@ def test_a_failing_replay_leaves_the_lab_budget_and_state_as_they_were(toy, tmp_
     submission = submission_of(toy, tmp_path / "student")
     try:
         lab = Implementation(submission).charged_to("double")  # stands for a lab exercise here
-        replayed = labreplay.replay(lab, raising, dict(rtol=1e-9, atol=0))
+        replayed = labreplay.replay_training(lab, raising, dict(rtol=1e-9, atol=0))
         assert not replayed.agrees and "NotImplementedError" in replayed.reason and replayed.call == 1
         state = submission.state("double")
         assert (state.spent, state.unavailable, state.not_implemented) == (0.0, None, False)
         assert float(np.sum(lab.double(np.ones(2)))) == 4.0  # the lab goes on
-        replayed = labreplay.replay(lab, looping, dict(rtol=1e-9, atol=0))
+        replayed = labreplay.replay_training(lab, looping, dict(rtol=1e-9, atol=0))
         assert not replayed.agrees and "time limit" in replayed.reason
         assert state.spent >= TIME_LIMIT and state.unavailable is not None
         assert "used up its time limit" in str(state.unavailable)
@@ -287,7 +290,9 @@ def test_correct_alternatives_of_the_lab_functions_are_replayed_without_training
         try:
             impl = Implementation(submission).charged_to(lab)
             differing = [
-                r.where() for r in (labreplay.replay(impl, record, tolerance) for record in records) if not r.agrees
+                r.where()
+                for r in (labreplay.replay_training(impl, record, tolerance) for record in records)
+                if not r.agrees
             ]
         finally:
             submission.close()

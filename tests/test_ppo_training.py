@@ -47,15 +47,15 @@ def gradient_check_setup(seed=0, n=24, entropy_coef=0.05):
     obs = rng.normal(size=(n, ppo.OBSERVATION_SIZE))
     actions = rng.integers(0, ppo.NUM_ACTIONS, size=n)
     current = ppo.log_softmax(ppo.policy_logits(params, obs))[np.arange(n), actions]
-    batch = {
-        "observations": obs,
-        "actions": actions,
+    batch = ppo.PPOBatch(
+        observations=obs,
+        actions=actions,
         # Old log-probs and values away from the current ones: both branches of both clips occur.
-        "log_probs": current + rng.normal(scale=0.4, size=n),
-        "values": ppo.state_values(params, obs) + rng.normal(scale=0.6, size=n),
-        "advantages": rng.normal(size=n),
-        "returns": rng.normal(scale=2.0, size=n),
-    }
+        log_probs=current + rng.normal(scale=0.4, size=n),
+        values=ppo.state_values(params, obs) + rng.normal(scale=0.6, size=n),
+        advantages=rng.normal(size=n),
+        returns=rng.normal(scale=2.0, size=n),
+    )
     return config, shapes, flat, params, batch
 
 
@@ -79,14 +79,14 @@ def test_backward_pass_matches_finite_differences():
     np.testing.assert_allclose(analytic, numeric_gradient(params, flat, batch, config), rtol=1e-5, atol=1e-8)
 
     # The check covered both branches of the policy minimum and of the value clip.
-    n = len(batch["actions"])
-    new = ppo.log_softmax(ppo.policy_logits(params, batch["observations"]))[np.arange(n), batch["actions"]]
-    ratio = np.exp(new - batch["log_probs"])
-    a = batch["advantages"]
+    n = len(batch.actions)
+    new = ppo.log_softmax(ppo.policy_logits(params, batch.observations))[np.arange(n), batch.actions]
+    ratio = np.exp(new - batch.log_probs)
+    a = batch.advantages
     a = (a - a.mean()) / (a.std() + 1e-8)
     assert np.any(np.minimum(ratio * a, np.clip(ratio, 0.8, 1.2) * a) < ratio * a)
     assert np.any((ratio > 0.8) & (ratio < 1.2))
-    moved = np.abs(ppo.state_values(params, batch["observations"]) - batch["values"])
+    moved = np.abs(ppo.state_values(params, batch.observations) - batch.values)
     assert np.any(moved > config.value_clip) and np.any(moved < config.value_clip)
 
 
@@ -125,10 +125,10 @@ def test_advantages_and_returns_are_constants_for_the_actor():
 def test_gradient_flows_only_through_the_selected_branch():
     config, shapes, flat, params, batch = gradient_check_setup(seed=3)
     config = dataclasses.replace(config, entropy_coef=0.0, value_coef=0.0)
-    n = len(batch["actions"])
-    new = ppo.log_softmax(ppo.policy_logits(params, batch["observations"]))[np.arange(n), batch["actions"]]
+    n = len(batch.actions)
+    new = ppo.log_softmax(ppo.policy_logits(params, batch.observations))[np.arange(n), batch.actions]
     # Every ratio far above the interval with positive advantage: clipping is active everywhere.
-    batch = dict(batch, log_probs=new - 1.0, advantages=np.abs(batch["advantages"]) + 0.1)
+    batch = dataclasses.replace(batch, log_probs=new - 1.0, advantages=np.abs(batch.advantages) + 0.1)
     config = dataclasses.replace(config, normalize_advantages=False)
     _, grads, _ = ppo.loss_and_gradient(params, batch, config, CLIPPED_TERMS)
     assert np.all(ppo.flatten(grads, shapes) == 0.0)
@@ -281,7 +281,7 @@ def test_diagnostics_see_the_advantages_the_loss_optimised():
     # active_clip_fraction depends on each advantage's sign, and normalising moves the sign of
     # the rows near the mean: the diagnostics once saw the raw advantages.
     config, _, _, params, batch = gradient_check_setup()
-    batch["advantages"] = batch["advantages"] + 0.5  # a mean away from zero: signs change when normalised
+    batch = dataclasses.replace(batch, advantages=batch.advantages + 0.5)  # a mean away from zero: signs change
     seen = []
 
     def diagnostics(new, old, advantage, clip_epsilon):
@@ -291,7 +291,7 @@ def test_diagnostics_see_the_advantages_the_loss_optimised():
     for normalize in (True, False):
         seen.clear()
         ppo.update_diagnostics(params, batch, dataclasses.replace(config, normalize_advantages=normalize), diagnostics)
-        raw = batch["advantages"]
+        raw = batch.advantages
         expected = (raw - raw.mean()) / (raw.std() + 1e-8) if normalize else raw
         np.testing.assert_allclose(seen[0], expected, rtol=1e-12)
     assert np.any(np.sign(expected) != np.sign((expected - expected.mean()) / expected.std()))

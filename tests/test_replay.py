@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -22,7 +20,7 @@ from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
 from grader.worker import client, runtime
 from grader.worker.replies import ReplyRejected, parse_reply
-from tests.helpers import ROOT, build_submission, load_mutants
+from tests.helpers import ROOT, build_submission, load_mutants, use_cache
 from tests.toy_course import make_toy_course, solution_source
 
 COURSE = load_course(ROOT)
@@ -65,8 +63,7 @@ def batched(sent: list[dict]) -> list[dict]:
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRADER_CASES_CACHE", str(tmp_path / "cache"))
-    return tmp_path / "cache"
+    return use_cache(monkeypatch, tmp_path / "cache")
 
 
 # -- whole sessions ----------------------------------------------------------------------------
@@ -86,21 +83,34 @@ def test_real_course_records_are_the_same_with_replay(tmp_path, cache):
         assert comparable(on[student]) == comparable(off[student]), student
     assert on["again"].result.total == on["again"].result.max
     assert on["stubs"].result.total == 0
-    # The traces were recorded with the second submission and used from then on: a request for all the
-    # exercises of a submission (two when a batch said nothing, or more for a limit).
-    assert batched(sent) and len([m for m in sent if m.get("op") == "batches"]) <= 3 * 7
-    assert any(p.name.startswith("gae_advantages-reference-") for p in (cache / "replay").iterdir())
+    # The traces were recorded with the second submission and used from then on: a request per exercise of
+    # a submission (sent again to a new worker when a batch said nothing, at most three rounds).
+    messages = [m for m in sent if m.get("op") == "batches"]
+    assert batched(sent) and len(messages) <= 3 * 7 * len(UNITS)
+    answers = {e.function for e in COURSE.exercises if e.kind == "answer"}
+    for message in messages:  # one exercise's inputs each (the concept answers' reads go together)
+        named = {r.get("function", r.get("name")) for b in message["batches"] for r in b["requests"]}
+        assert len(named) == 1 or named <= answers, named
+    assert any(p.name.startswith("gae_advantages-reference-") for p in (cache / "traces").iterdir())
 
 
-def test_a_correct_submission_is_graded_in_one_crossing(cache):
-    """With the traces on disk, a correct submission's tests cross to the worker once (and once per
-    module imported), not once per call (about a thousand on this course)."""
+def test_a_correct_submission_is_graded_in_one_crossing_per_exercise(cache):
+    """With the traces on disk, a correct submission's tests cross to the worker once per exercise (and
+    once per module imported), not once per call (about a thousand on this course); each crossing holds
+    one exercise's requests, and the next is sent only once it is answered (test_replay_reach.py)."""
     parcels = [Parcel.read(name, COURSE.solutions_dir) for name in ("first", "second")]
     grade_here(COURSE, parcels, only=UNITS)  # records the traces
     off, on, sent = grade_both(COURSE, [Parcel.read("alone", COURSE.solutions_dir)], only=UNITS)
     assert comparable(on["alone"]) == comparable(off["alone"])
     calls = [m for m in sent if m.get("op") in ("call", "map", "get")]
-    assert [m["op"] for m in sent if m.get("op") not in ("import",)] == ["batches"]  # one crossing
+    messages = [m for m in sent if m.get("op") == "batches"]
+    answers = {e.function for e in COURSE.exercises if e.kind == "answer"}
+    assert [m["op"] for m in sent if m.get("op") not in ("import",)] == ["batches"] * len(messages)
+    # One exercise's inputs in each, but the concept answers' reads by name (no input), which go together.
+    assert len(messages) <= len(UNITS) - len(answers) + 2
+    for message in messages:
+        named = {r.get("function", r.get("name")) for b in message["batches"] for r in b["requests"]}
+        assert len(named) == 1 or named <= answers, named
     assert len(batched(sent)) == len(UNITS) and not calls  # no test ran: every exercise agreed
     assert sum(len(b["requests"]) for b in batched(sent)) > 500
 
@@ -266,7 +276,7 @@ def test_traces_are_kept_per_function_and_made_again_when_damaged(tmp_path, cach
 
 
 def test_no_cache_directory_still_replays_within_a_session(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRADER_CASES_CACHE", "0")
+    use_cache(monkeypatch, None)
     course = load_course(make_toy_course(tmp_path / "toy"))
     (tmp_path / "s.py").write_text(solution_source())
     parcels = [Parcel.read(n, tmp_path / "s.py") for n in ("a", "b", "c")]

@@ -17,7 +17,7 @@ from grader.core.course import load_course
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
 from grader.worker import runtime
-from tests.helpers import ROOT
+from tests.helpers import ROOT, use_cache
 from tests.toy_course import make_toy_course, solution_source
 
 COURSE = load_course(ROOT)
@@ -25,8 +25,7 @@ COURSE = load_course(ROOT)
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRADER_CASES_CACHE", str(tmp_path / "cache"))
-    return tmp_path / "cache"
+    return use_cache(monkeypatch, tmp_path / "cache")
 
 
 def scores(record) -> dict[str, float]:

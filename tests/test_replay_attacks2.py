@@ -1,7 +1,7 @@
 """Attacks on the replay fast path (grader.core.replay), second review, that succeed on the code as reviewed.
 
 Each test is one hostile submission and the grade it should have had: with replay on, a
-submission must earn what it earns with replay off (``GRADER_REPLAY=0``).
+submission must earn what it earns with replay off (``--no-replay``).
 """
 
 from __future__ import annotations
@@ -10,17 +10,16 @@ import re
 import shutil
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from grader.core.course import load_course
 from grader.core.diagnosis import SUBMISSION_EVIDENCE_BYTES
-from grader.core.replay import INCONCLUSIVE_SECONDS, Replayer
+from grader.core.replay import INCONCLUSIVE_SECONDS, BatchRunner
 from grader.engine.driver import grade_here
 from grader.engine.parcel import Parcel
 from grader.worker import runtime
-from tests.helpers import ROOT
+from tests.helpers import ROOT, use_cache
 from tests.toy_course import make_toy_course, solution_source
 
 COURSE = load_course(ROOT)
@@ -28,8 +27,7 @@ COURSE = load_course(ROOT)
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRADER_CASES_CACHE", str(tmp_path / "cache"))
-    return tmp_path / "cache"
+    return use_cache(monkeypatch, tmp_path / "cache")
 
 
 # A module ``__getattr__`` that answers a wrong tuple the first time the worker reads the name
@@ -54,7 +52,7 @@ def test_a_value_read_once_per_test_is_answered_once(tmp_path, cache):
     again, with no student code run in between, are answered from the trusted side's copy
     (``Submission._read``), so every part is graded on the first answer (0 here). With replay, the
     batch asks the worker once per part and each part's test then reads its own batch reply
-    (``Submission.prefetch``): a value that changes on the second read earns every part but the
+    (``grader.core.replay.Recorded``): a value that changes on the second read earns every part but the
     first. The same code must earn the same points either way."""
     folder = tmp_path / "late"
     shutil.copytree(COURSE.solutions_dir, folder)
@@ -92,7 +90,7 @@ def test_batches_that_end_the_worker_at_once_cost_at_most_the_inconclusive_budge
     INCONCLUSIVE_SECONDS (2 s) of them. But only the seconds spent waiting for the lost batch's
     reply are counted: a worker that ends the moment a batch reaches its function counts ~0 s, and
     each such batch costs a fresh worker and a fresh import of the submission's modules, counted
-    nowhere (``Replayer.run`` calls ``Submission.replayable`` again for what is left). A module
+    nowhere (``BatchRunner.run`` calls ``Submission.can_batch`` again for what is left). A module
     that takes 2 s to import and functions that exit only inside a batch (correct when a test asks)
     cost the grader an import per exercise: 8.8 s instead of 2.2 s on the toy course, and on a
     course of 30 exercises up to 30 import time limits, uncharged. Replay may cost such a
@@ -176,7 +174,7 @@ def _held(replies) -> int:
 
 
 def test_the_replay_holds_no_more_of_a_submissions_replies_than_its_evidence_bound(tmp_path, cache, monkeypatch):
-    """A replay keeps every batch's replies (``Replayed.prefetched``) until the exercise's tests read
+    """A replay keeps every batch's replies (``BatchFindings.prefetched``) until the exercise's tests read
     them: one reply per exercise, each up to the reply bounds (1 MiB, 200,000 values), all held at
     once. Without replay a reply is read, judged and dropped; what is kept of a submission is bounded
     at SUBMISSION_EVIDENCE_BYTES (48 MiB), counted as held. A submission whose 25 concept answers are
@@ -190,14 +188,14 @@ def test_the_replay_holds_no_more_of_a_submissions_replies_than_its_evidence_bou
     text = checks.read_text(encoding="utf-8") + "\n" + "".join(f"del {name}\n" for name in only)
     checks.write_text(text + f"\n_ANSWERS = {only!r}\n" + HOARD, encoding="utf-8")
     held = []  # per submission graded with replay
-    run = Replayer.run
+    run = BatchRunner.run
 
     def measured(self, submission, keys):
         result = run(self, submission, keys)
         held.append(_held(reply for pairs in result.prefetched.values() for _, reply in pairs))
         return result
 
-    monkeypatch.setattr(Replayer, "run", measured)
+    monkeypatch.setattr(BatchRunner, "run", measured)
     parcels = [Parcel.read(n, COURSE.solutions_dir) for n in ("first", "second")]
     parcels.append(Parcel.read("hoard", folder))
     records = grade_here(COURSE, parcels, only=only, replay=True)

@@ -120,9 +120,9 @@ def test_course_yaml_sets_the_reply_limit_and_an_honest_big_value_costs_its_call
             with pytest.raises(UnsupportedReturn, match="more than the grader accepts"):
                 submission.call("double", (np.zeros(1000),), {})
             # The worker said so itself; the same worker answers the next call.
-            pid = submission.worker._forked.pid
+            pid = submission.worker._handle.pid
             assert np.array_equal(submission.call("double", (np.ones(3),), {})["value"], np.full(3, 2.0))
-            assert submission.worker._forked.pid == pid
+            assert submission.worker._handle.pid == pid
         finally:
             submission.close()
 

@@ -33,7 +33,7 @@ import nbformat
 import pytest
 
 from grader.check.command import ALL_PASSED
-from grader.testing import cache_directory
+from grader.core import cache
 from tests.helpers import ROOT, run_grader
 from tests.test_cell_isolation import COURSE, notebook
 
@@ -94,7 +94,7 @@ def run(args: list, cwd: Path, env: dict, timeout: float = 900) -> subprocess.Co
 def wheelhouse_install(venv: Path, requirements: list[str], env: dict) -> None:
     """``pip install requirements`` offline from the wheelhouse in the grader's cache, filled from the pip
     cache (and PyPI) when something is missing. Skips when neither can provide them."""
-    house = (cache_directory() or Path(tempfile.gettempdir()) / "rl-llm-m4-grader") / "wheelhouse"
+    house = (cache.current().directory or Path(tempfile.gettempdir()) / "rl-llm-m4-grader") / "wheelhouse"
     house.mkdir(parents=True, exist_ok=True)
     pip = [venv / "bin" / "python", "-m", "pip"]
     offline = [*pip, "install", "-q", "--no-index", "--find-links", house, *requirements]

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from grader import testing
+from tests.helpers import use_cache
 
 
 @st.composite
@@ -45,7 +46,7 @@ def make_test(seen):
 
 
 def test_cases_are_drawn_once_and_replayed_identically(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRADER_CASES_CACHE", str(tmp_path))
+    use_cache(monkeypatch, tmp_path)
     first, second, third = [], [], []
     fresh = make_test(first)
     fresh(impl=None)
@@ -57,7 +58,7 @@ def test_cases_are_drawn_once_and_replayed_identically(tmp_path, monkeypatch):
     assert list(tmp_path.rglob("*.json")), "the drawn cases were stored"
     make_test(second)(impl=None)  # a new session: read from the cache
     assert same(second, session), "the cache gives back exactly the session's cases"
-    monkeypatch.setenv("GRADER_CASES_CACHE", "0")
+    use_cache(monkeypatch, None)
     make_test(third)(impl=None)  # no cache at all: hypothesis draws the very same cases
     assert same(third, second)
 
@@ -71,7 +72,7 @@ def test_the_wrapper_asks_pytest_for_fixtures_only():
 
 
 def test_a_damaged_cache_entry_is_drawn_again(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRADER_CASES_CACHE", str(tmp_path))
+    use_cache(monkeypatch, tmp_path)
     seen = []
     make_test(seen)(impl=None)
     cached = list(tmp_path.rglob("*.json"))

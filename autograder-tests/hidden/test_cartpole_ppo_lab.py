@@ -196,7 +196,7 @@ def test_trained_policy_balances_the_pole(impl):
     lab, cartpole = trusted_modules()
     seeds, profile, needed = params["seeds"], params["profile"], float(params["min_median_return"])
     record = reference_record(course, lab, cartpole, seeds, profile)
-    replayed = labreplay.replay(impl.charged_to(LAB), record, CLOSE, labreplay.reply_limit_of(impl))
+    replayed = labreplay.replay_training(impl.charged_to(LAB), record, CLOSE, labreplay.reply_limit_of(impl))
     if replayed.agrees:
         means, steps = record.outcome
         student = None

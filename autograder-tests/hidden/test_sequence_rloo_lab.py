@@ -196,7 +196,7 @@ def test_trained_policy_answers_every_prompt(impl, seed):
     profile = PARAMS.get("profile", "smoke")
     needed = float(PARAMS["min_success_rate"])
     record = reference_record(lab, seed, profile)
-    replayed = labreplay.replay(impl.charged_to(LAB), record, TOLERANCE, labreplay.reply_limit_of(impl))
+    replayed = labreplay.replay_training(impl.charged_to(LAB), record, TOLERANCE, labreplay.reply_limit_of(impl))
     if replayed.agrees:
         evaluation, causes = record.outcome, likely_causes(None)
     else:

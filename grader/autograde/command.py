@@ -12,6 +12,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from grader.autograde.trusted import grade_ahead
+from grader.calendar import describe, late_text
 from grader.core.course import load_course
 from grader.display import markup, text
 from grader.engine.dispatch import GradingOptions
@@ -101,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         course.assignment(assignment)
     if args.zip and len(assignments) > 1:
         raise GraderError("--zip collects the download of one assignment: give one ASSIGNMENT with it")
-    options = GradingOptions(
+    options = GradingOptions.from_command_line(
+        args,
         jobs=args.jobs or default_jobs(),
         sandbox=sandbox_mode(args),
         scheduler=scheduler_address(args.scheduler),
@@ -135,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
 
         # Several assignments: each is prepared (found, enrolled, extracted), then all are graded in
         # one run of the grading processes, then each is recorded and reported as before.
-        together = len(assignments) > 1 and pool is not None and os.environ.get("TOGETHER") != "0"
+        together = len(assignments) > 1 and pool is not None
         states = {}
         for assignment in assignments:
             try:
@@ -204,8 +207,6 @@ def finish(console: Console, args, assignment: str, state, course_dir: Path, out
 
 def ahead(console: Console, course, course_dir: Path, states: dict, options: GradingOptions) -> None:
     """Grade every prepared assignment's submissions in one run of the grading processes."""
-    from grader.autograde.trusted import grade_ahead
-
     started = time.perf_counter()
     work = [(state.inputs.assignment, state.extractions) for state in states.values()]
     total = sum(len(extractions) for _, extractions in work)
@@ -252,8 +253,6 @@ def report(console: Console, args: argparse.Namespace, assignment: str, state, c
         console.print(f"[yellow]warning:[/yellow] {markup(warning)}")
     for line in state.restored:
         console.print(f"[red]tampering undone:[/red] {markup(line)}")
-
-    from grader.autograde.late import describe, late_text
 
     course = state.inputs.course
     due = course.assignment(assignment).due

@@ -41,7 +41,6 @@ from grader.autograde.recorder import Recorder, notebook_node, remove
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
 from grader.autograde.zipcollect import Collected, LmsDownload, collect_zip, print_collection
 from grader.core.course import Assignment, Course
-from grader.display import markup
 from grader.engine import pipes
 from grader.engine.dispatch import GradingOptions
 from grader.engine.events import RunListener, refused_message, retry_message
@@ -394,7 +393,7 @@ class SessionNotices(RunListener):
         self.console.print(retry_message(student, session, reason))
 
 
-class Record:
+class RecordGrades:
     """What ``nbgrader autograde`` writes, autograded/ and the gradebook, written by :class:`Recorder`
     (nbgrader's own preprocessors, TrustedGrade's step filled from the trusted records, one gradebook
     session) for every submission but the quarantined ones.
@@ -599,7 +598,7 @@ def own_lateness(course: Course, assignment: str, late: dict[str, tuple[float, f
 # Up to the grading, and from it: several assignments graded in one run stop in between, to be graded
 # together (grader.autograde.trusted.grade_ahead).
 BEFORE_GRADING = (CollectZip(), FindSubmissions(), Enrol(), Extract(), NoteManual())
-FROM_GRADING = (Grade(), Record(), Rescue(), Verify())
+FROM_GRADING = (Grade(), RecordGrades(), Rescue(), Verify())
 AUTOGRADE_STEPS = BEFORE_GRADING + FROM_GRADING
 
 

@@ -174,7 +174,7 @@ def grading_pool(course: Course, assignments: list[Assignment], options: Grading
     with LocalPool(
         course,
         jobs=options.jobs,
-        sandbox=options.sandbox,
+        options=options,
         course_hash=run_fingerprint(course, only),
         only=only,
         log_dir=logs,

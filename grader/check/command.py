@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from grader.core import cache
 from grader.core.course import is_kit, kit_manifest, load_course
 from grader.core.staging import lab_modules
 from grader.display import text, visible
@@ -17,6 +18,7 @@ from grader.engine.parcel import Parcel
 from grader.errors import GraderError
 from grader.feedback import GENERAL, _where, is_information
 from grader.notebooks.submission import check_path, notebook_scope, prepare
+from grader.options import grading_settings, settings_options
 
 ALL_PASSED = "visible tests passed; hidden tests will also be run"
 KIT_WORK = "exercises"  # where a student kit keeps the student's work (grader.build.kit)
@@ -42,10 +44,12 @@ def register(sub, common) -> None:
         "(default: exercises/)",
     )
     parser.add_argument("--only", action="append", metavar="FUNCTION", help="check only this function")
+    settings_options(parser, cache_only=True)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    cache.configure(grading_settings(args)["cache"])  # the visible property tests' drawn cases
     course = load_course(args.course)
     path = check_path(_what_to_check(course, args.path))
     label = str(args.path or (KIT_WORK if is_kit(course.root) else "exercises"))

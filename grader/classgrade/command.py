@@ -11,15 +11,20 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from grader.classgrade.run import copy_notebooks
 from grader.core.course import load_course
 from grader.display import markup
 from grader.engine.dispatch import ClassRoster, GradingOptions, grade_class
 from grader.engine.events import RunListener, failed_message, lost_message, refused_message, retry_message
 from grader.engine.record import GradeRecord
+from grader.engine.store import ResultStore
 from grader.errors import GraderError
 from grader.feedback import format_points
+from grader.notebooks.submission import prepare
 from grader.options import engine_options, lms_options, scheduler_address
-from grader.sandbox import add_sandbox_options, sandbox_mode
+from grader.sandbox import NO_SANDBOX_WARNING, add_sandbox_options, probe, sandbox_mode
+from grader.sandbox.limits import Limits
+from grader.untrusted import UntrustedFile
 
 DEFAULT_OUT = "grading-results"
 DESCRIPTION = (
@@ -174,16 +179,13 @@ def stderr_console() -> Console:
     return console
 
 
-def warn_without_sandbox(course, mode: str, console: Console) -> None:
+def warn_without_sandbox(course, options: GradingOptions, console: Console) -> None:
     """Say so before anything starts, where people look (or refuse when the sandbox is required)."""
-    if mode == "off":
+    if options.sandbox == "off":
         return
-    from grader.sandbox import NO_SANDBOX_WARNING, probe
-    from grader.sandbox.limits import Limits
-
-    setup, reason = probe()
+    setup, reason = probe(options.bubblewrap)
     if setup is None:
-        if mode == "require" or Limits.from_course(course).require:
+        if options.sandbox == "require" or Limits.from_course(course).require:
             raise GraderError(f"the sandbox is required but not available: {reason}")
         console.print(f"[bold red]{markup(NO_SANDBOX_WARNING.format(reason=reason), one_line=False)}[/bold red]")
 
@@ -192,10 +194,6 @@ def prepare_notebooks(course, students: dict, out: Path, skipped: dict[str, str]
     """Notebooks become modules to grade (in ``OUT/extracted/<student>/``, rewritten each run: the
     fingerprint of what is graded decides whether a stored grade is still current); the extractions,
     for their notes and cell spans. ``only``: the functions graded (all when None)."""
-    from grader.classgrade.run import copy_notebooks
-    from grader.notebooks.submission import prepare
-    from grader.untrusted import UntrustedFile
-
     prepared, extractions = {}, {}
     for student, path in students.items():
         try:
@@ -212,8 +210,6 @@ def prepare_notebooks(course, students: dict, out: Path, skipped: dict[str, str]
 
 def keep_extractions(course, out: Path, extractions: dict) -> None:
     """Each notebook submission's record keeps what its extraction tells the student."""
-    from grader.engine.store import ResultStore
-
     store = ResultStore(out)
     for student, extraction in extractions.items():
         record = store.load(student)
@@ -300,7 +296,8 @@ def summary_table(console: Console, course, result, out: Path) -> None:
 def options_of(args, course) -> GradingOptions:
     wanted = tuple(dict.fromkeys(args.student)) if args.student else None
     # A student asked for is graded again; the rest of the class keeps its results.
-    return GradingOptions(
+    return GradingOptions.from_command_line(
+        args,
         jobs=jobs_of(args),
         sandbox=sandbox_mode(args),
         scheduler=scheduler_address(args.scheduler),
@@ -320,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
     course = load_course(args.course)
     options, out = options_of(args, course), Path(args.out).resolve()
     if not options.scheduler:  # on a cluster, each worker says what sandbox it has
-        warn_without_sandbox(course, options.sandbox, console)
+        warn_without_sandbox(course, options, console)
     check_names(args, name_pattern)
     source = source_of(args)
     roster = Roster(read_roster(Path(args.roster))) if args.roster else None

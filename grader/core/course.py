@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
-import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -248,16 +247,8 @@ class Course:
 
 # -- discovery -----------------------------------------------------------------
 def find_course_root(start: Path | None = None) -> Path:
-    """The nearest directory at or above ``start`` (default: cwd) holding course.yaml.
-
-    ``GRADER_COURSE`` overrides the search.
-    """
-    env = os.environ.get("GRADER_COURSE")
-    if env:
-        root = Path(env).resolve()
-        if not (root / COURSE_FILE).is_file():
-            raise CourseError(f"GRADER_COURSE={env} has no {COURSE_FILE}")
-        return root
+    """The nearest directory at or above ``start`` (default: cwd) holding course.yaml, else the installed
+    student kit's course (a command's ``--course``, or ``$GRADER_COURSE``, names one instead)."""
     here = (start or Path.cwd()).resolve()
     kit = installed_kit()
     if edition.STUDENT and kit is not None:  # a kit's checker checks its own course, wherever it runs
@@ -461,47 +452,83 @@ class _Validator:
         return value
 
     def course(self, node) -> Course:
+        """The whole course.yaml, in its sections' order (the first problem found is the one reported)."""
         top = self.mapping(node, "", required=("course", "assignments"), optional=TOP_KEYS)
-        time_zone, late_policy, calendar = "UTC", {}, {}
-        if "calendar" in top:
-            calendar = self.mapping(top["calendar"], "calendar", required=(), optional=CALENDAR_KEYS)
-            if "time_zone" in calendar:
-                v = calendar["time_zone"]
-                time_zone = self.scalar(v, "calendar.time_zone", str)
-                try:
-                    ZoneInfo(time_zone)
-                except (ZoneInfoNotFoundError, ValueError):
-                    raise self.fail(
-                        v,
-                        "calendar.time_zone",
-                        f"unknown time zone {time_zone!r} (an IANA name such as Europe/Paris or UTC)",
-                    ) from None
-            if "late_policy" in calendar:
-                late_policy = self.late_policy(calendar["late_policy"])
-        sandbox = {}
-        if "sandbox" in top:
-            fields = self.mapping(top["sandbox"], "sandbox", required=(), optional=SANDBOX_KEYS + ("require",))
-            for k, v in fields.items():
-                sandbox[k] = (
-                    self.scalar(v, f"sandbox.{k}", bool)
-                    if k == "require"
-                    else self.number(v, f"sandbox.{k}", positive=True)
-                )
-        gradescope = dict(DEFAULT_GRADESCOPE)
-        if "gradescope" in top:
-            for k, v in self.mapping(top["gradescope"], "gradescope", required=(), optional=GRADESCOPE_KEYS).items():
-                gradescope[k] = self.scalar(v, f"gradescope.{k}", str)
-                if gradescope[k] not in GRADESCOPE_VISIBILITIES:
-                    raise self.fail(
-                        v,
-                        f"gradescope.{k}",
-                        f"unknown visibility {gradescope[k]!r} (one of: {', '.join(GRADESCOPE_VISIBILITIES)})",
-                    )
+        time_zone, late_policy, calendar = self.calendar(top["calendar"]) if "calendar" in top else ("UTC", {}, {})
+        sandbox = self.sandbox(top["sandbox"]) if "sandbox" in top else {}
+        gradescope = self.gradescope(top["gradescope"]) if "gradescope" in top else dict(DEFAULT_GRADESCOPE)
         meta = self.mapping(top["course"], "course", required=("id", "title", "module", "module_title"))
+        time_limit, tolerance, examples = self.defaults(top.get("defaults"))
+        assignments = self.assignments(top["assignments"], time_limit, tolerance)
+        return Course(
+            root=self.root,
+            id=self.scalar(meta["id"], "course.id", str),
+            title=self.scalar(meta["title"], "course.title", str),
+            module_number=self.scalar(meta["module"], "course.module", int),
+            module_title=self.scalar(meta["module_title"], "course.module_title", str),
+            time_limit=time_limit,
+            tolerance=tolerance,
+            property_examples=examples,
+            assignments=assignments,
+            sandbox=sandbox,
+            gradescope=gradescope,
+            time_zone=time_zone,
+            late_policy=late_policy,
+            extensions=extensions_of(self, calendar.get("extensions"), {a.id for a in assignments}),
+            lms_columns=lms_columns_of(self, top.get("lms"), {a.id for a in assignments}),
+        )
+
+    def calendar(self, node) -> tuple[str, dict, dict]:
+        """``calendar:``: (its time zone, its late policy, its fields: the extensions are read with the
+        assignments' ids)."""
+        time_zone, late_policy = "UTC", {}
+        calendar = self.mapping(node, "calendar", required=(), optional=CALENDAR_KEYS)
+        if "time_zone" in calendar:
+            v = calendar["time_zone"]
+            time_zone = self.scalar(v, "calendar.time_zone", str)
+            try:
+                ZoneInfo(time_zone)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise self.fail(
+                    v,
+                    "calendar.time_zone",
+                    f"unknown time zone {time_zone!r} (an IANA name such as Europe/Paris or UTC)",
+                ) from None
+        if "late_policy" in calendar:
+            late_policy = self.late_policy(calendar["late_policy"])
+        return time_zone, late_policy, calendar
+
+    def sandbox(self, node) -> dict:
+        """``sandbox:``: its limits, and whether it is required."""
+        sandbox = {}
+        fields = self.mapping(node, "sandbox", required=(), optional=SANDBOX_KEYS + ("require",))
+        for k, v in fields.items():
+            sandbox[k] = (
+                self.scalar(v, f"sandbox.{k}", bool)
+                if k == "require"
+                else self.number(v, f"sandbox.{k}", positive=True)
+            )
+        return sandbox
+
+    def gradescope(self, node) -> dict:
+        """``gradescope:``: the visibilities, over the defaults."""
+        gradescope = dict(DEFAULT_GRADESCOPE)
+        for k, v in self.mapping(node, "gradescope", required=(), optional=GRADESCOPE_KEYS).items():
+            gradescope[k] = self.scalar(v, f"gradescope.{k}", str)
+            if gradescope[k] not in GRADESCOPE_VISIBILITIES:
+                raise self.fail(
+                    v,
+                    f"gradescope.{k}",
+                    f"unknown visibility {gradescope[k]!r} (one of: {', '.join(GRADESCOPE_VISIBILITIES)})",
+                )
+        return gradescope
+
+    def defaults(self, node) -> tuple[float, Tolerance, int]:
+        """``defaults:`` (None: absent): the time limit, tolerance and property examples of every exercise."""
         defaults = {}
-        if "defaults" in top:
+        if node is not None:
             defaults = self.mapping(
-                top["defaults"], "defaults", required=(), optional=("time_limit", "tolerance", "property_examples")
+                node, "defaults", required=(), optional=("time_limit", "tolerance", "property_examples")
             )
         time_limit = (
             self.number(defaults["time_limit"], "defaults.time_limit", positive=True)
@@ -518,14 +545,16 @@ class _Validator:
             examples = self.scalar(defaults["property_examples"], "defaults.property_examples", int)
             if examples < 1:
                 raise self.fail(defaults["property_examples"], "defaults.property_examples", "must be at least 1")
+        return time_limit, tolerance, examples
 
-        assignments_node = top["assignments"]
-        if not isinstance(assignments_node, yaml.SequenceNode) or not assignments_node.value:
-            raise self.fail(assignments_node, "assignments", "must be a non-empty list")
+    def assignments(self, node, time_limit: float, tolerance: Tolerance) -> tuple[Assignment, ...]:
+        """``assignments:``, each with its exercises (ids and functions once each in the course)."""
+        if not isinstance(node, yaml.SequenceNode) or not node.value:
+            raise self.fail(node, "assignments", "must be a non-empty list")
         assignments = []
         seen_ids: set[str] = set()
         seen_functions: set[str] = set()
-        for i, a_node in enumerate(assignments_node.value):
+        for i, a_node in enumerate(node.value):
             key = f"assignments[{i}]"
             a = self.mapping(a_node, key, required=("id", "title", "exercises"), optional=("due", "written"))
             a_id = self.identifier(a["id"], f"{key}.id")
@@ -535,50 +564,10 @@ class _Validator:
             ex_node = a["exercises"]
             if not isinstance(ex_node, yaml.SequenceNode) or not ex_node.value:
                 raise self.fail(ex_node, f"{key}.exercises", "must be a non-empty list")
-            exercises = []
-            for j, e_node in enumerate(ex_node.value):
-                ekey = f"{key}.exercises[{j}]"
-                e = self.mapping(
-                    e_node,
-                    ekey,
-                    required=("function", "module", "points"),
-                    optional=("time_limit", "tolerance", "visible", "kind", "params"),
-                )
-                kind = self.scalar(e["kind"], f"{ekey}.kind", str) if "kind" in e else "function"
-                if kind not in EXERCISE_KINDS:
-                    raise self.fail(
-                        e["kind"], f"{ekey}.kind", f"unknown kind {kind!r} (one of: {', '.join(EXERCISE_KINDS)})"
-                    )
-                params = {}
-                if "params" in e:
-                    if not isinstance(e["params"], yaml.MappingNode):
-                        raise self.fail(e["params"], f"{ekey}.params", "must be a mapping")
-                    params = self._loader.construct_mapping(e["params"], deep=True)
-                function = self.identifier(e["function"], f"{ekey}.function")
-                if function in seen_functions:
-                    raise self.fail(e["function"], f"{ekey}.function", f"function {function!r} appears twice")
-                seen_functions.add(function)
-                exercises.append(
-                    Exercise(
-                        function=function,
-                        module=self.identifier(e["module"], f"{ekey}.module"),
-                        points=self.number(e["points"], f"{ekey}.points", minimum=0),
-                        time_limit=(
-                            self.number(e["time_limit"], f"{ekey}.time_limit", positive=True)
-                            if "time_limit" in e
-                            else time_limit
-                        ),
-                        tolerance=(
-                            self.tolerance(e["tolerance"], f"{ekey}.tolerance", tolerance)
-                            if "tolerance" in e
-                            else tolerance
-                        ),
-                        visible=self.scalar(e["visible"], f"{ekey}.visible", bool) if "visible" in e else True,
-                        assignment=a_id,
-                        kind=kind,
-                        params=params,
-                    )
-                )
+            exercises = [
+                self.exercise(e_node, f"{key}.exercises[{j}]", a_id, (time_limit, tolerance), seen_functions)
+                for j, e_node in enumerate(ex_node.value)
+            ]
             written = self.written(a["written"], f"{key}.written", a_id) if "written" in a else ()
             assignments.append(
                 Assignment(
@@ -589,22 +578,42 @@ class _Validator:
                     written,
                 )
             )
-        return Course(
-            root=self.root,
-            id=self.scalar(meta["id"], "course.id", str),
-            title=self.scalar(meta["title"], "course.title", str),
-            module_number=self.scalar(meta["module"], "course.module", int),
-            module_title=self.scalar(meta["module_title"], "course.module_title", str),
-            time_limit=time_limit,
-            tolerance=tolerance,
-            property_examples=examples,
-            assignments=tuple(assignments),
-            sandbox=sandbox,
-            gradescope=gradescope,
-            time_zone=time_zone,
-            late_policy=late_policy,
-            extensions=extensions_of(self, calendar.get("extensions"), {a.id for a in assignments}),
-            lms_columns=lms_columns_of(self, top.get("lms"), {a.id for a in assignments}),
+        return tuple(assignments)
+
+    def exercise(self, node, key: str, assignment: str, defaults: tuple, seen_functions: set[str]) -> Exercise:
+        """One exercise of ``assignment``; ``defaults``: the course's (time limit, tolerance); its function is
+        added to ``seen_functions`` (a function appears once in a course)."""
+        time_limit, tolerance = defaults
+        e = self.mapping(
+            node,
+            key,
+            required=("function", "module", "points"),
+            optional=("time_limit", "tolerance", "visible", "kind", "params"),
+        )
+        kind = self.scalar(e["kind"], f"{key}.kind", str) if "kind" in e else "function"
+        if kind not in EXERCISE_KINDS:
+            raise self.fail(e["kind"], f"{key}.kind", f"unknown kind {kind!r} (one of: {', '.join(EXERCISE_KINDS)})")
+        params = {}
+        if "params" in e:
+            if not isinstance(e["params"], yaml.MappingNode):
+                raise self.fail(e["params"], f"{key}.params", "must be a mapping")
+            params = self._loader.construct_mapping(e["params"], deep=True)
+        function = self.identifier(e["function"], f"{key}.function")
+        if function in seen_functions:
+            raise self.fail(e["function"], f"{key}.function", f"function {function!r} appears twice")
+        seen_functions.add(function)
+        return Exercise(
+            function=function,
+            module=self.identifier(e["module"], f"{key}.module"),
+            points=self.number(e["points"], f"{key}.points", minimum=0),
+            time_limit=self.number(e["time_limit"], f"{key}.time_limit", positive=True)
+            if "time_limit" in e
+            else time_limit,
+            tolerance=self.tolerance(e["tolerance"], f"{key}.tolerance", tolerance) if "tolerance" in e else tolerance,
+            visible=self.scalar(e["visible"], f"{key}.visible", bool) if "visible" in e else True,
+            assignment=assignment,
+            kind=kind,
+            params=params,
         )
 
 

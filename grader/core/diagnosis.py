@@ -28,7 +28,6 @@ import contextlib
 import copy
 import dataclasses
 import importlib.util
-import inspect
 import re
 import sys
 import warnings

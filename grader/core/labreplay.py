@@ -8,9 +8,9 @@ training with the student's functions *is* the reference's training, up to round
 and earns its verdict.
 
 - :func:`reference_record` runs the reference training once per process (and lab,
-  seed, profile), with :class:`Recorder` standing for the student's functions: it
+  seed, profile), with :class:`TrainingRecorder` standing for the student's functions: it
   keeps the inputs and the answer of every call, grouped by function and shape.
-- :func:`replay` sends those inputs to the student's functions in a few large
+- :func:`replay_training` sends those inputs to the student's functions in a few large
   calls (``impl.f.map``: one crossing per group and chunk, results stacked), and
   compares every answer with the reference's. The first call that differs (or raises,
   returns something unreadable) ends the replay, leaving the lab's budget as it was;
@@ -27,18 +27,22 @@ in the training. A pure function cannot tell; the labs' functions are pure by co
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
+from grader.core import cache
 from grader.core.fingerprint import course_fingerprint
-from grader.core.submission import FunctionUnavailable, Record, StudentError, UnsupportedReturn, wire
-from grader.testing import cache_directory, cache_write
+from grader.core.submission import (  # reply_limit_of: the labs' tests size the crossings with it
+    FunctionUnavailable,
+    Record,
+    StudentError,
+    UnsupportedReturn,
+    reply_limit_of,
+    wire,
+)
 from grader.worker import runtime
 
 # A chunk's reply stays under this fraction of the worker's reply limit (course.yaml sandbox.reply_kb),
@@ -64,6 +68,32 @@ class Group:
     def count(self) -> int:
         return len(self.calls)
 
+    def to_json(self) -> dict:
+        """Plain data, by field name (values in the wire format); raises UnsupportedValue."""
+        return {
+            "function": self.function,
+            "args": runtime.encode(list(self.args)),
+            "rows": list(self.rows),
+            "kwargs": runtime.encode(dict(self.kwargs)),
+            "calls": list(self.calls),
+            "order": list(self.order),
+            "expected": wire(self.expected),
+            "row_bytes": self.row_bytes,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Group:
+        return cls(
+            function=str(data["function"]),
+            args=runtime.decode(data["args"]),
+            rows=[int(r) for r in data["rows"]],
+            kwargs=runtime.decode(data["kwargs"]),
+            calls=[int(c) for c in data["calls"]],
+            order=[int(o) for o in data["order"]],
+            expected=runtime.decode(data["expected"], Record),
+            row_bytes=int(data["row_bytes"]),
+        )
+
 
 @dataclass
 class LabRecord:
@@ -73,10 +103,26 @@ class LabRecord:
     outcome: Any  # what the hidden test computed from the reference training (its verdict's inputs)
     calls: dict[str, int] = field(default_factory=dict)  # calls per function
 
+    def to_json(self) -> dict:
+        """Plain data, by field name (values in the wire format); raises UnsupportedValue."""
+        return {
+            "groups": [g.to_json() for g in self.groups],
+            "outcome": runtime.encode(self.outcome),
+            "calls": dict(self.calls),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> LabRecord:
+        return cls(
+            groups=[Group.from_json(g) for g in data["groups"]],
+            outcome=runtime.decode(data["outcome"]),
+            calls={str(k): int(v) for k, v in data["calls"].items()},
+        )
+
 
 @dataclass
-class Replay:
-    """How a replay went: ``agrees``, else where it first differed (``function``, ``call``, ``reason``)."""
+class TrainingReplay:
+    """How a replay of the reference training went: ``agrees``, else where it first differed (``function``, ``call``, ``reason``)."""
 
     agrees: bool
     crossings: int = 0
@@ -96,7 +142,7 @@ class Replay:
         return f"{self.function} (its call {self.call:,} in the reference training): {self.reason}"
 
 
-class Recorder:
+class TrainingRecorder:
     """The reference functions, remembering every call's inputs and answer in order."""
 
     def __init__(self, reference: Callable[[str], Callable], names):
@@ -135,14 +181,14 @@ class Recorder:
                 row_bytes = len(runtime.frame(encoded)) // len(members) + 1
                 groups.append(
                     Group(
-                        name,
-                        args,
-                        rows,
-                        dict(first_kwargs),
-                        [m[0] for m in members],
-                        [m[4] for m in members],
-                        expected,
-                        row_bytes,
+                        function=name,
+                        args=args,
+                        rows=rows,
+                        kwargs=dict(first_kwargs),
+                        calls=[m[0] for m in members],
+                        order=[m[4] for m in members],
+                        expected=expected,
+                        row_bytes=row_bytes,
                     )
                 )
         return sorted(groups, key=lambda g: g.order[0])
@@ -169,7 +215,6 @@ def _signature(value):
 
 _RECORDS: dict = {}
 _FINGERPRINTS: dict = {}
-RECORD_FORMAT = "lab record v1"
 
 
 def reference_record(
@@ -199,9 +244,11 @@ def reference_record(
         cache = record_cache_file(key, fingerprint) if fingerprint else None
         record = load_record(cache) if cache is not None else None
         if record is None:
-            recorder = Recorder(reference, names)
+            recorder = TrainingRecorder(reference, names)
             outcome = train(recorder)
-            record = LabRecord(recorder.groups(), outcome, {n: len(c) for n, c in recorder.calls.items()})
+            record = LabRecord(
+                groups=recorder.groups(), outcome=outcome, calls={n: len(c) for n, c in recorder.calls.items()}
+            )
             if cache is not None:
                 store_record(record, cache)
         _RECORDS[memory_key] = record
@@ -209,71 +256,34 @@ def reference_record(
 
 
 def record_cache_file(key, fingerprint: str) -> Path | None:
-    """Where the record of ``key`` under the course ``fingerprint`` is kept (None: no disk cache).
-
-    The directory is the property cases' (``GRADER_CASES_CACHE``, ``0`` turns both off).
-    """
-    base = cache_directory()
-    if base is None:
-        return None
-    digest = hashlib.sha256(f"{RECORD_FORMAT}\0{key!r}\0{fingerprint}".encode())
-    digest.update(Path(__file__).read_bytes())  # this module is grading code too; said twice is harmless
+    """Where the record of ``key`` under the course ``fingerprint`` is kept (None: no disk cache): an entry
+    ``labs`` of the process's cache (:mod:`grader.core.cache`)."""
     name = str(key[0]) if isinstance(key, tuple) and key else "lab"
-    return base / "labs" / f"{''.join(c for c in name if c.isalnum() or c in '_-')}-{digest.hexdigest()[:24]}.json"
+    # This module is grading code too (the course fingerprint has it as well); said twice is harmless.
+    return cache.current().entry("labs", name, repr(key), fingerprint, Path(__file__).read_bytes())
 
 
-def store_record(record: LabRecord, path: Path) -> bool:
+def store_record(record: LabRecord, path: Path | None) -> bool:
     """Write ``record`` to ``path`` atomically; False when it cannot be (the cache only saves time)."""
     try:
-        data = {
-            "format": RECORD_FORMAT,
-            "outcome": runtime.encode(record.outcome),
-            "calls": dict(record.calls),
-            "groups": [
-                {
-                    "function": g.function,
-                    "args": runtime.encode(list(g.args)),
-                    "rows": list(g.rows),
-                    "kwargs": runtime.encode(dict(g.kwargs)),
-                    "calls": list(g.calls),
-                    "order": list(g.order),
-                    "expected": wire(g.expected),
-                    "row_bytes": g.row_bytes,
-                }
-                for g in record.groups
-            ],
-        }
+        data = record.to_json()
     except runtime.UnsupportedValue:
         return False
-    return cache_write(path, data)
+    return cache.GraderCache.write(path, data)
 
 
-def load_record(path: Path) -> LabRecord | None:
-    """The record stored at ``path``, or None (absent, damaged, or of another format)."""
+def load_record(path: Path | None) -> LabRecord | None:
+    """The record stored at ``path``, or None (absent, damaged, or of another form)."""
+    data = cache.GraderCache.read(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") != RECORD_FORMAT:
-            return None
-        groups = [
-            Group(
-                g["function"],
-                runtime.decode(g["args"]),
-                [int(r) for r in g["rows"]],
-                runtime.decode(g["kwargs"]),
-                [int(c) for c in g["calls"]],
-                [int(o) for o in g["order"]],
-                runtime.decode(g["expected"], Record),
-                int(g["row_bytes"]),
-            )
-            for g in data["groups"]
-        ]
-        calls = {str(k): int(v) for k, v in data["calls"].items()}
-        return LabRecord(groups, runtime.decode(data["outcome"]), calls)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, runtime.WireError):
+        return LabRecord.from_json(data)
+    except (ValueError, KeyError, TypeError, AttributeError, runtime.WireError):
         return None
 
 
-def replay(student, record: LabRecord, tolerance: dict, reply_bytes: int = DEFAULT_REPLY_BYTES) -> Replay:
+def replay_training(
+    student, record: LabRecord, tolerance: dict, reply_bytes: int = DEFAULT_REPLY_BYTES
+) -> TrainingReplay:
     """Ask ``student``'s functions every recorded call, in chunks; compare with the reference.
 
     The replay stops at the first call that fails (raises, times out, returns what cannot
@@ -290,7 +300,7 @@ def replay(student, record: LabRecord, tolerance: dict, reply_bytes: int = DEFAU
     reply_bytes : int
         The worker's reply limit; chunks are sized to stay well under it.
     """
-    outcome, first = Replay(agrees=True), None
+    outcome, first = TrainingReplay(agrees=True), None
     for group in record.groups:
         size = max(1, int(reply_bytes * REPLY_SHARE) // group.row_bytes)
         for start in range(0, group.count, size):
@@ -327,7 +337,7 @@ def replay(student, record: LabRecord, tolerance: dict, reply_bytes: int = DEFAU
     return first_of(first, outcome)
 
 
-def first_of(found: Replay | None, other: Replay) -> Replay:
+def first_of(found: TrainingReplay | None, other: TrainingReplay) -> TrainingReplay:
     """Of two findings, the one about the earlier call of the training (counts from the latest)."""
     if found is None or other.agrees:
         return dataclasses.replace(found, crossings=other.crossings, calls=other.calls) if found else other
@@ -340,7 +350,7 @@ def _failure(problem: Exception) -> str:
     return problem.describe() if isinstance(problem, StudentError) else str(problem)
 
 
-def _differs(outcome: Replay, group: Group, row: int, reason: str, got=None, want=None) -> Replay:
+def _differs(outcome: TrainingReplay, group: Group, row: int, reason: str, got=None, want=None) -> TrainingReplay:
     args = tuple(a[row] if j in group.rows else a for j, a in enumerate(group.args))
     return dataclasses.replace(
         outcome,
@@ -412,24 +422,16 @@ def agreeing_rows(got, want, count: int, tolerance: dict) -> np.ndarray | None:
     return np.logical_and.reduce(parts) if parts else np.ones(count, dtype=bool)
 
 
-def reply_limit_of(impl) -> int:
-    """The reply limit of ``impl``'s workers (course.yaml sandbox.reply_kb), else the default."""
-    submission = getattr(impl, "_submission", None)
-    limits = getattr(getattr(submission, "launcher", None), "limits", None)
-    value = getattr(limits, "reply_bytes", None)
-    return int(value) if isinstance(value, int) and value > 0 else DEFAULT_REPLY_BYTES
-
-
 __all__ = [
     "Group",
     "LabRecord",
-    "Recorder",
-    "Replay",
+    "TrainingRecorder",
+    "TrainingReplay",
     "agreeing_rows",
     "load_record",
     "record_cache_file",
     "reference_record",
-    "replay",
+    "replay_training",
     "reply_limit_of",
     "store_record",
 ]

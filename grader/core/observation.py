@@ -67,7 +67,6 @@ def observe(
     ``relations``: the messages of failed relations between the student's own answers that name no cause
     (said first, once each). Never a value of a hidden case.
     """
-    import pickle
 
     seen = observations(course, function, failed, passed)
     relations = list(dict.fromkeys(relations))[:2]
@@ -86,7 +85,6 @@ def observations(
 
     The count is "" when every wrong answer raised: the first statement says so.
     """
-    import pickle
 
     reference = course.reference(function)
     answers = Answers(course, function)

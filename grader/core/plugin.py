@@ -15,7 +15,6 @@ Run directly by course developers::
 
 from __future__ import annotations
 
-import collections
 import copy
 import functools
 import time
@@ -25,8 +24,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader import testing
 from grader.core import wrongreplies
+from grader.core.checks import CONTEXT, Evidenced, Misconception, Unspecific
 from grader.core.course import Course, find_course_root, load_course
 from grader.core.diagnosis import (
     EVIDENCE_BYTES,
@@ -60,8 +59,21 @@ CALLS = pytest.StashKey["list[Call] | None"]()
 # The session-scoped fixture parametrized over the submissions; ``impl`` wraps it for each test.
 SUBMISSION = "graded_submission"
 PLUGIN = pytest.StashKey["GradingPlugin"]()
-# The crossings one run of a test made, while the plugin tapes (grader.core.replay records the reference).
-TAPE = pytest.StashKey["list"]()
+
+
+@dataclass(frozen=True)
+class Reported:
+    """What a test's run earned, as the plugin recorded it (grader.core.replay traces the reference's)."""
+
+    function: str
+    outcome: TestOutcome
+    calls: list[Call]
+    relation: bool
+    claims: bool
+
+
+# The last run's report of a test that asks for ``impl`` (its call, or its setup when that failed).
+REPORTED = pytest.StashKey[Reported]()
 
 
 @dataclass
@@ -119,12 +131,6 @@ class GradingPlugin:
         for sid, path in submissions.items():
             self.reset(sid, path, (only_for or {}).get(sid))
         self.collection_errors: list[str] = []
-        # While True, each test's crossings are kept with its outcome in ``taped`` (by node id):
-        # (function, outcome, crossings, the calls it observed). grader.core.replay makes traces of them.
-        self.taping = False
-        self.taped: dict[str, tuple] = {}
-        # By node id: the (request, reply) pairs a test reads before it asks the worker (grader.core.replay).
-        self.prefetched: dict[str, list] = {}
         # (function, outcome name) -> the course rule its test enforces (grader.core.rules), from the
         # markers at collection: a replayed outcome is found by its name as a run one is.
         self.rule_of: dict[tuple[str, str], CourseRule] = {}
@@ -152,6 +158,10 @@ class GradingPlugin:
     def functions_for(self, only) -> list[str]:
         """The functions a submission restricted to ``only`` (None: not restricted) is graded on."""
         return [f for f in self.functions if not only or f in only]
+
+    def state_of(self, item) -> SubmissionState | None:
+        """The state of the submission ``item`` runs against (None: it asks for no ``impl``)."""
+        return self.states.get(submission_of(item))
 
     def submissions_for(self, function: str) -> list[str]:
         return [sid for sid in self.states if function in self.functions_of(sid)]
@@ -392,27 +402,20 @@ class GradingPlugin:
         # their own text; a lab's call is a whole training, its diagnosis the lab test's own.
         observed = not _is_visible(item) and self.course.exercise(function_of(item)).kind == "function"
         item.stash[CALLS] = [] if observed else None
+        if REPORTED in item.stash:  # this run reports afresh
+            del item.stash[REPORTED]
         yield
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item):
         # The one global a test sees (grader.testing.CONTEXT): its helpers read the exercise's tolerance
         # and parameters without being passed the test.
-        testing.CONTEXT.function = function_of(item)
-        testing.CONTEXT.accepted_other = False
-        state = self.states.get(submission_of(item))
-        submission = state.submission if state is not None else None
-        if submission is not None:
-            if self.taping:
-                submission.tape = item.stash[TAPE] = []
-            if item.nodeid in self.prefetched:
-                submission.prefetch = collections.deque(self.prefetched.pop(item.nodeid))
+        CONTEXT.function = function_of(item)
+        CONTEXT.accepted_other = False
         try:
             yield
         finally:
-            testing.CONTEXT.function = None
-            if submission is not None:
-                submission.tape = submission.prefetch = None
+            CONTEXT.function = None
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -435,29 +438,26 @@ class GradingPlugin:
             message = f"{message} {rule.note}"
         kind = kind_of(item)
         chain = _exception_chain(call.excinfo.value) if call.excinfo is not None else []
-        if kind == "probe" and any(isinstance(e, testing.Unspecific) for e in chain):
+        if kind == "probe" and any(isinstance(e, Unspecific) for e in chain):
             kind = "property"  # the probe's mistake is not it: the answer is just wrong, as a property says
-        relation = any(isinstance(e, testing.Evidenced) for e in chain)
+        relation = any(isinstance(e, Evidenced) for e in chain)
         # A failure the student's code raised (its own error, shown as it is) claims no cause: only a
         # check's hand-written message does.
         claims = next(
             (
-                isinstance(e, testing.Misconception)
+                isinstance(e, Misconception)
                 for e in chain
-                if isinstance(e, (testing.Misconception, StudentError, FunctionUnavailable))
+                if isinstance(e, (Misconception, StudentError, FunctionUnavailable))
             ),
             False,
         )
         gate = item.get_closest_marker("gate") is not None
         outcome = TestOutcome(outcome_name(item, sid), report.passed, weight, message, kind, gate)
         calls = item.stash.get(CALLS, None) or []
-        if report.passed and testing.CONTEXT.accepted_other:
+        if report.passed and CONTEXT.accepted_other:
             calls = []  # it passed on an answer the reference does not give: no evidence of what is right
         self.record(sid, function, outcome, calls, relation, claims)
-        if self.taping and report.when == "call" and TAPE in item.stash:
-            # A copy: the submission's diagnosis may rewrite the outcome it keeps.
-            kept = TestOutcome.from_json(outcome.to_json())
-            self.taped[item.nodeid] = (function, kept, item.stash[TAPE], list(calls), (relation, claims))
+        item.stash[REPORTED] = Reported(function, outcome, list(calls), relation, claims)
 
 
 def function_of(item) -> str:
@@ -532,7 +532,7 @@ def pytest_configure(config):
         config.pluginmanager.register(plugin, "grader-plugin")
     config.stash[PLUGIN] = plugin
     # Read when the test modules are collected (worked examples, property counts), before any test runs.
-    testing.CONTEXT.course = plugin.course
+    CONTEXT.course = plugin.course
 
 
 def _short_failure_repr(excinfo, style=None) -> str:
@@ -670,7 +670,7 @@ def explain(excinfo, item, function: str) -> str:
         if isinstance(e, FunctionUnavailable):
             return str(e)
     for e in chain:
-        if isinstance(e, testing.Misconception):  # Unspecific too
+        if isinstance(e, Misconception):  # Unspecific too
             return str(e)
         if isinstance(e, UnsupportedReturn):
             return str(e)

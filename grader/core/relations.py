@@ -404,29 +404,57 @@ def _sizes(args: dict) -> dict[str, int]:
 def _fitted(pieces: list[Piece], answers: Answers) -> list[Seen]:
     """Times a factor (one that follows a count, one for every input, or one of each answer's own), plus a
     constant (one for every input, or each answer's own), plus or minus an input."""
-    out: list[Seen] = []
+    return [
+        *_times_factor(pieces, answers),
+        *_plus_constant(pieces, answers),
+        *_times_powers(pieces, answers),
+        *_plus_minus_input(pieces, answers),
+    ]
+
+
+def _times_factor(pieces: list[Piece], answers: Answers) -> list[Seen]:
+    """The right answer times a factor: one that follows a count, one for every input, or each answer's own."""
     factors = [_factor(p, answers) for p in pieces]
-    if all(f is not None for f in factors) and said([v for _, v in factors]):
-        constants = [c for c, _ in factors]
-        follows = _follows_count(pieces, constants)
-        if follows:
-            out.append(Seen(RELATION, f"{{right}} times {follows}"))
-        elif np.allclose(constants, constants[0], rtol=1e-9, atol=0):
-            out.append(Seen(RELATION, "{right} times one constant factor, the same for every input"))
-        elif _confirmed([v for _, v in factors]):
-            out.append(Seen(FITTED, "{right} times a constant factor"))
+    if not all(f is not None for f in factors) or not said([v for _, v in factors]):
+        return []
+    constants = [c for c, _ in factors]
+    follows = _follows_count(pieces, constants)
+    if follows:
+        return [Seen(RELATION, f"{{right}} times {follows}")]
+    if np.allclose(constants, constants[0], rtol=1e-9, atol=0):
+        return [Seen(RELATION, "{right} times one constant factor, the same for every input")]
+    if _confirmed([v for _, v in factors]):
+        return [Seen(FITTED, "{right} times a constant factor")]
+    return []
+
+
+def _plus_constant(pieces: list[Piece], answers: Answers) -> list[Seen]:
+    """The right answer plus a constant: one for every input, or each answer's own."""
     offsets = [_offset(p, answers) for p in pieces]
-    if all(o is not None for o in offsets) and said([v for _, v in offsets]):
-        constants = [c for c, _ in offsets]
-        if np.allclose(constants, constants[0], rtol=1e-9, atol=answers.atol):
-            out.append(Seen(RELATION, "{right} plus one constant, the same for every input"))
-        elif _confirmed([v for _, v in offsets]):
-            out.append(Seen(FITTED, "{right} plus a constant"))
+    if not all(o is not None for o in offsets) or not said([v for _, v in offsets]):
+        return []
+    constants = [c for c, _ in offsets]
+    if np.allclose(constants, constants[0], rtol=1e-9, atol=answers.atol):
+        return [Seen(RELATION, "{right} plus one constant, the same for every input")]
+    if _confirmed([v for _, v in offsets]):
+        return [Seen(FITTED, "{right} plus a constant")]
+    return []
+
+
+def _times_powers(pieces: list[Piece], answers: Answers) -> list[Seen]:
+    """The right answer times a power of a number argument along its last axis (see :data:`POWERS`)."""
+    out = []
     for name, value in pieces[0].args.items():
         if isinstance(value, (float, np.floating)) and value not in (0.0, 1.0):
             for power, words in POWERS:
                 if said(_every(lambda p: _times_power(p, name, power, answers), pieces)):
                     out.append(Seen(RELATION, "{right} " + words.format(name=name)))
+    return out
+
+
+def _plus_minus_input(pieces: list[Piece], answers: Answers) -> list[Seen]:
+    """The right answer plus or minus an array input of its shape."""
+    out = []
     for name in pieces[0].args:
         for sign, words in ((-1.0, "minus"), (1.0, "plus")):
             found = []
@@ -504,33 +532,8 @@ def answer_relations(pieces: list[Piece], answers: Answers, every: set[str] = fr
         holds.setdefault(words, (rank, []))[1].append(part)
 
     for part, group in parts.items():
-        families: set[str] = set()
-        for family, words, function in (*ELEMENTWISE, *REARRANGED):
-            if family in families:
-                continue
-            if said(_every(lambda p: _explain(function, p, answers), group)):
-                families.add(family)
-                note(RELATION, words, part)
-        reshaped = [dict((k, (w, c)) for k, w, c in _reshaped(p)) for p in group]
-        for key, (words, _) in reshaped[0].items():
-            found = []
-            for p, options in zip(group, reshaped):
-                option = options.get(key)
-                found.append(None if option is None else _reshaped_explained(key, p.got, p.want, option[1], answers))
-            family = key.split(":")[0]
-            if family not in families and said(found):
-                families.add(family)
-                note(RELATION, words, part)
-        others = [dict((k, (w, c)) for k, w, c in _with_others(p)) for p in group]
-        for key, (words, _) in others[0].items():
-            found = [
-                None if key not in o else explained(p.got, p.want, o[key][1], answers) for p, o in zip(group, others)
-            ]
-            if said(found):
-                note(RELATION, words, part)
-        if not families & {"sign"}:
-            for seen in _fitted(group, answers):
-                note(seen.rank, seen.text, part)
+        for rank, words in _part_relations(group, answers):
+            note(rank, words, part)
     out = []
     for words, (rank, on) in holds.items():
         verb = "" if words.startswith("has ") else "is "
@@ -539,6 +542,35 @@ def answer_relations(pieces: list[Piece], answers: Answers, every: set[str] = fr
         else:
             subject = " and ".join(sorted(on))
             out.append(Seen(rank, f"each wrong value of {subject} {verb}" + words.format(right="its right value")))
+    return out
+
+
+def _part_relations(group: list[Piece], answers: Answers) -> list[tuple[int, str]]:
+    """(rank, words) of each relation that holds on every wrong value of one part: elementwise or rearranged
+    (one of each family), reshaped, with other fields, or fitted (not after a sign relation)."""
+    out: list[tuple[int, str]] = []
+    families: set[str] = set()
+    for family, words, function in (*ELEMENTWISE, *REARRANGED):
+        if family not in families and said(_every(lambda p: _explain(function, p, answers), group)):
+            families.add(family)
+            out.append((RELATION, words))
+    reshaped = [dict((k, (w, c)) for k, w, c in _reshaped(p)) for p in group]
+    for key, (words, _) in reshaped[0].items():
+        found = []
+        for p, options in zip(group, reshaped):
+            option = options.get(key)
+            found.append(None if option is None else _reshaped_explained(key, p.got, p.want, option[1], answers))
+        family = key.split(":")[0]
+        if family not in families and said(found):
+            families.add(family)
+            out.append((RELATION, words))
+    others = [dict((k, (w, c)) for k, w, c in _with_others(p)) for p in group]
+    for key, (words, _) in others[0].items():
+        found = [None if key not in o else explained(p.got, p.want, o[key][1], answers) for p, o in zip(group, others)]
+        if said(found):
+            out.append((RELATION, words))
+    if "sign" not in families:
+        out.extend((seen.rank, seen.text) for seen in _fitted(group, answers))
     return out
 
 
@@ -576,6 +608,14 @@ def _neighbours(args: dict) -> list[tuple[str, str, Callable[[dict], tuple[dict,
     run the wrong way). ``change(args)`` gives the changed arguments and what to apply to the reference's
     answer, or None where the change does not apply.
     """
+    return [*_count_steps(args), *_swaps(args), *_inversions(args), *_shifts(args), *_reversal(args)]
+
+
+Change = Callable[[dict], "tuple[dict, Callable | None] | None"]
+
+
+def _count_steps(args: dict) -> list[tuple[str, str, Change]]:
+    """An integer count (not a token id), or every element of an integer array, one smaller or larger."""
     found = []
     ids = _ids(args)
     for name, value in args.items():
@@ -592,6 +632,12 @@ def _neighbours(args: dict) -> list[tuple[str, str, Callable[[dict], tuple[dict,
                 return {**a, name: a[name] + step}, None
 
             found.append((f"{name}{step:+d}", f"each wrong answer is the right answer for {text}", change))
+    return found
+
+
+def _swaps(args: dict) -> list[tuple[str, str, Change]]:
+    """Two inputs of one kind swapped (new and old log-probabilities)."""
+    found = []
     names = list(args)
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
@@ -604,6 +650,12 @@ def _neighbours(args: dict) -> list[tuple[str, str, Callable[[dict], tuple[dict,
                 return {**x, a: x[b], b: x[a]}, None
 
             found.append((f"{a}<->{b}", f"each wrong answer is the right answer with {a} and {b} swapped", swap))
+    return found
+
+
+def _inversions(args: dict) -> list[tuple[str, str, Change]]:
+    """A flag array with its 0 and 1 swapped."""
+    found = []
     for name, value in args.items():
         if isinstance(value, np.ndarray) and (value.dtype == bool or name in FLAG_ARGUMENTS):
 
@@ -620,6 +672,12 @@ def _neighbours(args: dict) -> list[tuple[str, str, Callable[[dict], tuple[dict,
                     invert,
                 )
             )
+    return found
+
+
+def _shifts(args: dict) -> list[tuple[str, str, Change]]:
+    """One float sequence taken from another's next (or previous) step: values read one step off."""
+    found = []
     floats = [k for k, v in args.items() if isinstance(v, np.ndarray) and v.ndim == 1 and v.dtype.kind == "f"]
     for a in floats:
         for b in floats:
@@ -637,23 +695,28 @@ def _neighbours(args: dict) -> list[tuple[str, str, Callable[[dict], tuple[dict,
                     return {**x, a: moved}, None
 
                 found.append((f"{a}<-{b}{later}", f"each wrong answer is the right answer with {words}", taken))
-    arrays = [v for v in args.values() if isinstance(v, np.ndarray)]
-    if arrays and all(v.ndim == 1 for v in arrays) and len({v.shape for v in arrays}) == 1 and arrays[0].size > 1:
-
-        def reverse(x):
-            if not all(v.ndim == 1 for v in x.values() if isinstance(v, np.ndarray)):
-                return None
-            return {k: v[::-1] if isinstance(v, np.ndarray) else v for k, v in x.items()}, _reversed_answer
-
-        found.append(
-            (
-                "reversed",
-                "each wrong answer is what the right computation gives on the sequence read from the other end "
-                "(the inputs reversed, the result reversed back)",
-                reverse,
-            )
-        )
     return found
+
+
+def _reversal(args: dict) -> list[tuple[str, str, Change]]:
+    """Every sequence read from the other end, the answer reversed back (a recursion run the wrong way)."""
+    arrays = [v for v in args.values() if isinstance(v, np.ndarray)]
+    if not (arrays and all(v.ndim == 1 for v in arrays) and len({v.shape for v in arrays}) == 1 and arrays[0].size > 1):
+        return []
+
+    def reverse(x):
+        if not all(v.ndim == 1 for v in x.values() if isinstance(v, np.ndarray)):
+            return None
+        return {k: v[::-1] if isinstance(v, np.ndarray) else v for k, v in x.items()}, _reversed_answer
+
+    return [
+        (
+            "reversed",
+            "each wrong answer is what the right computation gives on the sequence read from the other end "
+            "(the inputs reversed, the result reversed back)",
+            reverse,
+        )
+    ]
 
 
 def _kind(value: Any) -> tuple | None:
@@ -711,6 +774,18 @@ def other_inputs(
         if isinstance(value, str)
     }
     alive = {key: (text, change) for key, text, change in _neighbours(wrong[0][2])}
+    alive.update(_word_changes(words))
+    found = _rerun(reference, wrong, alive, _limits([a for _, a in calls]), answers)
+    if not alive:
+        return []
+    out = [Seen(OTHER_INPUT, alive[k][0]) for k in alive if ":" not in k and said(found[k])]
+    out.extend(_word_relations(words, wrong, alive, found))
+    return out
+
+
+def _word_changes(words: dict[str, list[str]]) -> dict[str, tuple[str, Callable]]:
+    """A word argument changed to another of the values the calls used; calls with another word are skipped."""
+    changes = {}
     for name, values in words.items():
         for s in values:
             for v in values:
@@ -719,10 +794,18 @@ def other_inputs(
                     def change(x, name=name, s=s, v=v):
                         return ({**x, name: v}, None) if x.get(name) == s else "skip"
 
-                    alive[f"{name}:{s}->{v}"] = (f"{name}='{s}'->'{v}'", change)
+                    changes[f"{name}:{s}->{v}"] = (f"{name}='{s}'->'{v}'", change)
+    return changes
+
+
+def _rerun(
+    reference: Callable, wrong: list[tuple[Call, Any, dict]], alive: dict, limits: dict[str, float], answers: Answers
+) -> dict[str, list]:
+    """Each change's explained values, running the reference on each wrong call's changed input (at most
+    :data:`RERUNS` runs in all, never beyond the tests' own numbers); a change that fails once is dropped from
+    ``alive``, which is emptied when none is left."""
     found: dict[str, list] = {key: [] for key in alive}
     budget = RERUNS
-    limits = _limits([a for _, a in calls])
     for call, want, args in wrong:
         for key in list(alive):
             text, change = alive[key]
@@ -742,10 +825,16 @@ def other_inputs(
             else:
                 found[key].append(values)
         if not alive:
-            return []
-    out = [Seen(OTHER_INPUT, alive[k][0]) for k in alive if ":" not in k and said(found[k])]
+            break
+    return found
+
+
+def _word_relations(
+    words: dict[str, list[str]], wrong: list[tuple[Call, Any, dict]], alive: dict, found: dict[str, list]
+) -> list[Seen]:
+    """Every wrong call with a word argument is the right answer for another of its words, one for each word."""
+    out = []
     for name in words:
-        # Every wrong call with a word argument is the right answer for another of its words, one for each word.
         used = [w[2].get(name) for w in wrong]
         mapping = {}
         for k in alive:

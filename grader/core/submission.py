@@ -15,7 +15,6 @@ unit exercise of the same function (nor the other way round).
 from __future__ import annotations
 
 import builtins
-import collections
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,8 +24,16 @@ from typing import Any
 from grader.core.course import Course
 from grader.errors import GraderError
 from grader.worker import runtime
-from grader.worker.client import WorkerDied, WorkerProcess, WorkerStartError, WorkerTimeout, describe_exit
-from grader.worker.replies import ReplyRejected, ReplyTooLarge
+from grader.worker.client import (
+    Launcher,
+    LocalLauncher,
+    WorkerDied,
+    WorkerProcess,
+    WorkerStartError,
+    WorkerTimeout,
+    describe_exit,
+)
+from grader.worker.replies import ReplyRejected, ReplyTooLarge, parse_reply
 
 
 # -- what a failing call raises in the trusted process -----------------------------
@@ -142,6 +149,40 @@ class Crossing:
     seconds: float  # the wall time it took
 
 
+@dataclass(frozen=True)
+class BatchMessage:
+    """One exercise's batches, as the worker is sent them: the frame of a ``batches`` request (built once
+    per session) and its parts, (exercise charged, requests, cutoff seconds) each."""
+
+    frame: bytes
+    parts: tuple[tuple[str, int, float], ...]
+
+
+class ReplySource:
+    """Where a submission's replies come from: its worker, asked one request at a time (this class).
+
+    The one seam of :class:`Submission` for the hidden tests' replay (:mod:`grader.core.replay`, which
+    sets :attr:`Submission.source` around a test's run): a :class:`~grader.core.replay.Tape` asks the
+    worker and keeps every crossing; :class:`~grader.core.replay.Recorded` answers from the replies
+    the test's replay batch already gave, for as long as the test asks what the batch asked.
+    """
+
+    # May a read of a module-level value be answered by the same read since student code last ran
+    # (Submission._read)? Not while taping (each test's crossings stand on their own) nor while a test
+    # reads its batch's replies (the batch did not either).
+    reads_kept = True
+
+    def answer(self, request: dict) -> dict | None:
+        """The reply to ``request`` (its ``module`` included) without crossing, or None: ask the worker."""
+        return None
+
+    def crossed(self, crossing: Crossing) -> None:
+        """``crossing`` was made (the worker answered)."""
+
+
+WORKER = ReplySource()
+
+
 @dataclass
 class FunctionState:
     spent: float = 0.0
@@ -155,7 +196,7 @@ class Submission:
 
     path: Path
     course: Course
-    launcher: Any = None
+    launcher: Launcher | None = None
     worker: WorkerProcess | None = None
     states: dict[str, FunctionState] = field(default_factory=dict)
     broken_modules: dict[str, FunctionUnavailable] = field(default_factory=dict)
@@ -169,13 +210,8 @@ class Submission:
     # one answer once per part.
     _read: dict = field(default_factory=dict, repr=False)
     _read_from: Any = field(default=None, repr=False)
-    # When a list: every crossing is added to it (grader.core.replay records the reference's so),
-    # and nothing is answered from ``_read``, so that each test's crossings stand on their own.
-    tape: list | None = field(default=None, repr=False)
-    # The test being run reads these (request, reply) pairs, in order, instead of crossing, for as
-    # long as it asks exactly these requests (what its replay batch asked and was answered); and
-    # reads nothing from ``_read`` meanwhile, as the batch did not (grader.core.replay).
-    prefetch: collections.deque | None = field(default=None, repr=False)
+    # Where replies come from (the worker, unless the replay says otherwise for one test's run).
+    source: ReplySource = field(default=WORKER, repr=False)
 
     def __post_init__(self):
         if self.deadline is None:
@@ -183,6 +219,11 @@ class Submission:
 
     def state(self, function: str) -> FunctionState:
         return self.states.setdefault(function, FunctionState())
+
+    @property
+    def reply_limit(self) -> int:
+        """The longest reply its workers may send (course.yaml ``sandbox.reply_kb`` in a sandbox)."""
+        return (self.launcher or LocalLauncher()).reply_bytes
 
     @property
     def expired(self) -> bool:
@@ -384,21 +425,21 @@ class Submission:
         during = "" if exercise == name else f" while calling {name}"
         worker = self._ensure_worker()
         reading = request.get("op") == "get"
-        if self.prefetch is not None:
-            if self.prefetch and self.prefetch[0][0] == dict(request, module=module):
-                started = time.monotonic()
-                try:  # reading a reply is charged as when it crosses (the batch's time already was)
-                    return self._interpret(name, dict(self.prefetch.popleft()[1]), exercise, observed=True)
-                finally:
-                    state.spent += time.monotonic() - started
-            self.prefetch.clear()  # the test asks what its batch did not: from here on, it asks the worker
-        if not reading or self._read_from is not worker or self.tape is not None or self.prefetch is not None:
+        request = dict(request, module=module)
+        kept = self.source.answer(request)
+        if kept is not None:
+            started = time.monotonic()
+            try:  # reading a reply is charged as when it crosses (the batch's time already was)
+                return self._interpret(name, dict(kept), exercise, observed=True)
+            finally:
+                state.spent += time.monotonic() - started
+        if not reading or self._read_from is not worker or not self.source.reads_kept:
             self._read, self._read_from = {}, worker
         elif (module, name) in self._read:
             return self._interpret(name, dict(self._read[(module, name)]), exercise)
         started = time.monotonic()
         try:
-            reply = worker.request(dict(request, module=module), timeout=limit - state.spent)
+            reply = worker.request(request, timeout=limit - state.spent)
         except WorkerTimeout:
             self._lose_worker()
             state.unavailable = FunctionUnavailable(
@@ -428,8 +469,7 @@ class Submission:
             raise UnsupportedReturn(f"{name} returned {exc}") from None
         finally:
             state.spent += time.monotonic() - started
-        if self.tape is not None:
-            self.tape.append(Crossing(dict(request, module=module), dict(reply), exercise, time.monotonic() - started))
+        self.source.crossed(Crossing(request, dict(reply), exercise, time.monotonic() - started))
         if reading and reply.get("ok"):
             self._read[(module, name)] = dict(reply)  # as received: _interpret decodes a copy
         # Reading the reply is charged to the exercise too: the time limit bounds what a call
@@ -440,7 +480,8 @@ class Submission:
         finally:
             state.spent += time.monotonic() - started
 
-    def replayable(self, exercise: str, modules: list[str]) -> bool:
+    # -- the replay's batches (grader.core.replay) ------------------------------------------
+    def can_batch(self, exercise: str, modules: list[str]) -> bool:
         """Can a batch of ``exercise`` be sent: the exercise available, its modules imported, a worker
         running, time left? (When not, the tests meet the same trouble, and say so.)"""
         if self.state(exercise).unavailable is not None or self.expired:
@@ -453,61 +494,85 @@ class Submission:
             return False
         return True
 
-    def replay(
-        self, parts: list[tuple[str, int, float]], frame: bytes
-    ) -> Iterator[tuple[list[dict] | None, float, int]]:
-        """Send ``frame``, a ``batches`` request of ``parts`` ((exercise charged, requests, cutoff seconds)
-        each, built once) and yield, part by part, its replies as received, the seconds it took and
-        what keeping them holds (bytes, at least).
+    def send_batches(self, messages: list[BatchMessage]) -> Iterator[tuple[list[dict] | None, float, int]]:
+        """Send ``messages`` (each one exercise's ``batches`` request, built once) one after the other,
+        and yield, part by part, its replies as received, the seconds it took and what keeping them
+        holds (bytes, at least).
+
+        A message is sent once the last reply of the one before has arrived, and before that reply is
+        read: the worker answers it while the grader reads and judges the last. Never earlier: while
+        student code answers one exercise's requests, no input of another exercise is in the worker's
+        process, its request pipe included. (Code that writes that last reply itself, from the worker's
+        own process, can have the next request sent while it still runs, as it could read a test's next
+        request before a worker does without the replay: the reply it writes is then one too many, and
+        the worker is lost.)
 
         The worker answers the parts one after the other, each as soon as it is done, and each is
         timed here as it arrives: at most its exercise's time left, its ``cutoff`` and the
         submission's deadline. A part that says nothing (too slow, the worker died, broke the
-        protocol, wrote a reply of its own) yields None and ends the replay: the worker is lost,
+        protocol, wrote a reply of its own) yields None and ends the batches: the worker is lost,
         and whatever it did, the tests meet it afresh. The replies are not interpreted and the time
         is not charged here (grader.core.replay does both).
         """
         worker = self._ensure_worker()
         self._read = {}  # student code runs
-        try:  # a worker reads a request whole before it runs any: reading it takes no student time
-            worker.send(frame, timeout=min(sum(cutoff for _, _, cutoff in parts), self.deadline))
-        except (WorkerTimeout, WorkerDied):
-            self._lose_worker()
+        if messages and not self._send_batch(worker, messages[0]):
             yield None, 0.0, 0
             return
-        for exercise, count, cutoff in parts:
-            started = time.monotonic()
-            left = self.deadline - (started - self.started)
-            timeout = min(self._time_limit(exercise) - self.state(exercise).spent, cutoff, left)
-            try:
-                reply = worker.receive(timeout=timeout)
-            except (WorkerTimeout, WorkerDied, ReplyRejected):
-                reply = None
-            replies = reply.get("replies") if reply is not None and reply.get("ok") else None
-            if not (isinstance(replies, list) and len(replies) == count):
-                # Not a batch's answer: whatever the worker did instead (wrote a reply of its own,
-                # ended, went on sending), the tests must meet it afresh, as they would have.
-                self._lose_worker()
-                yield None, time.monotonic() - started, 0
-                return
-            yield replies, time.monotonic() - started, getattr(worker, "last_reply_bytes", 0)
+        for i, message in enumerate(messages):
+            for j, (exercise, count, cutoff) in enumerate(message.parts):
+                started = time.monotonic()
+                left = self.deadline - (started - self.started)
+                timeout = min(self._time_limit(exercise) - self.state(exercise).spent, cutoff, left)
+                try:
+                    data = worker.receive_bytes(timeout=timeout)
+                except (WorkerTimeout, WorkerDied, ReplyRejected):
+                    data = None
+                # The next exercise's request goes out before this reply is read: the worker answers it meanwhile.
+                sent = data is None or j < len(message.parts) - 1 or i + 1 == len(messages)
+                sent = sent or self._send_batch(worker, messages[i + 1])
+                try:
+                    reply = parse_reply(data) if data is not None else None
+                except ReplyRejected:
+                    reply = None
+                replies = reply.get("replies") if reply is not None and reply.get("ok") else None
+                if not (isinstance(replies, list) and len(replies) == count):
+                    # Not a batch's answer: whatever the worker did instead (wrote a reply of its own,
+                    # ended, went on sending), the tests must meet it afresh, as they would have.
+                    self._lose_worker()
+                    yield None, time.monotonic() - started, 0
+                    return
+                yield replies, time.monotonic() - started, worker.last_reply_bytes
+                if not sent:
+                    yield None, 0.0, 0
+                    return
 
-    def replayed(self, exercise: str, replies: list[dict]) -> None:
+    def _send_batch(self, worker: WorkerProcess, message: BatchMessage) -> bool:
+        """Write ``message`` (a worker reads a request whole before it runs any: reading it takes no
+        student time); False, and the worker lost, when it could not be written."""
+        try:
+            worker.send(message.frame, timeout=min(sum(cutoff for _, _, cutoff in message.parts), self.deadline))
+        except (WorkerTimeout, WorkerDied):
+            self._lose_worker()
+            return False
+        return True
+
+    def learn_from_batch(self, exercise: str, replies: list[dict]) -> None:
         """What ``replies`` (those its replayed tests read, of ``exercise``) tell of the submission as
         :meth:`_interpret` would learn it: a NotImplementedError marks the exercise not implemented."""
         if any(r.get("kind") == "raised" and r.get("error_type") == "NotImplementedError" for r in replies):
             self.state(exercise).not_implemented = True
 
-    def observe_replayed(self, raised: list[str]) -> None:
-        """After a replay in which the functions ``raised`` raised: was the worker at its memory limit?
-        Checked once for the whole replay (a peak only grows), naming the function only when one
-        alone raised; the tests that read the replay's replies later do not check again."""
+    def observe_batches(self, raised: list[str]) -> None:
+        """After the batches in which the functions ``raised`` raised: was the worker at its memory limit?
+        Checked once for all of them (a peak only grows), naming the function only when one alone
+        raised; the tests that read the batches' replies later do not check again."""
         if raised and self.worker is not None:
             self.worker.observe_memory(raised[0] if len(set(raised)) == 1 else None)
 
     def _interpret(self, function: str, reply: dict, exercise: str | None = None, observed: bool = False) -> dict:
         """The reply's value, or what it means as an exception; ``observed``: a batch's reply, whose
-        worker's memory was checked after the batch (:meth:`replayed`)."""
+        worker's memory was checked after the batches (:meth:`observe_batches`)."""
         state = self.state(exercise or function)
         if reply.get("ok"):
             try:
@@ -634,3 +699,8 @@ class Implementation:
 
     def __repr__(self) -> str:
         return f"<{self._label}>"
+
+
+def reply_limit_of(impl: Implementation) -> int:
+    """The longest reply ``impl``'s workers may send (a lab's replay sizes its crossings under it)."""
+    return impl._submission.reply_limit

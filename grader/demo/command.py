@@ -18,6 +18,7 @@ from grader.display import markup, text
 from grader.engine.events import RunListener, failed_message
 from grader.errors import GraderError
 from grader.feedback import format_points, grade_table
+from grader.options import settings_options
 
 if TYPE_CHECKING:
     from grader.engine.record import GradeRecord
@@ -49,6 +50,7 @@ def register(sub, common) -> None:
         help="grading processes in parallel (default: 2, or 1 on a single core)",
     )
     parser.add_argument("--skip-build", action="store_true", help="do not build the nbgrader course")
+    settings_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -102,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     results_dir = out / "results"
 
     with console.status("grading the sample class (the labs train policies: about a minute) ..."):
-        options = GradingOptions(jobs=max(1, args.jobs), force=True, out=results_dir)
+        options = GradingOptions.from_command_line(args, jobs=max(1, args.jobs), force=True, out=results_dir)
         run_info = grade_class(
             course,
             ClassRoster(discover_submissions(submissions), root=submissions),

@@ -1,7 +1,7 @@
 """Grading sessions on the workers of a Dask cluster (``--scheduler tcp://HOST:8786``).
 
 Each Dask worker hosts one :class:`~grader.engine.driver.HostedSession` (course loaded,
-one sandbox zygote, one pytest session), set up once by :class:`GradingPlugin` and reused
+one sandbox zygote, one pytest session), set up once by :class:`DaskGradingPlugin` and reused
 for every submission it receives. Workers share no file system with the client: the
 course travels once, inside the plugin, as a compressed archive of the files that grade
 (its fingerprint is checked on arrival, with the worker's own grader code, Python and
@@ -20,7 +20,6 @@ Workers run with ``--nthreads 1``: one submission at a time, each in its own san
 from __future__ import annotations
 
 import io
-import os
 import tarfile
 import threading
 import time
@@ -29,8 +28,9 @@ from pathlib import Path
 
 from grader.core.course import Course, load_course
 from grader.core.fingerprint import check_course, course_files
-from grader.engine.dispatch import Dispatcher
-from grader.engine.driver import HostedSession, Outcome
+from grader.engine.backend import Feed, Outcome
+from grader.engine.driver import HostedSession
+from grader.engine.options import GradingOptions
 from grader.engine.parcel import Parcel
 from grader.engine.record import totals
 from grader.errors import GraderError
@@ -65,7 +65,7 @@ def unpack_bundle(bundle: bytes, dest: Path) -> Path:
     return dest
 
 
-class GradingPlugin(WorkerPlugin):
+class DaskGradingPlugin(WorkerPlugin):
     """The grading session of one Dask worker: set up once, reused for every submission.
 
     ``setup`` unpacks the course into the worker's scratch directory, checks its fingerprint
@@ -75,12 +75,17 @@ class GradingPlugin(WorkerPlugin):
 
     idempotent = True  # a rerun of the same course reuses the running sessions
 
-    def __init__(self, course: Course, *, course_hash: str, sandbox: str, only: list[str] | None):
+    def __init__(self, course: Course, *, course_hash: str, options: GradingOptions, only: list[str] | None):
         self.bundle = course_bundle(course)
         self.course_hash = course_hash
-        self.sandbox = sandbox
+        # The settings a worker's session reads (its sandbox, cgroups, bubblewrap, replay); the rest is the
+        # client's (a pool, a folder or a cache of this machine mean nothing there).
+        self.options = GradingOptions(
+            sandbox=options.sandbox, cgroups=options.cgroups, bubblewrap=options.bubblewrap, replay=options.replay
+        )
         self.only = only
-        self.name = f"grader-{course_hash[:16]}-{sandbox}"
+        settings = f"{options.cgroups}{'' if options.bubblewrap else '-nobwrap'}{'' if options.replay else '-noreplay'}"
+        self.name = f"grader-{course_hash[:16]}-{options.sandbox}-{settings}"
         self.session: HostedSession | None = None
         self.refused: str | None = None
         self.address = ""
@@ -96,7 +101,7 @@ class GradingPlugin(WorkerPlugin):
             course = load_course(root)
             check_course(course, self.only, self.course_hash, where=f"worker {worker.address}")
             session = HostedSession(
-                course, mode=self.sandbox, course_hash=self.course_hash, only=self.only, grader=worker.address
+                course, options=self.options, course_hash=self.course_hash, only=self.only, grader=worker.address
             )
         except GraderError as exc:
             self.refused = str(exc)
@@ -141,10 +146,6 @@ def plugin_status(plugin_name: str, dask_worker=None) -> dict | None:
     return plugin.status() if plugin is not None else None
 
 
-INSECURE_ENV = "GRADER_CLUSTER_INSECURE"
-CREDENTIALS_ENV = "GRADER_CLUSTER_CREDENTIALS"
-
-
 def member_outcome(outcome: Outcome, worker: str, course: Course | None = None) -> Outcome:
     """What a member's answer may decide: a grade of its own student, never the whole run.
 
@@ -181,36 +182,38 @@ def check_address(address: str, insecure: bool = False) -> str:
     submission, return chosen grades, stop the run) or as a client (run code on the workers,
     which hold the course's solutions). Loopback is no boundary: every user of this machine
     reaches its ports. So only ``tls://`` is used (mutual TLS: :func:`cluster_security`),
-    unless ``insecure`` (``--insecure``, ``$GRADER_CLUSTER_INSECURE``) says otherwise.
+    unless ``insecure`` (``--insecure``, the grading option) says otherwise.
     """
     scheme, _, rest = address.partition("://")
     if not rest:
         scheme, rest = "tcp", address
     if scheme in ("tls", "wss", "gateway"):  # TLS (Dask Gateway's own, per cluster, for gateway://)
         return address
-    if scheme in ("tcp", "ws") and (insecure or os.environ.get(INSECURE_ENV)):
+    if scheme in ("tcp", "ws") and insecure:
         return address
     raise GraderError(
         f"refusing to grade on {address}: a scheduler reached over plain {scheme}:// (on 127.0.0.1 "
         "too: every user of this machine reaches it) lets anyone who reaches it join as a worker, "
         "receive every submission and return chosen grades, or as a client and read the course's "
-        "solutions; use tls:// with the credentials of `grader cluster-credentials` "
-        f"(${CREDENTIALS_ENV}), or, on a network you trust entirely, set ${INSECURE_ENV}=1 "
-        "(what the insecure option of grade-class and autograde does)"
+        "solutions; use tls:// with the credentials of `grader cluster-credentials` (the credentials "
+        "option of grade-class and autograde, or $GRADER_CLUSTER_CREDENTIALS), or, on a network you trust "
+        "entirely, their insecure option (or $GRADER_CLUSTER_INSECURE=1)"
     )
 
 
-def cluster_security(address: str):
+def cluster_security(address: str, folder: Path | None):
     """distributed's ``Security`` for ``address``: mutual TLS with the course's credentials for
-    ``tls://`` (``$GRADER_CLUSTER_CREDENTIALS``: a folder with ca.pem, member.pem, member-key.pem),
+    ``tls://`` (``folder``: the grading option ``credentials``, with ca.pem, member.pem, member-key.pem),
     else None."""
     if not address.startswith("tls://"):
         return None
     from distributed.security import Security
 
-    folder = os.environ.get(CREDENTIALS_ENV)
     if not folder:
-        raise GraderError(f"{address} needs the cluster's credentials: set ${CREDENTIALS_ENV} to their folder")
+        raise GraderError(
+            f"{address} needs the cluster's credentials: their folder (the credentials option of grade-class "
+            "and autograde, or $GRADER_CLUSTER_CREDENTIALS)"
+        )
     files = {name: Path(folder) / name for name in ("ca.pem", "member.pem", "member-key.pem")}
     missing = [str(p) for p in files.values() if not p.is_file()]
     if missing:
@@ -231,19 +234,18 @@ class DaskCluster:
         address: str,
         course: Course,
         *,
-        sandbox: str,
         course_hash: str,
         only: list[str] | None,
-        insecure: bool = False,
+        options: GradingOptions = GradingOptions(),
     ):
-        address = check_address(address, insecure)
+        address = check_address(address, options.insecure)
         if Client is None:
             raise GraderError(
                 "grading on a Dask cluster needs the distributed package: pip install 'rl-llm-m4-grader[cluster]'"
             )
         self.address = address
         self.course = course
-        self.sandbox = sandbox
+        self.options = options
         self.course_hash = course_hash
         self.only = only
         self.where = f"the Dask cluster at {address}"
@@ -256,15 +258,15 @@ class DaskCluster:
                 self.address,
                 timeout=CONNECT_TIMEOUT,
                 set_as_default=False,
-                security=cluster_security(self.address),
+                security=cluster_security(self.address, self.options.credentials),
                 deserializers=["msgpack", "error"],
             )
         except (OSError, TimeoutError) as exc:
             raise GraderError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
 
-    def run(self, dispatcher: Dispatcher) -> None:
+    def run(self, dispatcher: Feed) -> None:
         client = self.connect()
-        plugin = GradingPlugin(self.course, course_hash=self.course_hash, sandbox=self.sandbox, only=self.only)
+        plugin = DaskGradingPlugin(self.course, course_hash=self.course_hash, options=self.options, only=self.only)
         futures: dict = {}  # future -> (student, worker)
         try:
             try:
@@ -279,7 +281,7 @@ class DaskCluster:
                 future.cancel()
             client.close()
 
-    def _grade(self, client, plugin_name: str, dispatcher: Dispatcher, futures: dict) -> None:
+    def _grade(self, client, plugin_name: str, dispatcher: Feed, futures: dict) -> None:
         accepted: dict[str, int] = {}  # worker -> threads
         refused: dict[str, str] = {}
         seen: dict[str, float] = {}  # worker -> when it was first seen

@@ -17,60 +17,22 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from grader.calendar import penalty_of, read_timestamp
 from grader.core.course import Course
 from grader.core.fingerprint import run_fingerprint
-from grader.engine.driver import Outcome, check_functions
+from grader.engine.backend import Backend, Outcome
+from grader.engine.driver import check_functions
 from grader.engine.events import Relay, RunListener
 from grader.engine.local import LocalPool
 from grader.engine.manifest import ClassManifest
+from grader.engine.options import GradingOptions
 from grader.engine.parcel import Parcel, SubmissionRefused, label_of
 from grader.engine.record import now, ungraded_record
 from grader.engine.store import ResultStore
 from grader.errors import GraderError
 
 MAX_ATTEMPTS = 2
-
-
-@dataclass(frozen=True)
-class GradingOptions:
-    """How a class is graded: the settings of a grading command, read once from its command line.
-
-    Each setting has this one name from the command to the grading sessions.
-
-    Attributes
-    ----------
-    jobs
-        Grading processes on this machine (never more than there are submissions to grade).
-    sandbox
-        ``"auto"`` (bubblewrap when it works, else a loud warning), ``"require"`` or ``"off"``.
-    scheduler
-        A Dask scheduler's address: grade on its workers instead of ``jobs`` processes here.
-    only
-        Grade these functions only (the records then hold only them); None: every function.
-    force
-        Grade again what has a current record.
-    students
-        The students a command was asked for (``--student``); the commands choose the
-        submissions with it, :func:`grade_class` grades what its :class:`ClassRoster` holds.
-    out
-        Where the records go: one class's folder for :func:`grade_class`; for ``grader
-        autograde`` the folder of one per assignment (None: grader-results/ in the course directory).
-    pool
-        Grading sessions the caller keeps for several runs (a :class:`~grader.engine.local.LocalPool`
-        used as a context manager, whose ``only`` includes these functions); None: new ones per run.
-    """
-
-    jobs: int = 1
-    sandbox: str = "auto"
-    scheduler: str | None = None
-    only: tuple[str, ...] | None = None
-    force: bool = False
-    students: tuple[str, ...] | None = None
-    out: Path | None = None
-    pool: Backend | None = None
 
 
 @dataclass(frozen=True)
@@ -126,17 +88,9 @@ class ClassRun:
     todo: list[str] = field(default_factory=list)  # the submissions this run grades
 
 
-class Backend(Protocol):
-    """Grading sessions somewhere: :meth:`run` grades until the dispatcher has nothing left, and tells
-    ``dispatcher.listener`` when a session is ready (``started``) or will not grade (``refused``)."""
-
-    where: str
-
-    def run(self, dispatcher: "Dispatcher") -> None: ...
-
-
 class Dispatcher:
-    """The submissions still to grade, who is grading what, and every record saved as it comes."""
+    """The submissions still to grade, who is grading what, and every record saved as it comes (what a
+    backend is fed: :class:`~grader.engine.backend.Feed`)."""
 
     def __init__(
         self,
@@ -271,10 +225,8 @@ def make_backend(
     if options.scheduler:
         from grader.engine.cluster import DaskCluster
 
-        return DaskCluster(options.scheduler, course, sandbox=options.sandbox, course_hash=course_hash, only=only)
-    return LocalPool(
-        course, jobs=jobs, sandbox=options.sandbox, course_hash=course_hash, only=only, log_dir=store.logs_dir
-    )
+        return DaskCluster(options.scheduler, course, options=options, course_hash=course_hash, only=only)
+    return LocalPool(course, jobs=jobs, options=options, course_hash=course_hash, only=only, log_dir=store.logs_dir)
 
 
 def grade_class(

@@ -18,29 +18,29 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import queue
 import shutil
 import socket
 import tempfile
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 import pytest
 
 from grader.core.course import Course
-from grader.core.fingerprint import course_fingerprint, run_fingerprint
+from grader.core.fingerprint import run_fingerprint
 from grader.core.plugin import GradingPlugin, function_of
-from grader.core.replay import ItemTrace, Replayer, load_traces, store_traces, trace_file, trace_of
+from grader.core.replay import ReplayPlugin
 from grader.core.staging import stage_submission
+from grader.engine.backend import Outcome
+from grader.engine.options import GradingOptions
 from grader.engine.parcel import Parcel
 from grader.engine.record import GradeRecord, graded_record
 from grader.errors import GraderError
-from grader.sandbox import sandbox_launcher
+from grader.sandbox import SandboxLauncher, sandbox_launcher
 from grader.sandbox.limits import Limits
-from grader.worker.client import WorkerStartError
+from grader.worker.client import Launcher, LocalLauncher, WorkerStartError
 
 SUITES = ("hidden", "visible")
 PLACEHOLDER = "submission"
@@ -143,35 +143,36 @@ class Session:
 
     Parameters
     ----------
+    launcher : starts the workers (:class:`~grader.worker.client.Launcher`; default: plain processes,
+        for trusted code only).
     course_hash : the run fingerprint records are stored under (:func:`run_fingerprint`).
     grader : who grades, for the records (a host name, a Dask worker's address).
+    replay : replay the reference's traces of the hidden tests (:mod:`grader.core.replay`; the
+        records are the same either way).
     """
 
     def __init__(
         self,
         course: Course,
         *,
-        launcher=None,
+        launcher: Launcher | None = None,
         course_hash: str = "",
         suite: str = "hidden",
         only: list[str] | None = None,
         grader: str = "",
-        replay: bool | None = None,
+        replay: bool = True,
     ):
         tests_dir_of(course, suite)
-        # Replaying the reference's traces (grader.core.replay): hidden tests only; GRADER_REPLAY=0 turns it off.
-        if replay is None:
-            replay = os.environ.get("GRADER_REPLAY", "1") != "0"
-        self.replay = replay and suite == "hidden"
+        self.replay = replay and suite == "hidden"  # the visible tests are not traced
         check_functions(course, only or [])
         self.course = course
-        self.launcher = launcher
+        self.launcher: Launcher = launcher or LocalLauncher()
         self.course_hash = course_hash
         self.suite = suite
         self.only = [f for f in course.functions if f in only] if only else None
         self.grader = grader or socket.gethostname()
-        self.limits = getattr(launcher, "limits", None) or Limits.from_course(course)
-        self.sandbox = launcher.describe() if hasattr(launcher, "describe") else "no sandbox (trusted code only)"
+        self.limits = launcher.limits if isinstance(launcher, SandboxLauncher) else Limits.from_course(course)
+        self.sandbox = self.launcher.describe()
         self._hashes: dict[tuple[str, ...], str] = {}
 
     def run(self, feed: Feed, on_record: OnRecord, on_failure: OnFailure) -> None:
@@ -185,19 +186,26 @@ class Session:
         """
         plugin = StreamPlugin(self.course, launcher=self.launcher, only=self.only)
         with tempfile.TemporaryDirectory(prefix="grader-session-") as scratch:
-            loop = _Loop(self, plugin, feed, on_record, on_failure, Path(scratch))
-            run_pytest(self.course, self.suite, [plugin, loop])
+            replay = None
+            if self.replay:
+                replay = ReplayPlugin(
+                    plugin,
+                    PLACEHOLDER,
+                    reply_limit=self.limits.reply_bytes,
+                    scratch=Path(scratch),
+                    forget_workers=self.launcher.take_exits,  # the reference's and stubs' workers are no one's
+                )
+            loop = _Loop(self, plugin, replay, feed, on_record, on_failure, Path(scratch))
+            run_pytest(self.course, self.suite, [plugin, loop, *([replay] if replay else [])])
 
     def record(self, parcel: Parcel, result) -> GradeRecord:
-        history = getattr(self.launcher, "history", None)
         # One submission at a time: every worker that ended since the last one was this one's.
-        exits = [e for key in list(history) for e in self.launcher.take_history(key)] if history else []
         return graded_record(
             self.course,
             parcel,
             result,
             course_hash=self.course_hash_of(parcel),
-            exits=exits,
+            exits=self.launcher.take_exits(),
             limits=self.limits,
             sandbox=self.sandbox,
             grader=self.grader,
@@ -221,6 +229,7 @@ class _Loop:
         self,
         session: Session,
         plugin: StreamPlugin,
+        replay: ReplayPlugin | None,
         feed: Feed,
         on_record: OnRecord,
         on_failure: OnFailure,
@@ -228,11 +237,11 @@ class _Loop:
     ):
         self.session = session
         self.plugin = plugin
+        self.replay = replay
         self.feed = feed
         self.on_record = on_record
         self.on_failure = on_failure
         self.scratch = scratch
-        self.traces = _Traces(self) if session.replay else None
 
     def _stage(self, parcel: Parcel) -> Path:
         for name in ("received", "staged"):
@@ -246,7 +255,6 @@ class _Loop:
         if session.testsfailed and not session.config.option.continue_on_collection_errors:
             raise session.Interrupted(f"{session.testsfailed} errors during collection")
         items = list(session.items)
-        hook = session.config.hook
         while True:
             parcel = self.feed()
             if parcel is None:
@@ -259,149 +267,36 @@ class _Loop:
                 continue
             wanted = set(self.plugin.functions_for(parcel.only))
             mine = [item for item in items if function_of(item) in wanted]
-            replayer = self.traces.replayer(mine, session) if self.traces is not None and mine else None
-            self.plugin.bind(staged, parcel.only)
-            agreed = self._replay(replayer, mine) if replayer is not None else {}
-            run = [item for item in mine if item.nodeid not in agreed]
-            for i, item in enumerate(run):
-                # nextitem=None on the last item tears down every fixture, the
-                # session-scoped worker included: nothing carries over.
-                hook.pytest_runtest_protocol(item=item, nextitem=run[i + 1] if i + 1 < len(run) else None)
-                if session.shouldstop:
-                    raise session.Interrupted(str(session.shouldstop))
-            self.plugin.prefetched = {}
-            if agreed and not run:  # no test ran: no teardown closes the submission
-                self.plugin.close_submission(PLACEHOLDER)
-            if self.traces is not None:
-                self.traces.submissions += 1
-            state = self.plugin.states[PLACEHOLDER]
-            if state.infrastructure_error is not None:
-                # The grader's trouble, not the student's: no grade, and this session stops.
-                self.on_failure(parcel, state.infrastructure_error, True)
-                return True
-            result = state.result
-            if result is None:  # no test item for these functions (e.g. no hidden tests yet)
-                result = self.plugin.result_without_tests(PLACEHOLDER)
-            self.on_record(parcel, self.session.record(parcel, result))
+            if self._grade(session, parcel, staged, mine):
+                return True  # the infrastructure failed: this session stops
         return True
 
-    def _replay(self, replayer: Replayer, mine: list) -> dict:
-        """Replay ``mine`` on the bound submission (grader.core.replay): record the tests that agree, and
-        leave the others their batch's replies to read; the node ids of those that agreed."""
-        replayed = replayer.run(self.plugin.open_submission(PLACEHOLDER), {i.nodeid: function_of(i) for i in mine})
-        self.plugin.prefetched = replayed.prefetched
-        if replayed.fresh:
-            self.plugin.states[PLACEHOLDER].submission.lose_worker()
-        # Whole exercises agree or none of their tests does: recorded first, each function's in order.
-        for item in mine:
-            if item.nodeid in replayed.agreed:
-                trace, outcome = replayed.agreed[item.nodeid]
-                self.plugin.record(
-                    PLACEHOLDER, trace.function, outcome, trace.calls, trace.relation, trace.claims, trace.sizes
-                )
-        return replayed.agreed
-
-
-class _Traces:
-    """The replay traces of a session's hidden tests (grader.core.replay), by function: read from the
-    grader's cache, else recorded by running the reference solutions, and the course's stubs, through
-    the same tests.
-
-    A session records only from its second submission on: grading one submission, recording
-    would cost as much as it saves.
-    """
-
-    RUNS = ("reference", "stubs")
-
-    def __init__(self, loop: "_Loop"):
-        self.loop = loop
-        self.by_function: dict[str, dict[str, list[ItemTrace]]] = {}  # function -> run -> traces
-        self.submissions = 0  # graded so far in this session
-        self.fingerprint: str | None = None
-        self._replayer: Replayer | None = None
-
-    def replayer(self, mine: list, session) -> Replayer | None:
-        """A replayer holding the traces of the tests in ``mine``; None when there are none."""
-        course = self.loop.plugin.course
-        functions = [f for f in dict.fromkeys(function_of(i) for i in mine) if course.exercise(f).kind != "lab"]
-        missing = [f for f in functions if f not in self.by_function]
-        if missing and self.fingerprint is None:
-            self.fingerprint = course_fingerprint(course)
-        for function in missing:
-            runs = {run: self._load(function, run) for run in self.RUNS}
-            if all(found is not None for found in runs.values()):
-                self.by_function[function] = runs
-                self._replayer = None
-        missing = [f for f in missing if f not in self.by_function]
-        if missing and self.submissions >= 1:
-            self._record(missing, session)
-        if not any(self.by_function.get(f, {}).get("reference") for f in functions):
-            return None
-        if self._replayer is None:
-            every = [t for runs in self.by_function.values() for t in runs["reference"]]
-            others: dict[str, list[ItemTrace]] = {}
-            for runs in self.by_function.values():
-                for trace in runs["stubs"]:
-                    others.setdefault(trace.key, []).append(trace)
-            self._replayer = Replayer({t.key: t for t in every}, self.loop.session.limits.reply_bytes, others)
-        return self._replayer
-
-    def _load(self, function: str, run: str) -> list[ItemTrace] | None:
-        path = trace_file(function, self.fingerprint, run)
-        return load_traces(path) if path is not None else None
-
-    def _record(self, functions: list[str], session) -> None:
-        """Run the reference solutions and the stubs through the tests of ``functions``, keeping each
-        test's crossings; store the traces."""
-        course = self.loop.plugin.course
-        runs = {"reference": self._run(course.solutions_dir, functions, session)}
-        stubs = course.exercises_dir
-        runs["stubs"] = self._run(stubs, functions, session) if stubs.is_dir() else {}
-        if runs["reference"] is None or runs["stubs"] is None:
-            return  # the grader's trouble: tried again with the next submission
-        for function in functions:
-            self.by_function[function] = {run: found.get(function, []) for run, found in runs.items()}
-            if function not in runs["reference"]:
-                continue  # kept in this session only (empty): the next session records it again
-            for run, found in runs.items():
-                path = trace_file(function, self.fingerprint, run)
-                if path is not None:
-                    store_traces(found.get(function, []), path)
-        self._replayer = None
-
-    def _run(self, source: Path, functions: list[str], session) -> dict[str, list[ItemTrace]] | None:
-        """The traces of one run of ``source`` through the tests of ``functions``, by function."""
-        loop, plugin = self.loop, self.loop.plugin
-        staged_at = loop.scratch / "traced"
-        if staged_at.exists():
-            shutil.rmtree(staged_at)
-        staged = stage_submission(plugin.course, source, staged_at)
-        items = [item for item in session.items if function_of(item) in functions]
-        plugin.bind(staged, functions)
-        plugin.taping, plugin.taped = True, {}
-        try:
-            for i, item in enumerate(items):
-                session.config.hook.pytest_runtest_protocol(
-                    item=item, nextitem=items[i + 1] if i + 1 < len(items) else None
-                )
-        finally:
-            plugin.taping = False
-        taped, plugin.taped = plugin.taped, {}
-        launcher = loop.session.launcher
-        for key in list(getattr(launcher, "history", None) or {}):  # these workers are no one's
-            launcher.take_history(key)
-        state = plugin.states[PLACEHOLDER]
+    def _grade(self, session, parcel: Parcel, staged: Path, mine: list) -> bool:
+        """Grade the bound submission on the items ``mine``; True when the infrastructure failed."""
+        replaying = self.replay is not None and bool(mine) and self.replay.prepare(mine, session)
+        self.plugin.bind(staged, parcel.only)
+        agreed = self.replay.replay(mine) if replaying else set()
+        run = [item for item in mine if item.nodeid not in agreed]
+        for i, item in enumerate(run):
+            # nextitem=None on the last item tears down every fixture, the
+            # session-scoped worker included: nothing carries over.
+            session.config.hook.pytest_runtest_protocol(item=item, nextitem=run[i + 1] if i + 1 < len(run) else None)
+            if session.shouldstop:
+                raise session.Interrupted(str(session.shouldstop))
+        if agreed and not run:  # no test ran: no teardown closes the submission
+            self.plugin.close_submission(PLACEHOLDER)
+        if self.replay is not None:
+            self.replay.end_submission()
+        state = self.plugin.states[PLACEHOLDER]
         if state.infrastructure_error is not None:
-            return None
-        # A function the run could not finish (a time limit on a slow machine, a crash) has outcomes that
-        # come from that, not from its replies: none of its tests is traced.
-        stopped = {f for f, r in (state.result.functions.items() if state.result else ()) if r.error_kind}
-        found: dict[str, list[ItemTrace]] = {f: [] for f in functions if f not in stopped}
-        for key, (function, outcome, tape, calls, flags) in taped.items():
-            trace = trace_of(key, function, outcome, tape, calls, flags)
-            if trace is not None and function in found:
-                found[function].append(trace)
-        return found
+            # The grader's trouble, not the student's: no grade, and this session stops.
+            self.on_failure(parcel, state.infrastructure_error, True)
+            return True
+        result = state.result
+        if result is None:  # no test item for these functions (e.g. no hidden tests yet)
+            result = self.plugin.result_without_tests(PLACEHOLDER)
+        self.on_record(parcel, self.session.record(parcel, result))
+        return False
 
 
 def grade_here(
@@ -413,7 +308,7 @@ def grade_here(
     suite: str = "hidden",
     only: list[str] | None = None,
     on_record: OnRecord | None = None,
-    replay: bool | None = None,
+    replay: bool = True,
 ) -> dict[str, GradeRecord]:
     """Grade ``parcels`` in this process, one session; a record per student (``replay``: see :class:`Session`).
 
@@ -451,31 +346,6 @@ def grade_here(
 
 
 # -- a session hosted by a long-lived process -------------------------------------------------
-@dataclass
-class Outcome:
-    """What grading one submission gave: a record, or why there is none."""
-
-    record: GradeRecord | None = None
-    failure: str = ""
-    infrastructure: bool = False  # the failure is the grader's (retry elsewhere), not the student's
-    fatal: bool = False  # no session can grade anything (the tests do not collect, no sandbox)
-
-    def to_json(self) -> dict:
-        return {
-            "record": self.record.to_json() if self.record else None,
-            "failure": self.failure,
-            "infrastructure": self.infrastructure,
-            "fatal": self.fatal,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict) -> "Outcome":
-        record = GradeRecord.from_json(data["record"]) if data.get("record") else None
-        if data.get("record") and record is None:
-            return cls(failure="the grading session sent a record that could not be read", infrastructure=True)
-        return cls(record, data.get("failure", ""), bool(data.get("infrastructure")), bool(data.get("fatal")))
-
-
 _STOP = object()
 
 
@@ -483,21 +353,22 @@ class HostedSession:
     """A grading session in a thread of its own, with its own sandbox: one submission per :meth:`grade`.
 
     Started on first use and after a failure of the infrastructure (a fresh sandbox
-    and pytest session); :meth:`close` ends it.
+    and pytest session); :meth:`close` ends it. ``options``: its sandbox, cgroups, bubblewrap and
+    replay settings (:class:`~grader.engine.options.GradingOptions`).
     """
 
     def __init__(
         self,
         course: Course,
         *,
-        mode: str = "auto",
+        options: GradingOptions = GradingOptions(),
         course_hash: str = "",
         only: list[str] | None = None,
         grader: str = "",
         warn: Callable[[str], None] | None = None,
     ):
         self.course = course
-        self.mode = mode
+        self.options = options
         self.course_hash = course_hash
         self.only = only
         self.grader = grader
@@ -519,7 +390,14 @@ class HostedSession:
         with self._lock:
             if self._thread is not None and self._thread.is_alive():
                 return
-            launcher = sandbox_launcher(self.course, mode=self.mode, warn=self.warn)
+            options = self.options
+            launcher = sandbox_launcher(
+                self.course,
+                mode=options.sandbox,
+                warn=self.warn,
+                cgroups=options.cgroups,
+                bubblewrap=options.bubblewrap,
+            )
             try:
                 launcher.start()
             except GraderError:
@@ -550,7 +428,12 @@ class HostedSession:
             current.pop().put(Outcome(failure=reason, infrastructure=infrastructure))
 
         session = Session(
-            self.course, launcher=launcher, course_hash=self.course_hash, only=self.only, grader=self.grader
+            self.course,
+            launcher=launcher,
+            course_hash=self.course_hash,
+            only=self.only,
+            grader=self.grader,
+            replay=self.options.replay,
         )
         fatal = error = None
         try:

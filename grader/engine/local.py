@@ -27,18 +27,17 @@ import sys
 import time
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from grader.core import cache
 from grader.core.course import Course, load_course
 from grader.core.fingerprint import check_course
-from grader.engine.driver import HostedSession, Outcome
+from grader.engine.backend import Feed, Outcome
+from grader.engine.driver import HostedSession
+from grader.engine.options import GradingOptions
 from grader.engine.parcel import Parcel
 from grader.engine.pipes import MessageReader, teller
 from grader.errors import GraderError
 from grader.sandbox.reaper import die_with_parent
-
-if TYPE_CHECKING:  # the pool is handed a dispatcher; dispatch imports the pool to make one
-    from grader.engine.dispatch import Dispatcher
 
 START_TIMEOUT = 300.0
 STOP_TIMEOUT = 30.0  # seconds for a kept process to end its session when the pool closes
@@ -48,7 +47,13 @@ class _Process:
     """One trusted grading process, as the coordinator sees it."""
 
     def __init__(
-        self, index: int, course: Course, course_hash: str, sandbox: str, log_dir: Path, only: list[str] | None = None
+        self,
+        index: int,
+        course: Course,
+        course_hash: str,
+        options: GradingOptions,
+        log_dir: Path,
+        only: list[str] | None = None,
     ):
         self.name = f"{socket.gethostname()}/local-{index}"
         read_fd, write_fd = os.pipe()
@@ -64,8 +69,7 @@ class _Process:
             str(course.root),
             "--course-hash",
             course_hash,
-            "--sandbox",
-            sandbox,
+            *settings_argv(options),
             "--request-fd",
             str(request_r),
             "--reply-fd",
@@ -124,6 +128,15 @@ class _Process:
                 pass
 
 
+def settings_argv(options: GradingOptions) -> list[str]:
+    """The command line of a grading process for ``options`` (each setting passed on, never through the
+    environment): its sandbox, cgroups, bubblewrap, replay and cache directory (this process's unless
+    ``options.cache`` says otherwise)."""
+    directory = options.cache if options.cache is not None else cache.current().directory
+    argv = ["--sandbox", options.sandbox, "--cgroups", options.cgroups, "--cache", str(directory or 0)]
+    return argv + ["--no-bubblewrap"] * (not options.bubblewrap) + ["--no-replay"] * (not options.replay)
+
+
 class LocalPool:
     """``jobs`` trusted grading processes on this machine (a process that dies is replaced).
 
@@ -135,17 +148,25 @@ class LocalPool:
     """
 
     def __init__(
-        self, course: Course, *, jobs: int, sandbox: str, course_hash: str, only: list[str] | None, log_dir: Path
+        self,
+        course: Course,
+        *,
+        jobs: int,
+        course_hash: str,
+        only: list[str] | None,
+        log_dir: Path,
+        options: GradingOptions = GradingOptions(),
     ):
         self.course = course
         self.jobs = max(1, jobs)
-        self.sandbox = sandbox
+        self.options = options
         self.course_hash = course_hash
         self.only = only
         self.log_dir = log_dir
         self.where = f"{self.jobs} local process{'es' if self.jobs > 1 else ''}"
         self.keep = False
         self.processes: list[_Process] = []
+        self._restarts = 0  # processes started again in this run
         self.idle: list[_Process] = []  # waiting for a submission, between two runs
         self.selector = selectors.DefaultSelector()
         self.counter = iter(range(1 << 30))
@@ -186,16 +207,16 @@ class LocalPool:
         return {process.process.pid for process in self.processes}
 
     def _launch(self) -> _Process:
-        process = _Process(next(self.counter), self.course, self.course_hash, self.sandbox, self.log_dir, self.only)
+        process = _Process(next(self.counter), self.course, self.course_hash, self.options, self.log_dir, self.only)
         self.selector.register(process.replies, selectors.EVENT_READ, process)
         self.processes.append(process)
         return process
 
-    def run(self, dispatcher: Dispatcher) -> None:
+    def run(self, dispatcher: Feed) -> None:
         if self.selector is None:  # closed by an earlier run that failed: start afresh
             self.selector = selectors.DefaultSelector()
         processes = self.processes
-        restarts = 0
+        self._restarts = 0
         for process in processes:  # kept from an earlier run: ready, and waiting (else it says so when it is)
             if process.ready:
                 dispatcher.listener.started(process.name, process.sandbox, process.sandboxed)
@@ -215,26 +236,7 @@ class LocalPool:
                     last_heard = time.monotonic()
                     messages = process.replies.messages()
                     if messages is None:  # the process ended
-                        self.selector.unregister(process.replies)
-                        processes.remove(process)
-                        if process in self.idle:
-                            self.idle.remove(process)
-                        code = process.process.wait()
-                        if not process.finished:
-                            dispatcher.session_lost(
-                                process.name,
-                                f"the grading process ended (exit code {code}); "
-                                f"see {process.log_path.name} in the logs",
-                            )
-                            if dispatcher.waiting and restarts < 2 * self.jobs:
-                                restarts += 1
-                                self._launch()
-                            elif dispatcher.waiting and not processes:
-                                raise GraderError(
-                                    f"the grading processes keep dying; last log "
-                                    f"({process.log_path}):\n" + process.log_tail()
-                                )
-                        process.kill()
+                        self._ended(process, dispatcher)
                         continue
                     for message in messages:
                         self._handle(process, message, dispatcher)
@@ -243,7 +245,29 @@ class LocalPool:
             if not (self.keep and done):
                 self.close()
 
-    def _serve(self, process: _Process, dispatcher: Dispatcher) -> None:
+    def _ended(self, process: _Process, dispatcher: Feed) -> None:
+        """``process`` ended: what it was grading is retried, and it is replaced while there is work left
+        (a few times; then the run stops, with its log)."""
+        self.selector.unregister(process.replies)
+        self.processes.remove(process)
+        if process in self.idle:
+            self.idle.remove(process)
+        code = process.process.wait()
+        if not process.finished:
+            dispatcher.session_lost(
+                process.name,
+                f"the grading process ended (exit code {code}); see {process.log_path.name} in the logs",
+            )
+            if dispatcher.waiting and self._restarts < 2 * self.jobs:
+                self._restarts += 1
+                self._launch()
+            elif dispatcher.waiting and not self.processes:
+                raise GraderError(
+                    f"the grading processes keep dying; last log ({process.log_path}):\n" + process.log_tail()
+                )
+        process.kill()
+
+    def _serve(self, process: _Process, dispatcher: Feed) -> None:
         """A submission for ``process``; with none left, it stops, or waits for the next run (a kept pool)."""
         parcel = dispatcher.next(process.name)
         process.current = parcel.student if parcel is not None else None
@@ -257,7 +281,7 @@ class LocalPool:
         else:
             process.send({"stop": True})
 
-    def _handle(self, process: _Process, message: dict, dispatcher: Dispatcher) -> None:
+    def _handle(self, process: _Process, message: dict, dispatcher: Feed) -> None:
         if "error" in message:
             raise GraderError(message["error"])
         if message.get("ready"):
@@ -280,6 +304,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--course", required=True)
     parser.add_argument("--course-hash", required=True)
     parser.add_argument("--sandbox", choices=("auto", "require", "off"), default="auto")
+    parser.add_argument("--cgroups", choices=("auto", "require", "off"), default="auto")
+    parser.add_argument("--no-bubblewrap", action="store_true")
+    parser.add_argument("--no-replay", action="store_true")
+    parser.add_argument("--cache", metavar="DIR", help="the grader's cache directory (0: none)")
     parser.add_argument("--only", action="append", default=None)
     parser.add_argument("--request-fd", type=int, required=True)
     parser.add_argument("--reply-fd", type=int, required=True)
@@ -293,12 +321,17 @@ def main(argv: list[str] | None = None) -> int:
     # sink for as long as it runs: this process's log is the file behind the real ones.
     log = sys.__stdout__
 
+    options = GradingOptions(
+        sandbox=args.sandbox, cgroups=args.cgroups, bubblewrap=not args.no_bubblewrap, replay=not args.no_replay
+    )
+    if args.cache is not None:
+        cache.configure(None if args.cache == "0" else Path(args.cache))
     try:
         course = load_course(args.course)
         check_course(course, args.only, args.course_hash, where=args.name)
         session = HostedSession(
             course,
-            mode=args.sandbox,
+            options=options,
             course_hash=args.course_hash,
             only=args.only,
             grader=args.name,

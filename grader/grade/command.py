@@ -12,10 +12,13 @@ from rich.console import Console
 from grader.core.course import load_course
 from grader.core.fingerprint import run_fingerprint
 from grader.engine.driver import grade_here
+from grader.engine.options import GradingOptions
 from grader.engine.parcel import Parcel
 from grader.errors import GraderError
 from grader.feedback import print_grades
+from grader.feedback.gradescope import write_gradescope
 from grader.notebooks.submission import check_path, notebook_scope, prepare
+from grader.options import settings_options
 from grader.sandbox import add_sandbox_options, sandbox_launcher, sandbox_mode
 
 
@@ -44,6 +47,7 @@ def register(sub, common) -> None:
         help="also write Gradescope's results.json to OUT (a file, or a directory to put it in); one submission only",
     )
     add_sandbox_options(parser)
+    settings_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -68,12 +72,22 @@ def _grade(args: argparse.Namespace, course, work: Path) -> int:
         progress = console.status("grading ...")
         progress.start()
     errors = Console(stderr=True)
+    options = GradingOptions.from_command_line(args, sandbox=sandbox_mode(args))
     try:
         with sandbox_launcher(
-            course, mode=sandbox_mode(args), warn=lambda text: errors.print(text, style="bold red", markup=False)
+            course,
+            mode=options.sandbox,
+            warn=lambda text: errors.print(text, style="bold red", markup=False),
+            cgroups=options.cgroups,
+            bubblewrap=options.bubblewrap,
         ) as launcher:
             records = grade_here(
-                course, parcels, launcher=launcher, only=args.only, course_hash=run_fingerprint(course, args.only)
+                course,
+                parcels,
+                launcher=launcher,
+                only=args.only,
+                course_hash=run_fingerprint(course, args.only),
+                replay=options.replay,
             )
     finally:
         if progress is not None:
@@ -91,7 +105,5 @@ def _grade(args: argparse.Namespace, course, work: Path) -> int:
         else:
             print_grades(record.result, console, record if extraction is not None else None)
         if args.gradescope:
-            from grader.feedback.gradescope import write_gradescope
-
             write_gradescope(record, args.gradescope, visibility=course.gradescope["visibility"])
     return 0

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from grader.core.course import Course, load_course
 from grader.engine.driver import grade_here
+from grader.engine.options import GradingOptions
 from grader.engine.parcel import Parcel
 from grader.engine.record import GradeRecord
 from grader.errors import GraderError
@@ -41,6 +42,7 @@ from grader.feedback.gradescope import write_gradescope
 from grader.gradescope.package import COURSE_DIR, PACKAGE_FILE
 from grader.notebooks.extract import read_notebook
 from grader.notebooks.submission import prepare
+from grader.options import settings_options
 from grader.sandbox import sandbox_launcher
 from grader.sandbox.reaper import become_subreaper, kill_strays
 from grader.untrusted import shown
@@ -112,7 +114,7 @@ def find_upload(folder: Path, modules: list[str], notebook: str) -> Upload:
             upload.notes.append(
                 "the upload has no "
                 + ", ".join(f"{m}.py" for m in missing)
-                + f" and no notebook: the functions of those modules score zero"
+                + " and no notebook: the functions of those modules score zero"
             )
     else:
         upload.notes.append(
@@ -149,20 +151,26 @@ def stage(course: Course, assignment_id: str, upload: Upload, dest: Path):
     return extraction
 
 
-def grade(course: Course, staged: Path, functions: list[str], log) -> GradeRecord:
+def grade(
+    course: Course, staged: Path, functions: list[str], log, options: GradingOptions = GradingOptions()
+) -> GradeRecord:
     """The hidden tests on the staged modules; nothing the student's code started survives."""
     parcel = Parcel.read("submission", staged, label="submission", only=functions)
     become_subreaper()
     try:
         with sandbox_launcher(
-            course, mode="require" if course.sandbox.get("require") else "auto", warn=log
+            course,
+            mode="require" if course.sandbox.get("require") else "auto",
+            warn=log,
+            cgroups=options.cgroups,
+            bubblewrap=options.bubblewrap,
         ) as launcher:
-            return grade_here(course, [parcel], launcher=launcher, only=functions)["submission"]
+            return grade_here(course, [parcel], launcher=launcher, only=functions, replay=options.replay)["submission"]
     finally:
         kill_strays()
 
 
-def run(root: Path) -> int:
+def run(root: Path, options: GradingOptions = GradingOptions()) -> int:
     started = time.monotonic()
     source, submission, results = root / "source", root / "submission", root / "results"
     if os.geteuid() == 0:
@@ -189,7 +197,7 @@ def run(root: Path) -> int:
     )
     with tempfile.TemporaryDirectory(prefix="grader-submission-") as work:
         extraction = stage(course, assignment.id, upload, Path(work) / "staged")
-        record = grade(course, Path(work) / "staged", functions, log=lambda text: print(text, flush=True))
+        record = grade(course, Path(work) / "staged", functions, lambda text: print(text, flush=True), options)
     if extraction is not None:
         labs = [e.function for e in assignment.exercises if e.kind == "lab"]
         record = record.with_extraction(assignment.id, extraction, labs)
@@ -211,9 +219,10 @@ def main(argv: list[str] | None = None) -> int:
         help="Gradescope's folder holding source/, submission/ and results/ "
         "(default: $GRADESCOPE_ROOT, else /autograder)",
     )
+    settings_options(parser)
     args = parser.parse_args(argv)
     try:
-        return run(Path(args.root))
+        return run(Path(args.root), GradingOptions.from_command_line(args))
     except GraderError as exc:
         print(f"the autograder could not grade this submission: {exc}", flush=True)
         return 1

@@ -350,61 +350,73 @@ def calendar_section(data: ClassData) -> str:
 
 
 def render(data: ClassData) -> str:
-    """The whole page as one HTML string."""
-    records = data.records
-    totals = [r.total for r in records]
-    most = max((r.max for r in records), default=0.0)
-    times = [r.elapsed for r in records]
-    stats = function_stats(data)
-    limits = limit_rows(data)
-    wall = data.manifest.get("wall_time")
+    """The whole page as one HTML string: its sections, in order (each a function of the class's data)."""
+    parts = [section(data) for section in SECTIONS]
+    return "\n".join(part for section in parts for part in section) + "\n</main></body></html>"
+
+
+def _head(data: ClassData) -> list[str]:
     generated = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
-    sandbox = records[0].sandbox if records else ""
-    parts = [
+    return [
         f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>{_e(data.title)}: class report</title><style>{CSS}</style></head><body><main>",
         f"<h1>{_e(data.title)}: class report</h1>",
-        f"<p class='subtitle'>{_e(data.subtitle)} &middot; {len(records)} graded submissions "
+        f"<p class='subtitle'>{_e(data.subtitle)} &middot; {len(data.records)} graded submissions "
         f"&middot; generated {generated}</p>",
     ]
+
+
+def _cards(data: ClassData) -> list[str]:
+    records = data.records
+    totals = [r.total for r in records]
+    most = max((r.max for r in records), default=0.0)
     full = sum(1 for t in totals if most and t >= most)
     cards = [
         (f"{len(records)}", "submissions graded" + (f" ({len(data.missing)} missing)" if data.missing else "")),
         (f"{statistics.fmean(totals):.1f} / {format_points(most)}", "mean total"),
         (f"{statistics.median(totals):.1f}", "median total"),
         (f"{full}", "full marks"),
-        (f"{len({row['student'] for row in limits})}", "hit a limit"),
-        (f"{statistics.median(times):.2f} s", "median grading time"),
+        (f"{len({row['student'] for row in limit_rows(data)})}", "hit a limit"),
+        (f"{statistics.median([r.elapsed for r in records]):.2f} s", "median grading time"),
     ]
-    parts.append(
+    return [
         "<div class='cards'>"
         + "".join(
             f"<div class='card'><div class='value'>{_e(v)}</div><div class='label'>{_e(label)}</div></div>"
             for v, label in cards
         )
         + "</div>"
-    )
+    ]
 
-    parts.append("<h2>Scores per assignment</h2>")
-    parts.append(f"<img alt='score histograms' src='data:image/png;base64,{histogram_plot(data)}'>")
 
-    parts.append("<h2>Pass rate per function</h2>")
-    parts.append("<p class='note'>Full marks, partial credit and no points, as shares of the class.</p>")
-    parts.append(f"<img alt='pass rate per function' src='data:image/png;base64,{pass_rate_plot(stats)}'>")
+def _scores(data: ClassData) -> list[str]:
+    return [
+        "<h2>Scores per assignment</h2>",
+        f"<img alt='score histograms' src='data:image/png;base64,{histogram_plot(data)}'>",
+    ]
+
+
+def _pass_rates(data: ClassData) -> list[str]:
+    stats = function_stats(data)
     rows = "".join(
         f"<tr><td><code>{_e(s['function'])}</code></td><td>{_e(s['assignment'])}</td>"
         f"<td class='num'>{s['pass_rate']:.0%}</td><td class='num'>{s['full']}</td><td class='num'>{s['partial']}"
         f"</td><td class='num'>{s['zero']}</td><td class='num'>{s['mean']:.2f} / {format_points(s['max'])}</td></tr>"
         for s in stats
     )
-    parts.append(
+    return [
+        "<h2>Pass rate per function</h2>",
+        "<p class='note'>Full marks, partial credit and no points, as shares of the class.</p>",
+        f"<img alt='pass rate per function' src='data:image/png;base64,{pass_rate_plot(stats)}'>",
         "<details><summary>as a table</summary><table><tr><th>function</th><th>assignment</th>"
         "<th class='num'>full marks</th><th class='num'>full</th><th class='num'>partial</th>"
-        "<th class='num'>zero</th><th class='num'>mean points</th></tr>" + rows + "</table></details>"
-    )
+        "<th class='num'>zero</th><th class='num'>mean points</th></tr>" + rows + "</table></details>",
+    ]
 
-    parts.append("<h2>Most frequent misconceptions</h2>")
+
+def _misconceptions(data: ClassData) -> list[str]:
+    parts = ["<h2>Most frequent misconceptions</h2>"]
     found = misconceptions(data)
     if found:
         parts.append(
@@ -431,39 +443,52 @@ def render(data: ClassData) -> str:
             + "; ".join(f"{_e(reason)} &times;{n}" for reason, n in errors)
             + ".</p>"
         )
+    return parts
 
-    parts.append("<h2>Submissions that hit a limit</h2>")
-    if limits:
-        parts.append(
-            "<table><tr><th>student</th><th>function</th><th>limit</th><th>detail</th></tr>"
-            + "".join(
-                f"<tr><td>{_e(row['student'])}</td><td><code>{_e(row['function'] or '(whole submission)')}</code></td>"
-                f"<td class='bad'>{_e(row['kind'])}</td><td>{_e(row['detail'])}</td></tr>"
-                for row in limits
-            )
-            + "</table>"
+
+def _limits(data: ClassData) -> list[str]:
+    limits = limit_rows(data)
+    if not limits:
+        return ["<h2>Submissions that hit a limit</h2>", "<p>None: no time-out, crash, memory or output limit.</p>"]
+    return [
+        "<h2>Submissions that hit a limit</h2>",
+        "<table><tr><th>student</th><th>function</th><th>limit</th><th>detail</th></tr>"
+        + "".join(
+            f"<tr><td>{_e(row['student'])}</td><td><code>{_e(row['function'] or '(whole submission)')}</code></td>"
+            f"<td class='bad'>{_e(row['kind'])}</td><td>{_e(row['detail'])}</td></tr>"
+            for row in limits
         )
-    else:
-        parts.append("<p>None: no time-out, crash, memory or output limit.</p>")
+        + "</table>",
+    ]
 
-    parts.append("<h2>Grading time</h2>")
+
+def _grading_time(data: ClassData) -> list[str]:
+    records = data.records
+    times = [r.elapsed for r in records]
+    wall = data.manifest.get("wall_time")
     slowest = sorted(records, key=lambda r: -r.elapsed)[:5]
     summary = [f"total {sum(times):.1f} s of grading"]
     if wall:
         summary.append(f"last run's wall time {wall:.1f} s on {data.manifest.get('where') or 'this machine'}")
     summary.append(f"median {statistics.median(times):.2f} s, slowest {max(times):.1f} s per submission")
-    parts.append(f"<p>{_e('; '.join(summary))}.</p>")
-    parts.append(f"<img alt='grading time histogram' src='data:image/png;base64,{time_plot(data)}'>")
-    parts.append(
-        "<p class='note'>Slowest: " + ", ".join(f"{_e(r.student)} ({r.elapsed:.2f} s)" for r in slowest) + "</p>"
-    )
+    parts = [
+        "<h2>Grading time</h2>",
+        f"<p>{_e('; '.join(summary))}.</p>",
+        f"<img alt='grading time histogram' src='data:image/png;base64,{time_plot(data)}'>",
+        "<p class='note'>Slowest: " + ", ".join(f"{_e(r.student)} ({r.elapsed:.2f} s)" for r in slowest) + "</p>",
+    ]
+    sandbox = records[0].sandbox if records else ""
     if sandbox:
         parts.append(f"<p class='note'>Student code ran in: {_e(sandbox)}.</p>")
+    return parts
 
-    parts.append("<h2>Due dates and late work</h2>")
-    parts.append(calendar_section(data))
 
-    parts.append("<h2>All students</h2>")
+def _calendar(data: ClassData) -> list[str]:
+    return ["<h2>Due dates and late work</h2>", calendar_section(data)]
+
+
+def _students(data: ClassData) -> list[str]:
+    records = data.records
     head = "".join(f"<th class='num'>{_e(a['id'])}</th>" for a in data.assignments)
     body = "".join(
         f"<tr><td>{_e(r.student)}</td>"
@@ -475,10 +500,11 @@ def render(data: ClassData) -> str:
         f"<td class='num'>{r.elapsed:.2f} s</td></tr>"
         for r in records
     )
-    parts.append(
+    parts = [
+        "<h2>All students</h2>",
         f"<details><summary>{len(records)} students</summary><table><tr><th>student</th>{head}"
-        f"<th class='num'>total</th><th class='num'>grading</th></tr>{body}</table></details>"
-    )
+        f"<th class='num'>total</th><th class='num'>grading</th></tr>{body}</table></details>",
+    ]
     if data.missing:
         failed = data.manifest.get("failed") if isinstance(data.manifest.get("failed"), dict) else {}
         why = [
@@ -486,8 +512,11 @@ def render(data: ClassData) -> str:
             for s in data.missing
         ]
         parts.append(f"<p class='note'>Not graded: {_e('; '.join(why))}.</p>")
-    parts.append("</main></body></html>")
-    return "\n".join(parts)
+    return parts
+
+
+# The report's sections, in the order a reader meets them.
+SECTIONS = (_head, _cards, _scores, _pass_rates, _misconceptions, _limits, _grading_time, _calendar, _students)
 
 
 def write_report(results_dir: Path, out: Path | None = None) -> Path:

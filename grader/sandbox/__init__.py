@@ -35,10 +35,13 @@ NO_SANDBOX_WARNING = (
 )
 
 
-def sandbox_launcher(course, *, mode: str = "auto", warn=None) -> SandboxLauncher:
+def sandbox_launcher(
+    course, *, mode: str = "auto", warn=None, cgroups: str = "auto", bubblewrap: bool = True
+) -> SandboxLauncher:
     """A :class:`SandboxLauncher` with the limits of ``course`` (course.yaml ``sandbox:``).
 
-    ``warn(text)`` receives the loud warning when bubblewrap is not used.
+    ``warn(text)`` receives the loud warning when bubblewrap is not used; ``cgroups`` and
+    ``bubblewrap``: the grading options of the same names.
     """
 
     def loud(reason: str) -> None:
@@ -56,7 +59,9 @@ def sandbox_launcher(course, *, mode: str = "auto", warn=None) -> SandboxLaunche
         )
         if p
     )
-    return SandboxLauncher(Limits.from_course(course), sandbox=mode, warn=loud, private=private)
+    return SandboxLauncher(
+        Limits.from_course(course), sandbox=mode, warn=loud, private=private, cgroup_mode=cgroups, bubblewrap=bubblewrap
+    )
 
 
 def add_sandbox_options(parser) -> None:

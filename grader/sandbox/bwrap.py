@@ -38,7 +38,6 @@ SANDBOX_SCRATCH = "/tmp"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # Third-party packages a worker may import. The course's code is numpy-only.
 WORKER_PACKAGES = ("numpy",)
-DISABLE_ENV = "GRADER_NO_BWRAP"
 # POSIX shared memory (/dev/shm) gets a small tmpfs of its own: bubblewrap's /dev is an
 # unbounded tmpfs, writable by the worker in a user namespace (memory filled through it),
 # and root's 0755 directory otherwise (multiprocessing's semaphores fail).
@@ -134,9 +133,7 @@ def system_mounts(mounts: Mounts) -> None:
 
 
 def find_bwrap() -> str | None:
-    """The bubblewrap executable, or None (also when $GRADER_NO_BWRAP is set)."""
-    if os.environ.get(DISABLE_ENV):
-        return None
+    """The bubblewrap executable, or None."""
     return shutil.which("bwrap") or (os.path.exists("/usr/bin/bwrap") and "/usr/bin/bwrap") or None
 
 
@@ -211,13 +208,14 @@ def _try(argv: list[str], fds: tuple[int, ...] = ()) -> str:
     return last[0]
 
 
-@functools.lru_cache(maxsize=1)
-def probe() -> tuple[BwrapSetup | None, str]:
-    """Try bubblewrap once per process, then its seccomp filter; (setup, "") or (None, why not)."""
+@functools.lru_cache(maxsize=2)
+def probe(enabled: bool = True) -> tuple[BwrapSetup | None, str]:
+    """Try bubblewrap once per process, then its seccomp filter; (setup, "") or (None, why not).
+    ``enabled`` False: as if it were not installed (the grading options' ``bubblewrap``)."""
+    if not enabled:
+        return None, "bubblewrap turned off (--no-bubblewrap)"
     path = find_bwrap()
     if path is None:
-        if os.environ.get(DISABLE_ENV):
-            return None, f"bubblewrap disabled by ${DISABLE_ENV}"
         return None, "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
     as_root = running_as_root()
     last = ""

@@ -53,12 +53,6 @@ def memory_bound(memory_mb: float) -> int:
     return memory + max(memory // 4, 128 * MB)
 
 
-def required() -> bool:
-    """Must grading stop without cgroups? Only where ``$GRADER_REQUIRE_CGROUPS`` says so: a
-    machine without usable controllers still has the fallback bounds (see the threat model)."""
-    return bool(os.environ.get("GRADER_REQUIRE_CGROUPS"))
-
-
 def _own_paths() -> dict[str, str]:
     """{controller or "": path} of this process, from /proc/self/cgroup ("" is the v2 entry)."""
     found = {}
@@ -117,10 +111,11 @@ def _try_parent(parent: Path, files: tuple[str, ...]) -> str:
             pass
 
 
-def detect() -> tuple[Hierarchy | None, str]:
-    """(hierarchy, "") where per-submission cgroups can be made here, else (None, why not)."""
-    if os.environ.get("GRADER_NO_CGROUPS"):
-        return None, "cgroups disabled by $GRADER_NO_CGROUPS"
+def detect(enabled: bool = True) -> tuple[Hierarchy | None, str]:
+    """(hierarchy, "") where per-submission cgroups can be made here, else (None, why not); ``enabled``
+    False: none (the grading options' ``cgroups: off``)."""
+    if not enabled:
+        return None, "cgroups turned off (--cgroups off)"
     own = _own_paths()
     reasons = []
     v2 = _v2_dir(own)

@@ -177,6 +177,9 @@ class SandboxLauncher:
     warn : called once with a message when the sandbox is not used.
     seccomp : install the seccomp filter (:mod:`grader.sandbox.seccomp`) where bubblewrap
         can; False only to measure what it costs.
+    cgroup_mode : per-submission cgroups: ``"auto"`` (where they can be made), ``"require"`` (a
+        required sandbox refuses to start without them) or ``"off"``.
+    bubblewrap : False: as if bubblewrap were not installed (the fallback without it).
 
     Use as a context manager, or call :meth:`close`.
     """
@@ -190,6 +193,8 @@ class SandboxLauncher:
         packages: tuple[str, ...] = bwrap.WORKER_PACKAGES,
         seccomp: bool = True,
         private: tuple[Path, ...] = (),
+        cgroup_mode: str = "auto",
+        bubblewrap: bool = True,
     ):
         if sandbox not in ("auto", "require", "off"):
             raise ValueError("sandbox must be auto, require or off")
@@ -198,7 +203,7 @@ class SandboxLauncher:
         self.setup: bwrap.BwrapSetup | None = None
         self.reason = "disabled (--no-sandbox)"
         if sandbox != "off":
-            self.setup, self.reason = bwrap.probe()
+            self.setup, self.reason = bwrap.probe(bubblewrap)
             if self.setup is None and (sandbox == "require" or self.limits.require):
                 raise GraderError(f"the sandbox is required but not available: {self.reason}")
         if self.setup is None and warn is not None:
@@ -227,8 +232,9 @@ class SandboxLauncher:
         self.zygotes_started = 0
         self.history: dict[str, list[WorkerExit]] = {}
         # Memory and processes as the kernel accounts them, per submission (grader.sandbox.cgroups).
-        self.hierarchy, self.no_cgroups = cgroups.detect()
-        if self.hierarchy is None and (sandbox == "require" or self.limits.require) and cgroups.required():
+        self.hierarchy, self.no_cgroups = cgroups.detect(cgroup_mode != "off")
+        required = sandbox == "require" or self.limits.require
+        if self.hierarchy is None and required and cgroup_mode == "require":
             raise GraderError(f"per-submission cgroups are required but not available: {self.no_cgroups}")
         self._cgroup: cgroups.SubmissionCgroup | None = None
         self._cgroups_made = 0
@@ -486,6 +492,35 @@ class SandboxLauncher:
         """How the workers of ``submission`` ended (and forget it)."""
         return self.history.pop(str(submission), [])
 
+    def take_exits(self) -> list[WorkerExit]:
+        """How every worker that ended since the last call ended (and forget them)."""
+        exits = [exit for found in self.history.values() for exit in found]
+        self.history.clear()
+        return exits
+
+    @property
+    def reply_bytes(self) -> int:
+        return self.limits.reply_bytes
+
+    @property
+    def output_bytes(self) -> int:
+        return self.limits.output_bytes
+
+
+def _private_sample(private: tuple[Path, ...], sample: int) -> list[str]:
+    """The private folders, their entries and up to ``sample`` files under each innermost one."""
+    files = []
+    folders = [Path(folder) for folder in private]
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        files += [str(folder)] + [str(p) for p in sorted(folder.iterdir())[:sample]]
+        # Below a folder that holds other private ones (the course's root, which may hold a whole
+        # virtualenv), its entries are enough: a sample of files is taken in the inner ones.
+        if not any(other != folder and folder in other.parents for other in folders):
+            files += [str(p) for p in sorted(p for p in folder.rglob("*") if p.is_file())[:sample]]
+    return files
+
 
 def unprivileged_problem(uid: int, private: tuple[Path, ...], sample: int = 200) -> str:
     """ "" if user id ``uid`` can give up root here and read none of ``private``; else what is wrong.
@@ -506,16 +541,7 @@ def unprivileged_problem(uid: int, private: tuple[Path, ...], sample: int = 200)
         os.path.dirname(os.__file__) + "/tempfile.py",
         os.path.dirname(numpy.__file__) + "/__init__.py",
     ]
-    files = []
-    folders = [Path(folder) for folder in private]
-    for folder in folders:
-        if not folder.is_dir():
-            continue
-        files += [str(folder)] + [str(p) for p in sorted(folder.iterdir())[:sample]]
-        # Below a folder that holds other private ones (the course's root, which may hold a whole
-        # virtualenv), its entries are enough: a sample of files is taken in the inner ones.
-        if not any(other != folder and folder in other.parents for other in folders):
-            files += [str(p) for p in sorted(p for p in folder.rglob("*") if p.is_file())[:sample]]
+    files = _private_sample(private, sample)
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through the pipe

@@ -5,12 +5,11 @@ and replies travel over two private pipes as plain data; the student's own
 stdout/stderr go to a capture file. Every wait has a deadline, and on a timeout or
 a crash the whole process group is killed.
 
-Two kinds of launcher start workers:
+Two kinds of launcher (:class:`Launcher`) start workers:
 
-- :class:`LocalLauncher` returns a :class:`Launch` (a command line): a new Python
-  process per worker, no sandbox (``grader check`` on the student's own machine);
-- a launcher with a ``spawn(submission)`` method, such as
-  :class:`grader.sandbox.SandboxLauncher`, forks the worker from a zygote that has
+- :class:`LocalLauncher` starts a new Python process per worker, no sandbox (``grader
+  check`` on the student's own machine);
+- :class:`grader.sandbox.SandboxLauncher` forks the worker from a zygote that has
   numpy imported, inside the sandbox, and kills it (and all it started) after.
 """
 
@@ -23,8 +22,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO, Protocol
 
 from grader.errors import GraderError
 from grader.worker import runtime
@@ -55,43 +54,143 @@ class WorkerDied(Exception):
         self.returncode = returncode
 
 
-@dataclass
-class Launch:
-    """How to start one worker: the command line, its environment and descriptors."""
+class WorkerHandle(Protocol):
+    """A started worker, as its launcher hands it over: its two pipes, its output file, how it ends."""
 
-    argv: list[str]
-    env: dict[str, str]
-    cwd: str
-    pass_fds: tuple[int, ...] = ()
+    request_w: int
+    response_r: int
+    output: BinaryIO
+
+    @property
+    def alive(self) -> bool: ...
+
+    def returncode(self, wait: float = 1.0) -> int | None:
+        """Its exit code once it has ended (waits up to ``wait`` seconds)."""
+
+    def observe_memory(self, function: str | None) -> None:
+        """After ``function`` failed: did the worker run into its memory limit (the kernel's figures)?"""
+
+    def kill(self, output_limit: int) -> object:
+        """Kill it and everything it started; read at most ``output_limit`` bytes of its output."""
+
+
+class Launcher(Protocol):
+    """What starts a submission's workers: :class:`LocalLauncher` here, or the sandbox's
+    (:class:`grader.sandbox.SandboxLauncher`). Every user of a launcher reads it through these."""
+
+    name: str
+
+    @property
+    def sandboxed(self) -> bool: ...
+
+    @property
+    def reply_bytes(self) -> int:
+        """The longest reply accepted from a worker."""
+
+    @property
+    def output_bytes(self) -> int:
+        """How much of a worker's own output (its prints) is kept."""
+
+    def spawn(self, submission: Path) -> WorkerHandle:
+        """A fresh worker for ``submission`` (a staged directory), ready to say it is ready."""
+
+    def describe(self) -> str:
+        """How student code is confined, in a line (for records and reports)."""
+
+    def take_exits(self) -> list:
+        """How the workers that ended since the last call ended (and forget them)."""
 
 
 class LocalLauncher:
-    """Start the worker as a plain child process (no sandbox).
+    """Start the worker as a plain child process (no sandbox: trusted code only).
 
-    The sandboxing launcher wraps the same command; see ``grader.sandbox``.
+    The sandboxing launcher forks the same runtime from a zygote instead; see ``grader.sandbox``.
     """
 
     name = "local"
+    sandboxed = False
 
-    def launch(
-        self,
-        submission: Path,
-        request_fd: int,
-        response_fd: int,
-        scratch: Path,
-        reply_limit: int = DEFAULT_REPLY_KB * 1024,
-    ) -> Launch:
+    def __init__(self, reply_bytes: int = DEFAULT_REPLY_KB * 1024, output_bytes: int = OUTPUT_LIMIT):
+        self.reply_bytes = reply_bytes
+        self.output_bytes = output_bytes
+
+    def describe(self) -> str:
+        return "no sandbox (trusted code only)"
+
+    def take_exits(self) -> list:
+        return []
+
+    def spawn(self, submission: Path) -> LocalWorker:
+        scratch = tempfile.TemporaryDirectory(prefix="grader-worker-")
+        request_r, request_w = os.pipe()
+        response_r, response_w = os.pipe()
+        output = tempfile.TemporaryFile(prefix="grader-output-")
         argv = [
             sys.executable,
             *interpreter_flags(),
             str(RUNTIME_PATH),
             str(submission),
-            str(request_fd),
-            str(response_fd),
-            str(reply_limit),
+            str(request_r),
+            str(response_w),
+            str(self.reply_bytes),
         ]
-        env = dict(base_environment(), HOME=str(scratch), TMPDIR=str(scratch))
-        return Launch(argv=argv, env=env, cwd=str(scratch), pass_fds=(request_fd, response_fd))
+        env = dict(base_environment(), HOME=scratch.name, TMPDIR=scratch.name)
+        try:
+            process = subprocess.Popen(
+                argv,
+                env=env,
+                cwd=scratch.name,
+                pass_fds=(request_r, response_w),
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        except OSError:
+            for fd in (request_w, response_r):
+                os.close(fd)
+            output.close()
+            scratch.cleanup()
+            raise
+        finally:
+            os.close(request_r)
+            os.close(response_w)
+        return LocalWorker(process, request_w, response_r, output, scratch)
+
+
+class LocalWorker:
+    """A worker started by :class:`LocalLauncher`: a child process in a process group of its own."""
+
+    def __init__(self, process: subprocess.Popen, request_w: int, response_r: int, output, scratch):
+        self.process = process
+        self.request_w = request_w
+        self.response_r = response_r
+        self.output = output
+        self.scratch = scratch
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def returncode(self, wait: float = 1.0) -> int | None:
+        try:
+            return self.process.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def observe_memory(self, function: str | None) -> None:
+        """Nothing measures a plain child's memory."""
+
+    def kill(self, output_limit: int) -> None:
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not ignorable
+            pass
+        self.scratch.cleanup()
 
 
 def base_environment() -> dict[str, str]:
@@ -143,54 +242,28 @@ def describe_exit(code: int | None) -> str:
 class WorkerProcess:
     """One running worker for one submission."""
 
-    def __init__(self, submission: Path, launcher=None):
+    def __init__(self, submission: Path, launcher: Launcher | None = None):
         self.submission = Path(submission).resolve()
-        self.launcher = launcher or LocalLauncher()
-        self.process: subprocess.Popen | None = None
-        self._forked = None  # the handle of a worker forked by a zygote launcher
-        self._scratch: tempfile.TemporaryDirectory | None = None
+        self.launcher: Launcher = launcher or LocalLauncher()
+        self._handle: WorkerHandle | None = None
         self._output = None
         self._request_w = self._response_r = None
+        self.last_reply_bytes = 0  # what keeping the last reply holds, at least (see _receive)
 
     @property
     def output_limit(self) -> int:
-        limits = getattr(self.launcher, "limits", None)
-        return int(getattr(limits, "output_bytes", OUTPUT_LIMIT))
+        return self.launcher.output_bytes
 
     @property
     def reply_limit(self) -> int:
         """The longest reply accepted from this worker, in bytes."""
-        limits = getattr(self.launcher, "limits", None)
-        return int(getattr(limits, "reply_bytes", DEFAULT_REPLY_KB * 1024))
+        return self.launcher.reply_bytes
 
     # -- lifecycle -------------------------------------------------------------
     def start(self) -> None:
-        if hasattr(self.launcher, "spawn"):
-            self._forked = self.launcher.spawn(self.submission)
-            self._request_w, self._response_r = self._forked.request_w, self._forked.response_r
-            self._output = self._forked.output
-            self._wait_ready()
-            return
-        self._scratch = tempfile.TemporaryDirectory(prefix="grader-worker-")
-        scratch = Path(self._scratch.name)
-        request_r, self._request_w = os.pipe()
-        self._response_r, response_w = os.pipe()
-        self._output = tempfile.TemporaryFile(prefix="grader-output-")
-        launch = self.launcher.launch(self.submission, request_r, response_w, scratch, self.reply_limit)
-        try:
-            self.process = subprocess.Popen(
-                launch.argv,
-                env=launch.env,
-                cwd=launch.cwd,
-                pass_fds=launch.pass_fds,
-                stdin=subprocess.DEVNULL,
-                stdout=self._output,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        finally:
-            os.close(request_r)
-            os.close(response_w)
+        self._handle = self.launcher.spawn(self.submission)
+        self._request_w, self._response_r = self._handle.request_w, self._handle.response_r
+        self._output = self._handle.output
         self._wait_ready()
 
     def _wait_ready(self) -> None:
@@ -207,29 +280,18 @@ class WorkerProcess:
 
     @property
     def running(self) -> bool:
-        if self._forked is not None:
-            return self._forked.alive
-        return self.process is not None and self.process.poll() is None
+        return self._handle is not None and self._handle.alive
 
     def observe_memory(self, function: str | None) -> None:
-        """Let a sandbox launcher check, from the kernel's figures, whether ``function``'s
-        failure came with the worker at its memory limit (see ``ForkedWorker``)."""
-        if self._forked is not None:
-            self._forked.observe_memory(function)
+        """Let the launcher check, from the kernel's figures, whether ``function``'s failure came
+        with the worker at its memory limit (see ``ForkedWorker``)."""
+        if self._handle is not None:
+            self._handle.observe_memory(function)
 
     def kill(self) -> None:
         """Kill the worker's whole process group and release everything it held."""
-        if self._forked is not None:
-            self._forked.kill(self.output_limit)
-        if self.process is not None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not ignorable
-                pass
+        if self._handle is not None:
+            self._handle.kill(self.output_limit)
         for fd in (self._request_w, self._response_r):
             if fd is not None:
                 try:
@@ -240,11 +302,7 @@ class WorkerProcess:
         if self._output is not None:
             self._output.close()
             self._output = None
-        if self._scratch is not None:
-            self._scratch.cleanup()
-            self._scratch = None
-        self.process = None
-        self._forked = None
+        self._handle = None
 
     # -- requests --------------------------------------------------------------
     def request(self, message: dict | bytes, timeout: float) -> dict:
@@ -278,6 +336,11 @@ class WorkerProcess:
         """Wait at most ``timeout`` seconds for the next reply (raises as :meth:`request`)."""
         return self._receive(time.monotonic() + max(timeout, 0.0))
 
+    def receive_bytes(self, timeout: float) -> bytes:
+        """The next reply's bytes, unread (:func:`~grader.worker.replies.parse_reply` reads them), waiting at
+        most ``timeout`` seconds; raises as :meth:`request` but for ReplyRejected (a reply not yet read)."""
+        return self._receive_bytes(time.monotonic() + max(timeout, 0.0))
+
     def _write_all(self, payload: bytes, deadline: float) -> None:
         """Write a request without blocking past ``deadline`` (a worker may stop reading)."""
         view = memoryview(payload)
@@ -295,14 +358,7 @@ class WorkerProcess:
                 raise WorkerDied("the worker stopped reading requests", self._returncode()) from None
 
     def _returncode(self) -> int | None:
-        if self._forked is not None:
-            return self._forked.returncode(wait=1.0)
-        if self.process is None:
-            return None
-        try:
-            return self.process.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            return None
+        return self._handle.returncode(wait=1.0) if self._handle is not None else None
 
     def _read_exact(self, n: int, deadline: float) -> bytes:
         chunks = []
@@ -322,10 +378,13 @@ class WorkerProcess:
         return b"".join(chunks)
 
     def _receive(self, deadline: float) -> dict:
+        return parse_reply(self._receive_bytes(deadline))
+
+    def _receive_bytes(self, deadline: float) -> bytes:
         (length,) = runtime.HEADER.unpack(self._read_exact(runtime.HEADER.size, deadline))
         if length > self.reply_limit:
             raise ReplyTooLarge(length, self.reply_limit)
         data = self._read_exact(length, deadline)
         # What keeping the reply will hold, at least: its bytes, and a pointer and an object per value.
         self.last_reply_bytes = len(data) + 40 * (data.count(b",") + data.count(b"[") + data.count(b"{"))
-        return parse_reply(data)
+        return data

@@ -15,7 +15,8 @@ one function, inputs and results stacked along a first axis: one crossing for a
 chunk of a lab's calls, see :meth:`Worker.map`), ``get``, ``ping``, and ``batch``
 (several ``call``/``map``/``get`` requests answered in order in one crossing, see
 :meth:`Worker.batch`), and ``batches`` (several batches sent at once, each answered by a reply
-of its own as soon as it is done); every other reply is one ordinary reply.
+of its own as soon as it is done: the grader sends one exercise's at a time, and the next only
+once the last is answered); every other reply is one ordinary reply.
 
 The student's code shares the worker's process and can replace anything here
 (``send`` included): the trusted side bounds every reply itself before decoding
@@ -511,24 +512,31 @@ def serve(submission, request_fd, response_fd, reply_limit=MAX_MESSAGE_BYTES):
     worker = Worker(submission)
     owner = os.getpid()
     send(response_fd, {"ok": True, "ready": True, "pid": owner})
-    while True:
-        request = receive(request_fd)
-        if request is None:
-            return
-        # ``batches``: several batches in one request, each answered by a reply of its own as soon as
-        # it is done (the grader times each as it arrives); anything else, one reply.
-        parts = request.get("batches") if request.get("op") == "batches" else None
-        for part in parts if isinstance(parts, list) else [request]:
-            reply = worker.batch(part) if parts is not None and isinstance(part, dict) else worker.handle(part)
-            if os.getpid() != owner:
-                # A process the student forked came back out of their code: answering
-                # (or reading the next request) would garble the real worker's replies.
-                os._exit(0)
-            try:
-                payload = frame(reply, reply_limit)
-            except UnsupportedValue as exc:
-                payload = frame({"ok": False, "kind": "too large", "message": _short(exc)})
-            write_all(response_fd, payload)
+    while _answer(worker, receive(request_fd), response_fd, reply_limit, owner):
+        pass
+
+
+def _answer(worker, request, response_fd, reply_limit, owner):
+    """Answer one request (False at the end of the stream). A function of its own, so that while
+    student code runs, the stack holds this request and nothing of the ones before it."""
+    if request is None:
+        return False
+    # ``batches``: several batches in one request (one exercise's, as the grader sends them), each
+    # answered by a reply of its own as soon as it is done (the grader times each as it arrives);
+    # anything else, one reply.
+    parts = request.get("batches") if request.get("op") == "batches" else None
+    for part in parts if isinstance(parts, list) else [request]:
+        reply = worker.batch(part) if parts is not None and isinstance(part, dict) else worker.handle(part)
+        if os.getpid() != owner:
+            # A process the student forked came back out of their code: answering
+            # (or reading the next request) would garble the real worker's replies.
+            os._exit(0)
+        try:
+            payload = frame(reply, reply_limit)
+        except UnsupportedValue as exc:
+            payload = frame({"ok": False, "kind": "too large", "message": _short(exc)})
+        write_all(response_fd, payload)
+    return True
 
 
 def main(argv=None):

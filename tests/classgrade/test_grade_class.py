@@ -350,7 +350,7 @@ def test_a_kept_pool_grades_several_classes_with_the_same_processes(toy_class, t
     both = ["add", "double"]
     pids = []
     with LocalPool(
-        course, jobs=2, sandbox="auto", course_hash=run_fingerprint(course, both), only=both, log_dir=tmp_path / "logs"
+        course, jobs=2, course_hash=run_fingerprint(course, both), only=both, log_dir=tmp_path / "logs"
     ) as pool:
         for only in (["add"], ["double"]):
             run = grade_class(

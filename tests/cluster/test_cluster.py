@@ -244,10 +244,10 @@ def test_plain_tcp_is_refused_before_connecting(address, monkeypatch):
     # submission; the docs' recipe listened on 0.0.0.0 without TLS. Loopback too (review attacks
     # rogue_loopback_worker, rogue_loopback_client): another user of the machine joined a
     # tcp://127.0.0.1 scheduler, recorded 4/4 (and 103) for a student, stopped the run, read the solutions.
-    from grader.engine.cluster import INSECURE_ENV, check_address
+    from grader.engine.cluster import check_address
     from grader.errors import GraderError
 
-    monkeypatch.delenv(INSECURE_ENV, raising=False)
+    monkeypatch.setenv("GRADER_CLUSTER_INSECURE", "1")  # read at the command line only, never here
     with pytest.raises(GraderError, match="tls://"):
         check_address(address)
     assert check_address(address, insecure=True) == address
@@ -305,9 +305,10 @@ def test_only_members_with_the_courses_credentials_join_and_get_anything(tmp_pat
         # The grader's client deserializes msgpack only: what a member sends back that needs
         # pickle (which would run code in the instructor's process) is refused, not loaded.
         from grader.engine.cluster import DaskCluster
+        from grader.engine.options import GradingOptions
 
-        monkeypatch.setenv("GRADER_CLUSTER_CREDENTIALS", str(ours))
-        client = DaskCluster(found.address, load_course(course), sandbox="auto", course_hash="x", only=None).connect()
+        options = GradingOptions(credentials=ours)
+        client = DaskCluster(found.address, load_course(course), options=options, course_hash="x", only=None).connect()
         try:
             assert client.submit(lambda: {"score": 1.0}, pure=False).result(timeout=60) == {"score": 1.0}
             with pytest.raises(Exception):

@@ -133,12 +133,12 @@ def test_the_filter_program_allows_exactly_its_list(arch):
     assert verdict("clone3") == ENOSYS  # its flags are out of the filter's sight: glibc falls back to clone
     # Sockets by family: none admitted unless listed, then exactly those (the family's low 32 bits: an int).
     unix = seccomp.program(arch, families=("AF_UNIX",))
-    for call in ("socket", "socketpair"):
+    for syscall in ("socket", "socketpair"):
         for family in range(64):
-            assert verdict(call, family) == EAFNOSUPPORT, (call, family)
+            assert verdict(syscall, family) == EAFNOSUPPORT, (syscall, family)
             expected = seccomp.RET_ALLOW if family == 1 else EAFNOSUPPORT
-            assert run_filter(unix, arch.audit, arch.numbers[call], family) == expected, (call, family)
-        assert run_filter(unix, arch.audit, arch.numbers[call], (40 << 32) | 1) == seccomp.RET_ALLOW
+            assert run_filter(unix, arch.audit, arch.numbers[syscall], family) == expected, (syscall, family)
+        assert run_filter(unix, arch.audit, arch.numbers[syscall], (40 << 32) | 1) == seccomp.RET_ALLOW
     with pytest.raises(ValueError):
         seccomp.program(arch, families=("AF_VSOCK",))
     assert verdict(arch.numbers["mount"], audit=0x40000003) == seccomp.RET_KILL_PROCESS  # i386 numbering
