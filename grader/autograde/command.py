@@ -90,14 +90,14 @@ def default_jobs() -> int:
 def run(args: argparse.Namespace) -> int:
     from grader.autograde.trusted import RESULTS_DIR, grading_pool
     from grader.autograde.zipcollect import LmsDownload
-    from grader.lms.shapes import name_pattern
+    from grader.lms.options import check_lms_names
 
     console = Console(highlight=False)
     course = load_course(args.course, check_files=False)
     course_dir = resolve_course_dir(course, args.course_dir)
     if args.jobs is not None and args.jobs < 1:
         raise GraderError("--jobs must be at least 1")
-    check_collection(args, name_pattern)
+    check_collection(args, check_lms_names)
     assignments = list(dict.fromkeys(args.assignment))
     for assignment in assignments:  # every id known before the first is graded
         course.assignment(assignment)
@@ -179,21 +179,15 @@ def run(args: argparse.Namespace) -> int:
     return exit_status(outcomes, incomplete)
 
 
-def check_collection(args, name_pattern) -> None:
-    """``--zip``'s options: given with it, and readable (``name_pattern``: grader.lms's reader of a pattern)."""
+def check_collection(args, check_lms_names) -> None:
+    """``--zip``'s options: given with it, and readable (``check_lms_names``: grader.lms's check, imported in run)."""
     for given, flag in ((args.name_regexp, "--name-regexp"), (args.lms != "auto", "--lms"), (args.roster, "--roster")):
         if given and not args.zip:
             raise GraderError(
                 f"{flag} only applies with --zip"
                 + (" (`grader roster CSV` fills the gradebook)" if flag == "--roster" else "")
             )
-    if args.name_regexp and args.lms not in ("auto", "generic"):
-        raise GraderError("--name-regexp and --lms name two ways to read the names: give one")
-    if args.name_regexp:
-        try:
-            name_pattern(args.name_regexp)
-        except GraderError as exc:
-            raise GraderError(f"--name-regexp: {exc}") from None
+    check_lms_names(args)
 
 
 def finish(console: Console, args, assignment: str, state, course_dir: Path, outcomes: dict) -> None:

@@ -249,17 +249,6 @@ def source_of(args) -> Path:
     return source
 
 
-def check_names(args, name_pattern) -> None:
-    """``--lms`` and ``--name-regexp`` as the collection part reads them (``name_pattern``: grader.lms's)."""
-    if args.name_regexp and args.lms not in ("auto", "generic"):
-        raise GraderError("--name-regexp and --lms name two ways to read the names: give one")
-    if args.name_regexp:
-        try:
-            name_pattern(args.name_regexp)
-        except GraderError as exc:
-            raise GraderError(f"--name-regexp: {exc}") from None
-
-
 def print_class(klass, source: Path, console: Console):
     """What the collection part (grader.lms) read of the class, and left out, said before grading."""
     if klass.lms != "generic":
@@ -311,14 +300,14 @@ def options_of(args, course) -> GradingOptions:
 def run(args: argparse.Namespace) -> int:
     from grader.classgrade.run import collect_class
     from grader.lms import Roster, read_roster
-    from grader.lms.shapes import name_pattern
+    from grader.lms.options import check_lms_names
 
     console = stderr_console()
     course = load_course(args.course)
     options, out = options_of(args, course), Path(args.out).resolve()
     if not options.scheduler:  # on a cluster, each worker says what sandbox it has
         warn_without_sandbox(course, options, console)
-    check_names(args, name_pattern)
+    check_lms_names(args)
     source = source_of(args)
     roster = Roster(read_roster(Path(args.roster))) if args.roster else None
     klass = collect_class(source, out, course=course, lms=args.lms, name_regexp=args.name_regexp, roster=roster)

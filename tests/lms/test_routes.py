@@ -167,3 +167,20 @@ def test_grade_class_with_an_assignment_grades_a_complete_notebook_out_of_its_po
     assert run_grader("feedback", str(out)).returncode == 0
     page = (out / "feedback" / "alice.md").read_text()
     assert "**12 of 12 points**" in page and "not defined" not in page and "ps4a" not in page, page
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (["--lms", "canvas", "--name-regexp", r"(?P<student_id>\w+)_.*"], "--name-regexp and --lms name two ways"),
+        (["--name-regexp", "(unclosed"], "--name-regexp:"),
+    ],
+)
+def test_both_collecting_commands_refuse_the_same_name_options_alike(toy, tmp_path, extra, says):
+    """grade-class and autograde share one check of --lms and --name-regexp: the same refusal, before any work."""
+    archive = H.archive(tmp_path / "class.zip", DOWNLOADS["canvas"])
+    for command in (["grade-class", "--zip", str(archive)], ["autograde", "a1", "--zip", str(archive)]):
+        proc = run_grader(*command, *extra, cwd=toy, timeout=120)
+        assert proc.returncode != 0, (command, proc.stdout, proc.stderr)
+        assert says in proc.stderr, (command, proc.stderr)
+        assert "Traceback" not in proc.stderr
