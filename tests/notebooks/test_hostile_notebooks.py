@@ -220,8 +220,6 @@ def test_check_notebook_keeps_a_clean_notebook_as_it_is(toy):
 
 # -- item 5: links are never followed --------------------------------------------------------
 def test_a_lab_module_that_is_a_link_is_not_copied(tmp_path):
-    from tests.helpers import ROOT
-
     course = load_course(ROOT, check_files=False)
     lab = next((a for a in course.assignments if any(e.kind == "lab" for e in a.exercises)), None)
     if lab is None:
