@@ -38,7 +38,7 @@ from bench_class import make_class  # noqa: E402
 from bench_class import run_grader as grade_class
 
 from grader.core.course import load_course  # noqa: E402
-from tests.cluster.common import Cluster  # noqa: E402
+from tests.engine.dask_cluster import Cluster  # noqa: E402
 
 
 def cpu_seconds(pid: int) -> float:

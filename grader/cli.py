@@ -31,7 +31,7 @@ COMMANDS = [
 # What a student kit's checker offers (grader.edition.STUDENT): these modules, and `help`.
 STUDENT_COMMANDS = ["grader.check.command", "grader.notebooks.command"]
 # The names the other modules register: asked for in a kit, they get a sentence instead of argparse's
-# "invalid choice" (tests/test_cli.py checks that this list is the full parser's other commands).
+# "invalid choice" (tests/build/test_student_kit.py checks that this list is the full parser's other commands).
 INSTRUCTOR_COMMANDS = (
     "stubs",
     "grade",

@@ -17,39 +17,39 @@ import grader  # noqa: F401
 # other files follow in pytest's own order (those measured took under 7 s). Only the order of whole
 # files changes, never the order of the tests inside a file.
 LONGEST_FIRST = (
-    "tests/test_blind.py",  # 116 wall, 109 CPU (load about 1): one grading session of 695 entries, corpora 1-5
+    "tests/course/test_blind.py",  # 116 wall, 109 CPU (load about 1): one grading session of 695 entries, corpora 1-5
     # 80 CPU (measured at a load average of 9-10: 280 wall): the build, a venv and pip install of a kit
     # with its [notebooks] extra (21), every kit's checks (about 20), the lab's notebook (20)
-    "tests/test_student_kit_installed.py",
-    "tests/test_mutants.py",  # 84, 82: one session, the lab mutants train
-    "tests/test_autograde_course_run.py",  # 76, 78
+    "tests/build/test_student_kit_installed.py",
+    "tests/course/test_mutants.py",  # 84, 82: one session, the lab mutants train
+    "tests/autograde/test_course_run.py",  # 76, 78
     # 248 wall under a load average of 7 (other sessions' work), not yet measured alone: 24 synthetic
     # classes of 52 analysed, every pair labelled.
-    "tests/test_similarity_quality.py",
-    "tests/cluster/test_cluster.py",  # 61, 21
+    "tests/similarity/test_quality.py",
+    "tests/engine/test_cluster.py",  # 61, 21
     "tests/classgrade/test_grade_class.py",  # 52, 42
-    "tests/test_nbgrader_e2e.py",  # 51, 45
-    "tests/test_grade.py",  # 43, 40
-    "tests/test_autograde_hostile_e2e.py",  # 41, 41
-    "tests/test_gradebook_postgres.py",  # 31, 33
-    "tests/test_trivial.py",  # 27, 27
-    "tests/test_similarity.py",  # 41 wall under a load average of 7, not yet measured alone
+    "tests/autograde/test_nbgrader_e2e.py",  # 51, 45
+    "tests/grade/test_grade.py",  # 43, 40
+    "tests/autograde/test_hostile_e2e.py",  # 41, 41
+    "tests/notebooks/test_gradebook_postgres.py",  # 31, 33
+    "tests/course/test_trivial.py",  # 27, 27
+    "tests/similarity/test_similarity.py",  # 41 wall under a load average of 7, not yet measured alone
     "tests/fuzz/test_fuzz_submissions.py",  # 25, 26
     "tests/lms/test_routes.py",  # 35 wall beside a load of 5 (about 20 idle), 18 CPU: grade-class per LMS
-    "tests/test_gradescope.py",  # 20, 17
-    "tests/test_student_kit.py",  # 22 wall at a load average of 4: two labs' visible checks train
-    "tests/test_leak_check.py",  # 17, 18
-    "tests/test_written_answers.py",  # 17, 18
-    "tests/test_record_equivalence.py",  # 16, 17
+    "tests/gradescope/test_gradescope.py",  # 20, 17
+    "tests/build/test_student_kit.py",  # 22 wall at a load average of 4: two labs' visible checks train
+    "tests/build/test_leak_check.py",  # 17, 18
+    "tests/build/test_written_answers.py",  # 17, 18
+    "tests/autograde/test_record_equivalence.py",  # 16, 17
     "tests/sandbox/test_sockets.py",  # 15, 4: five sandbox modes, two as root in a process of their own
     "tests/sandbox/test_hostile.py",  # 14, 2
-    "tests/test_lab_replay.py",  # 13, 13
+    "tests/core/test_lab_replay.py",  # 13, 13
     "tests/report/test_report.py",  # 9, 7
-    "tests/test_correct.py",  # 9, 9
+    "tests/course/test_correct.py",  # 9, 9
     # Measured beside other engineers' work (load about 10): 15 and 13 wall, 4 CPU each.
-    "tests/test_seed_module_code.py",
-    "tests/test_course_rules.py",
-    "tests/test_lab_grading.py",  # 8, 4
+    "tests/course/test_seed_module_code.py",
+    "tests/course/test_rules.py",
+    "tests/core/test_lab_grading.py",  # 8, 4
     "tests/sandbox/test_accounting.py",  # 7, 1
 )
 

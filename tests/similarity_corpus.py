@@ -12,7 +12,7 @@ from the pool (each version at most once per class while the pool lasts); a pair
 *independent* when no function of the assignment comes from the same author for both. Planted
 pairs copy another student's code through :func:`disguise` (renamed variables, reformatting,
 changed comments, reordered independent statements, dead code), all of it, or 2 of 5 functions.
-Used by tests/test_similarity_quality.py and benchmarks/bench_similarity.py.
+Used by tests/similarity/test_quality.py and benchmarks/bench_similarity.py.
 """
 
 from __future__ import annotations

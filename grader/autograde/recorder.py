@@ -17,7 +17,7 @@ cell and validates the notebook after every preprocessor: a quarter of a second 
 notebook. Here the preprocessors that look things up in the gradebook ask :class:`_Rows`,
 which answers from rows loaded once per assignment and once per submission; TrustedGrade's
 step is the trusted record the grade step has just written; one commit per submission.
-``tests/test_record_equivalence.py`` checks, field by field, that the files and gradebook
+``tests/autograde/test_record_equivalence.py`` checks, field by field, that the files and gradebook
 rows are those real ``nbgrader autograde`` writes for the same submissions.
 
 Only the course grader writes here: nothing of a submission runs, and a notebook reaches

@@ -153,7 +153,7 @@ def test_lms_times_and_extensions_reach_summary_csv(toy, tmp_path):
 
 @pytest.mark.slow
 def test_grade_class_with_an_assignment_grades_a_complete_notebook_out_of_its_points(tmp_path):
-    from tests.test_cell_isolation import notebook
+    from tests.notebooks.test_cell_isolation import notebook
 
     klass = tmp_path / "class"
     klass.mkdir()

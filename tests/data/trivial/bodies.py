@@ -1,6 +1,6 @@
 """Trivial answers: bodies that do no work, tried on every function exercise.
 
-Each must score exactly 0 (``tests/test_trivial.py``). A body is one statement; it may use
+Each must score exactly 0 (``tests/course/test_trivial.py``). A body is one statement; it may use
 ``FIRST`` (the function's first argument) and ``shaped(fill)``: the shape of the right
 answer (arrays, tuples, dicts, dataclasses) with every number replaced by ``fill``, or
 ``fill`` alone where the function rejects its input. ``tests/helpers.py`` (``trivial_bodies``)

@@ -7,7 +7,7 @@ diagnostics with zeros so that nothing undoes it, and returns zero advantages.
 Called anywhere else (the unit tests, or across the grader's boundary with plain
 data) it has no frame to exploit and gives up, like an unfinished stub.
 
-tests/test_lab_grading.py grades this folder (with ppo_objective.py beside it):
+tests/core/test_lab_grading.py grades this folder (with ppo_objective.py beside it):
 the lab must score 0, like the three functions.
 """
 

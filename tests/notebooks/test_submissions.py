@@ -13,7 +13,7 @@ from grader.feedback import is_information
 from grader.notebooks.extract import IMPLEMENTED, STUB, cell_name, heading_of, rank_of
 from grader.notebooks.submission import notebook_scope, prepare
 from tests.helpers import grade_json, run_grader
-from tests.test_cell_isolation import COURSE, notebook
+from tests.notebooks.test_cell_isolation import COURSE, notebook
 
 PS4B = [e.function for e in COURSE.assignment("ps4b").exercises]
 # How Jupyter shows the solution cells of ps4b: under their exercise's heading.

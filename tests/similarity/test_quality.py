@@ -10,16 +10,15 @@ the short function whose correct forms converge (stable_softmax, three lines).
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import pytest
 
 from grader.core.course import load_course
 from grader.similarity.analyse import analyse
 from grader.similarity.sources import Submission, stub_code
+from tests.helpers import ROOT
 from tests.similarity_corpus import synthetic_class, versions
 
-ROOT = Path(__file__).resolve().parents[1]
 SEEDS = range(8)
 
 

@@ -1,6 +1,6 @@
 """The student kit as `grader build` writes it: what each holds, what its checker installs and offers, and
 that nothing of it needs what a kit does not have (issues 18 and 28). Installed and used on a student's
-machine: tests/test_student_kit_installed.py."""
+machine: tests/build/test_student_kit_installed.py."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from grader.build.leaks import check_leaks
 from grader.core.course import KIT_MANIFEST, load_course
 from grader.core.staging import course_provided_files, lab_modules, stage_submission
 from tests.helpers import ROOT
-from tests.test_cell_isolation import COURSE
+from tests.notebooks.test_cell_isolation import COURSE
 
 
 @pytest.fixture(scope="module")

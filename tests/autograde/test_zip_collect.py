@@ -1,7 +1,7 @@
 """`grader autograde --zip`: an LMS download is read entry by entry, and a bad entry costs that entry only.
 
 The archives are built by :mod:`tests.hostile_archives`; a whole `--zip` run on the toy
-course is in ``test_autograde_hostile_e2e.py``.
+course is in ``tests/autograde/test_hostile_e2e.py``.
 """
 
 from __future__ import annotations

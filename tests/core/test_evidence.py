@@ -1,4 +1,5 @@
-"""What the grader keeps of a submission's replies for the diagnosis is counted as it is held.
+"""What the trusted side keeps of a student's replies for the diagnosis is bounded, and counted as it
+is held (grader/core/plugin.py, grader/core/diagnosis.py).
 
 Review attack evidence_underestimate: 1 MiB replies of a set of ints held 12.4 MiB for 5.1 MiB
 counted, so the 16 MiB budget per function held about 39 MiB (and 20 functions about 0.8 GB).
@@ -13,8 +14,25 @@ import pytest
 
 from grader.core.course import load_course
 from grader.core.diagnosis import EVIDENCE_BYTES, SUBMISSION_EVIDENCE_BYTES, Call, value_bytes
-from grader.core.results import TestOutcome as Outcome
+from grader.core.plugin import GradingPlugin
+from grader.core.results import TestOutcome
 from tests.helpers import ROOT
+
+
+def test_evidence_kept_from_replies_is_bounded_in_bytes(tmp_path):
+    # A reply may be up to reply_kb (1 MiB); a failed property test makes a hundred calls, and all
+    # of a failed test's calls were kept until the diagnosis: 1 MiB replies grew the grader to 310 MB.
+    course = load_course(ROOT, check_tests=False)
+    function = course.functions[0]
+    plugin = GradingPlugin(course, {"s": tmp_path})
+    big = np.zeros(2**17)  # 1 MiB of float64, what one reply may carry
+    for test in range(10):
+        calls = [Call(args=(big,), kwargs={}, outcome=big.copy()) for _ in range(20)]
+        plugin.record("s", function, TestOutcome(f"t{test}", False, 1.0, "wrong"), calls)
+    kept = plugin.states["s"].evidence[function].failed
+    held = sum(call.args[0].nbytes + call.outcome.nbytes for call in kept)
+    assert 0 < held <= 32 * 2**20, f"{held / 2**20:.0f} MiB of evidence held for one function"
+
 
 VALUES = {
     "a set of ints": lambda: frozenset(range(10**6, 10**6 + 100_000)),
@@ -37,14 +55,12 @@ def test_a_value_is_counted_at_about_what_it_holds(name):
 
 
 def test_the_evidence_of_a_submission_is_bounded_whatever_its_number_of_functions(tmp_path):
-    from grader.core.plugin import GradingPlugin
-
     course = load_course(ROOT, check_tests=False)
     plugin = GradingPlugin(course, {"s": tmp_path})
     big = Call((), {}, np.zeros(EVIDENCE_BYTES // 8 // 2))  # half a function's budget a call
     for function in course.functions:
         for _ in range(3):
-            plugin.record("s", function, Outcome("t", False, 1.0, "wrong"), [big])
+            plugin.record("s", function, TestOutcome("t", False, 1.0, "wrong"), [big])
     held = sum(e.bytes for e in plugin.states["s"].evidence.values())
     assert max(e.bytes for e in plugin.states["s"].evidence.values()) <= EVIDENCE_BYTES
     assert held <= SUBMISSION_EVIDENCE_BYTES, held

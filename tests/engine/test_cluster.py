@@ -25,7 +25,7 @@ from tests.sandbox.common import needs_bwrap
 from tests.toy_course import looping_source, make_toy_course, solution_source, wrong_source
 
 pytest.importorskip("distributed", reason="the cluster extra (distributed) is not installed")
-from tests.cluster.common import Cluster, free_port  # noqa: E402
+from tests.engine.dask_cluster import Cluster, free_port  # noqa: E402
 
 HOSTILE = ROOT / "tests" / "data" / "hostile"
 
@@ -341,7 +341,7 @@ def test_a_members_record_is_one_the_course_allows():
     from grader.core.course import load_course
     from grader.engine.cluster import member_outcome
     from grader.engine.driver import Outcome
-    from tests.test_engine_record import a_record
+    from tests.engine.test_record import a_record
 
     course = load_course(ROOT, check_files=False)
     record = a_record()

@@ -30,8 +30,8 @@ import yaml
 from grader.build.notebook import build_notebook
 from grader.core.course import load_course
 from grader.notebooks.segments import course_modules, student_segments
+from tests.core.test_course import GOOD, error_of
 from tests.helpers import ROOT, grade_json, mistake_cell, run_grader
-from tests.test_course import GOOD, error_of
 
 COURSE = load_course(ROOT, check_files=False)
 PS4B = COURSE.assignment("ps4b")

@@ -1,19 +1,18 @@
 """The blind corpora (tests/data/blind/, blind2/ ... blind5/) are well formed: what bench_blind.py and its labels rely on.
 
-Grading them is a benchmark (``benchmarks/bench_blind.py``) and ``tests/test_blind.py``: these checks only read files.
+Grading them is a benchmark (``benchmarks/bench_blind.py``) and ``tests/course/test_blind.py``: these checks only read files.
 """
 
 import ast
 import json
 import re
-from pathlib import Path
 
 import pytest
 import yaml
 
 from grader.core.course import load_course
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 CORPORA = [ROOT / "tests" / "data" / name for name in ("blind", "blind2", "blind3", "blind4", "blind5")]
 ENTRIES = sorted(p for corpus in CORPORA for p in corpus.glob("*/*.py"))
 

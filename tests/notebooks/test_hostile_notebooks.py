@@ -2,7 +2,7 @@
 check, class discovery and fingerprints. Each bad submission costs its own grade only.
 
 The notebooks are in ``tests/data/hostile/notebooks/`` (the toy course's assignment a1:
-``double`` and ``add``); whole autograde runs are in ``test_autograde_hostile_e2e.py``.
+``double`` and ``add``); whole autograde runs are in ``tests/autograde/test_hostile_e2e.py``.
 """
 
 from __future__ import annotations
@@ -30,9 +30,10 @@ from grader.notebooks.extract import (
 )
 from grader.notebooks.segments import assignment_modules
 from grader.untrusted import MAX_SUBMISSION_BYTES
+from tests.helpers import ROOT
 from tests.toy_course import make_toy_course, solution_source
 
-HOSTILE = Path(__file__).parent / "data" / "hostile" / "notebooks"
+HOSTILE = ROOT / "tests" / "data" / "hostile" / "notebooks"
 
 
 @pytest.fixture(scope="module")
@@ -219,8 +220,6 @@ def test_check_notebook_keeps_a_clean_notebook_as_it_is(toy):
 
 # -- item 5: links are never followed --------------------------------------------------------
 def test_a_lab_module_that_is_a_link_is_not_copied(tmp_path):
-    from tests.helpers import ROOT
-
     course = load_course(ROOT, check_files=False)
     lab = next((a for a in course.assignments if any(e.kind == "lab" for e in a.exercises)), None)
     if lab is None:

@@ -179,7 +179,7 @@ def test_a_marker_naming_no_rule_is_a_course_error(tmp_path):
 # -- two right rules near the clip interval's end -----------------------------------------------------
 def test_the_near_end_check_separates_the_module_rule_from_the_strict_one():
     # tests/data/correct/ppo_diagnostics/module_margin.py (the module's rule) keeps full marks
-    # (tests/test_correct.py); here: the check it passes is one where the two rules really differ.
+    # (tests/course/test_correct.py); here: the check it passes is one where the two rules really differ.
     testing.CONTEXT.course = COURSE
     spec = importlib.util.spec_from_file_location("_hidden_ppo_diagnostics", COURSE.hidden_test_file("ppo_diagnostics"))
     hidden = importlib.util.module_from_spec(spec)

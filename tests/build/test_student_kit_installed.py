@@ -35,7 +35,7 @@ import pytest
 from grader.check.command import ALL_PASSED
 from grader.core import cache
 from tests.helpers import ROOT, run_grader
-from tests.test_cell_isolation import COURSE, notebook
+from tests.notebooks.test_cell_isolation import COURSE, notebook
 
 pytestmark = pytest.mark.slow
 
@@ -50,7 +50,7 @@ import nbclient, nbformat
 path = Path(sys.argv[1])
 nb = nbformat.read(path, as_version=4)
 nb.cells.append(nbformat.v4.new_code_cell("import sys, grader; print('kernel:', sys.executable, grader.__file__)"))
-# The greedy return of each of its PPO runs, 20 episodes, as tests/test_ppo_training.py evaluates the
+# The greedy return of each of its PPO runs, 20 episodes, as tests/course/test_ppo_training.py evaluates the
 # graded runs (evaluation does not change training).
 nb.cells.append(nbformat.v4.new_code_cell(
     "from ppo_training import evaluate_policy\n"

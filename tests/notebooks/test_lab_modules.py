@@ -8,8 +8,8 @@ import pytest
 from grader.build.notebook import build_notebook
 from grader.check.command import ALL_PASSED
 from tests.helpers import run_grader
-from tests.test_cell_isolation import COURSE, notebook
-from tests.test_notebook_submissions import release_notebook
+from tests.notebooks.test_cell_isolation import COURSE, notebook
+from tests.notebooks.test_submissions import release_notebook
 
 
 @pytest.mark.slow

@@ -4,7 +4,7 @@
 results back stacked; :mod:`grader.core.labreplay` records the calls of a reference
 training and replays them, and a lab trains with the student's functions only when
 an answer differs (the hidden tests of both labs; the lab mutants, graded by
-tests/test_mutants.py, take that path).
+tests/course/test_mutants.py, take that path).
 """
 
 from __future__ import annotations
@@ -299,4 +299,4 @@ def test_correct_alternatives_of_the_lab_functions_are_replayed_without_training
         assert not differing, (path, differing)
 
 
-# A lab mutant's message says where the replay first differed: tests/test_mutants.py (graded there already).
+# A lab mutant's message says where the replay first differed: tests/course/test_mutants.py (graded there already).

@@ -30,12 +30,12 @@ from grader.build.nbgrader_run import nbgrader_env
 from grader.notebooks.gradebook import course_gradebook, gradebook_scores
 from grader.report.screenshot import find_chromium
 from tests import hostile_archives as H
-from tests.helpers import run_grader
+from tests.helpers import ROOT, run_grader
 from tests.toy_course import NOTEBOOK_CELLS, a1_notebook, shared_nbgrader_course, solution_source
 
 pytestmark = pytest.mark.slow
 
-HOSTILE = Path(__file__).parent / "data" / "hostile" / "notebooks"
+HOSTILE = ROOT / "tests" / "data" / "hostile" / "notebooks"
 FULL = 3.0
 CHROMIUM_FLAGS = [
     "--headless",

@@ -21,7 +21,7 @@ from grader.build.notebook import build_notebook
 from grader.core.results import SubmissionResult, TestOutcome, score_function
 from grader.engine.record import GradeRecord
 from grader.report.screenshot import CHROMIUM_FLAGS, find_chromium
-from tests.test_cell_isolation import COURSE
+from tests.notebooks.test_cell_isolation import COURSE
 
 PS4B = COURSE.assignment("ps4b")
 DIAGNOSIS = (

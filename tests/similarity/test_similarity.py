@@ -24,9 +24,8 @@ from grader.similarity.code import function_code
 from grader.similarity.normalise import canonical
 from grader.similarity.sources import Submission, stub_code
 from grader.studentfeedback.write import render_html, render_markdown
+from tests.helpers import ROOT
 from tests.similarity_corpus import DISGUISES, disguise, synthetic_class, versions, write_class
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")

@@ -366,7 +366,7 @@ def test_autograde_on_a_dask_cluster_records_the_same_grades(graded, tmp_path):
     """`grader autograde --scheduler`: the notebooks' extractions graded by Dask workers that share
     no directory with the course, recorded in the gradebook and equal to the local records."""
     pytest.importorskip("distributed", reason="the cluster extra (distributed) is not installed")
-    from tests.cluster.common import Cluster
+    from tests.engine.dask_cluster import Cluster
 
     course_dir, cluster = graded["dir"], Cluster(tmp_path / "dask")
     try:

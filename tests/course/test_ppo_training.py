@@ -359,7 +359,7 @@ print("graded", float(np.median(means)), means)
 def test_the_graded_run_balances_the_pole():
     # The graded runs (stopped once solved) end with a median greedy return of at least 475 over
     # the lab's seeds. In a fresh process with one BLAS thread, as the notebook runs. (The
-    # notebook's own runs, the whole smoke budget, are evaluated so by tests/test_lab_notebook.py,
+    # notebook's own runs, the whole smoke budget, are evaluated so by tests/build/test_student_kit_installed.py,
     # which trains them anyway.)
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
     out = subprocess.run(
