@@ -6,7 +6,7 @@ measured in the same run, alternately, so that the machine's noise hits both ali
 - per submission: fork a worker from the zygote, import the course's reference
   modules, ping it, kill it and wipe its scratch space (median of --repeat);
 - per system call, inside a worker: a loop of cheap calls (``getppid``, ``stat``)
-  and of ``fork`` + ``wait`` (the one call the filter inspects an argument of);
+  and of calls whose argument the filter reads (``ioctl``: ``isatty``; ``fork`` + ``wait``);
 - once per grading process: starting the sandbox and its zygote.
 
 Usage: python benchmarks/bench_seccomp.py [--repeat N]
@@ -35,6 +35,10 @@ def loop(kind, n):
     elif kind == "stat":
         for _ in range(n):
             os.stat("/tmp")
+    elif kind == "ioctl":
+        fd = os.open("/tmp", os.O_RDONLY)
+        for _ in range(n):
+            os.isatty(fd)  # ioctl(TCGETS), as every open() of Python asks
     elif kind == "fork":
         for _ in range(n):
             pid = os.fork()
@@ -105,7 +109,7 @@ def main() -> None:
             for filtered in (True, False):
                 times[filtered].append(one_submission(launchers[filtered]))
         calls = {}
-        for kind, n in (("getppid", 200_000), ("stat", 100_000), ("fork", 200)):
+        for kind, n in (("getppid", 200_000), ("stat", 100_000), ("ioctl", 200_000), ("fork", 200)):
             samples = {True: [], False: []}
             for _ in range(5):
                 for filtered in (True, False):

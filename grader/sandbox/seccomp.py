@@ -40,6 +40,16 @@ none of it from the filter: it applies the filter last, right before it executes
 its own sockets (the loopback's ``NETLINK_ROUTE``, its ``AF_UNIX`` socket pairs) have done their work;
 where the zygote installs the filter itself, it has no socket to make either.
 
+Disk past ``RLIMIT_FSIZE`` (the worker holds its output capture, a file on the host's disk, open for
+writing): the kernel checks that limit where a file's size grows (``write`` and the rest, ``truncate``,
+``copy_file_range``, ``splice``, ``fallocate`` with mode 0: EFBIG), not where blocks are reserved past
+its end. So ``fallocate`` is admitted with mode 0 only (:data:`FALLOCATE_MODE`: ``posix_fallocate``);
+``FALLOC_FL_KEEP_SIZE``, ``ZERO_RANGE``, ``PUNCH_HOLE`` and every other mode answer EOPNOTSUPP, as on
+a file system that lacks them (``KEEP_SIZE`` held 2 GiB of the host's /tmp under a 16 MiB limit).
+``ioctl`` requests of the XFS-compatible family (:data:`IOCTL_REFUSED_TYPE`, ``'X'``) answer ENOTTY:
+the kernel hands ``FS_IOC_RESVSP``, ``FS_IOC_RESVSP64`` and ``FS_IOC_ZERO_RANGE`` to ``fallocate`` with
+``KEEP_SIZE`` on any regular file, and file systems keep their own allocation requests there.
+
 System calls of another ABI (i386 through ``int 0x80``, whose numbers differ)
 kill the process; x32 calls on x86_64 answer ENOSYS. The kernel caches "always
 allowed" per system call number, so allowed calls cost nothing measurable
@@ -54,7 +64,7 @@ import struct
 from dataclasses import dataclass
 
 # struct seccomp_data: int nr; __u32 arch; __u64 instruction_pointer; __u64 args[6].
-_NR, _ARCH, _ARG0_LOW = 0, 4, 16  # args[0]'s low half (both architectures are little-endian)
+_NR, _ARCH, _ARG0_LOW, _ARG1_LOW = 0, 4, 16, 24  # args[n]'s low half (both architectures are little-endian)
 
 # Classic BPF opcodes (linux/filter.h).
 _LD_W_ABS = 0x20
@@ -62,6 +72,7 @@ _JEQ_K = 0x15
 _JGE_K = 0x35
 _JSET_K = 0x45
 _RET_K = 0x06
+_ALU_AND_K = 0x54
 
 RET_KILL_PROCESS = 0x80000000
 RET_ERRNO = 0x00050000
@@ -130,6 +141,17 @@ DENIED = (
 # denied where no cgroup bounds a submission's memory (grader.sandbox.cgroups); numpy and
 # the course's code use neither.
 UNACCOUNTED = ("memfd_create", "shmget", "shmat")
+
+
+# fallocate's one admitted mode: 0 allocates and grows the file, so the kernel checks RLIMIT_FSIZE.
+# Every flag (KEEP_SIZE, PUNCH_HOLE, COLLAPSE_RANGE, ZERO_RANGE, INSERT_RANGE, UNSHARE_RANGE, and any
+# a kernel adds) answers EOPNOTSUPP.
+FALLOCATE_MODE = 0
+# The ioctl type (the request's bits 8-15) refused with ENOTTY: 'X', the XFS-compatible space reservation
+# requests the kernel turns into fallocate(KEEP_SIZE) (FS_IOC_RESVSP, _RESVSP64, _UNRESVSP, _UNRESVSP64,
+# _ZERO_RANGE) and XFS's own; the rest of the family needs CAP_SYS_ADMIN (FIFREEZE, FITRIM) or sets
+# allocation hints (FS_IOC_FSSETXATTR). Python and numpy make none of them.
+IOCTL_REFUSED_TYPE = ord("X")
 
 
 # Socket families a worker may be admitted (name: (number, why)); the launcher admits a family only
@@ -468,6 +490,7 @@ def program(arch: Arch, extra: tuple[str, ...] = (), families: tuple[str, ...] =
         arch? else KILL; x32? ENOSYS; refused by name? EPERM; clone3? ENOSYS;
         clone? (CLONE_NEW* ? EPERM : ALLOW);
         socket, socketpair? (an admitted family ? ALLOW : EAFNOSUPPORT);
+        fallocate? (mode 0 ? ALLOW : EOPNOTSUPP); ioctl? (type 'X' ? ENOTTY : ALLOW);
         in the allowlist? ALLOW; else ENOSYS
     """
     unknown = set(families) - set(SOCKET_FAMILIES)
@@ -475,6 +498,7 @@ def program(arch: Arch, extra: tuple[str, ...] = (), families: tuple[str, ...] =
         raise ValueError(f"no such socket family on the list: {', '.join(sorted(unknown))}")
     denied = sorted({arch.numbers[name] for name in (*DENIED, *extra) if name in arch.numbers})
     special = {arch.numbers[name] for name in ("clone", "clone3", "socket", "socketpair")}
+    special |= {arch.allowed[name] for name in ("fallocate", "ioctl")}
     allowed = sorted(set(arch.allowed.values()) - set(denied) - special)
     admitted = sorted({SOCKET_FAMILIES[name][0] for name in families})
     # (opcode, k, jump-if-true label, jump-if-false label); None: the next instruction. ("label", name)
@@ -498,6 +522,8 @@ def program(arch: Arch, extra: tuple[str, ...] = (), families: tuple[str, ...] =
         (_JEQ_K, arch.numbers["clone"], "clone", None),
         (_JEQ_K, arch.numbers["socket"], "socket", None),
         (_JEQ_K, arch.numbers["socketpair"], "socket", None),
+        (_JEQ_K, arch.allowed["fallocate"], "fallocate", None),
+        (_JEQ_K, arch.allowed["ioctl"], "ioctl", None),
         (_JA, "allowlist", None, None),
         ("label", "clone"),
         (_LD_W_ABS, _ARG0_LOW, None, None),
@@ -506,6 +532,15 @@ def program(arch: Arch, extra: tuple[str, ...] = (), families: tuple[str, ...] =
         (_LD_W_ABS, _ARG0_LOW, None, None),  # the family (an int: the kernel reads the low half only)
         *[(_JEQ_K, family, "allow1", None) for family in admitted],
         (_RET_K, RET_ERRNO | errno.EAFNOSUPPORT, None, None),
+        ("label", "fallocate"),
+        (_LD_W_ABS, _ARG1_LOW, None, None),  # the mode (an int)
+        (_JEQ_K, FALLOCATE_MODE, "allow1", None),
+        (_RET_K, RET_ERRNO | errno.EOPNOTSUPP, None, None),
+        ("label", "ioctl"),
+        (_LD_W_ABS, _ARG1_LOW, None, None),  # the request (an unsigned int)
+        (_ALU_AND_K, 0xFF00, None, None),  # its type
+        (_JEQ_K, IOCTL_REFUSED_TYPE << 8, None, "allow1"),
+        (_RET_K, RET_ERRNO | errno.ENOTTY, None, None),
         ("label", "eperm"),
         (_RET_K, RET_ERRNO | errno.EPERM, None, None),
         ("label", "enosys"),

@@ -79,15 +79,17 @@ def test_the_next_student_finds_nothing_the_last_one_left(limits, tmp_path, filt
 
 
 # -- the filter ---------------------------------------------------------------------------
-def run_filter(program: bytes, arch: int, nr: int, arg0: int = 0) -> int:
+def run_filter(program: bytes, arch: int, nr: int, arg0: int = 0, arg1: int = 0) -> int:
     """What the classic BPF ``program`` returns for one system call (the kernel's semantics)."""
     code = [struct.unpack_from("=HBBI", program, i) for i in range(0, len(program), 8)]
-    data = struct.pack("=iIQ6Q", nr, arch, 0, arg0, 0, 0, 0, 0, 0)
+    data = struct.pack("=iIQ6Q", nr, arch, 0, arg0, arg1, 0, 0, 0, 0)
     pc = acc = 0
     while True:
         op, jt, jf, k = code[pc]
         if op == 0x20:
             acc, pc = struct.unpack_from("=I", data, k)[0], pc + 1
+        elif op == 0x54:  # accumulator &= k
+            acc, pc = acc & k, pc + 1
         elif op == 0x05:  # jump always
             pc += 1 + k
         elif op in (0x15, 0x35, 0x45):
@@ -101,6 +103,8 @@ def run_filter(program: bytes, arch: int, nr: int, arg0: int = 0) -> int:
 EPERM = seccomp.RET_ERRNO | errno.EPERM
 ENOSYS = seccomp.RET_ERRNO | errno.ENOSYS
 EAFNOSUPPORT = seccomp.RET_ERRNO | errno.EAFNOSUPPORT
+EOPNOTSUPP = seccomp.RET_ERRNO | errno.EOPNOTSUPP
+ENOTTY = seccomp.RET_ERRNO | errno.ENOTTY
 SIGCHLD = 17
 
 
@@ -109,9 +113,10 @@ def test_the_filter_program_allows_exactly_its_list(arch):
     program = seccomp.program(arch)
     assert len(program) % 8 == 0 and len(program) // 8 < 4096  # the kernel's limit
 
-    def verdict(name_or_nr, arg0=0, audit=arch.audit):
-        nr = arch.numbers.get(name_or_nr, name_or_nr) if isinstance(name_or_nr, str) else name_or_nr
-        return run_filter(program, audit, nr, arg0)
+    def verdict(name_or_nr, arg0=0, arg1=0, audit=arch.audit):
+        if isinstance(name_or_nr, str):
+            name_or_nr = arch.numbers.get(name_or_nr, arch.allowed.get(name_or_nr))
+        return run_filter(program, audit, name_or_nr, arg0, arg1)
 
     for name in seccomp.DENIED:
         if name in arch.numbers:
@@ -141,6 +146,16 @@ def test_the_filter_program_allows_exactly_its_list(arch):
         assert run_filter(unix, arch.audit, arch.numbers[syscall], (40 << 32) | 1) == seccomp.RET_ALLOW
     with pytest.raises(ValueError):
         seccomp.program(arch, families=("AF_VSOCK",))
+    # fallocate: mode 0 only (posix_fallocate), the mode's low 32 bits (an int); every flag refused.
+    for mode in (1, 2, 3, 8, 0x10, 0x11, 0x20, 0x40, 0x41, 0x80, 0x100, 1 << 31):
+        assert verdict("fallocate", 3, mode) == EOPNOTSUPP, hex(mode)
+    assert verdict("fallocate", 3, 0) == verdict("fallocate", 3, 1 << 32) == seccomp.RET_ALLOW
+    # ioctl: every request of type 'X' refused (FS_IOC_RESVSP, _RESVSP64, _UNRESVSP, _UNRESVSP64, _ZERO_RANGE,
+    # FIFREEZE...), what Python asks allowed (TCGETS, FIOCLEX, FIONBIO, TIOCGWINSZ, FIONREAD).
+    for request in (0x40305828, 0x40305829, 0x4030582A, 0x4030582B, 0x40305839, 0xC0045877, 0x5800, 0x80045800):
+        assert verdict("ioctl", 1, request) == ENOTTY, hex(request)
+    for request in (0x5401, 0x5451, 0x5421, 0x5413, 0x541B, 0x40305928, 0x4030592A, (0x58 << 40) | 0x5401):
+        assert verdict("ioctl", 1, request) == seccomp.RET_ALLOW, hex(request)
     assert verdict(arch.numbers["mount"], audit=0x40000003) == seccomp.RET_KILL_PROCESS  # i386 numbering
     if arch.x32:
         assert verdict(seccomp.X32_SYSCALL_BIT | arch.numbers["unshare"]) == ENOSYS
