@@ -11,7 +11,8 @@ would run in the instructor's formgrader and in everyone's feedback.
 - a markdown cell becomes the HTML nbconvert would render for it (attachments inlined
   as data URLs, images only), cleaned by `nh3 <https://nh3.readthedocs.io>`_ (the
   maintained binding of the Rust sanitizer ammonia) and kept as one raw HTML block,
-  so that rendering it again changes nothing;
+  so that rendering it again changes nothing, whatever a renderer takes for a line break
+  (:data:`LINE_BREAKS`);
 - a raw cell's text is cleaned the same way;
 - an output keeps text, PNG/JPEG/GIF images (when they are base64) and cleaned
   ``text/html``; javascript, SVG, LaTeX, widgets and every other type are dropped;
