@@ -9,7 +9,8 @@ the terminal. Whatever a student controls goes through one of these:
   ``\\udcff``), text cut to a limit: the result is always valid UTF-8;
 - :func:`markup`: the same, with rich markup escaped, for an f-string printed with markup on;
 - :func:`text`: the same as a rich ``Text``, which is never parsed as markup (table cells);
-- :func:`spreadsheet_cell`: a CSV cell a spreadsheet shows as text, never runs as a formula.
+- :func:`spreadsheet_cell`: the same, on one line, for a CSV cell a spreadsheet shows as text, never
+  runs as a formula.
 """
 
 from __future__ import annotations
@@ -57,9 +58,9 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 
 
 def spreadsheet_cell(value) -> str:
-    """``str(value)`` (``""`` for None) for a CSV cell: a text that would start a formula gets a
-    leading ``'``, which spreadsheets show as text."""
-    text = "" if value is None else str(value)
+    """``str(value)`` (``""`` for None) for a CSV cell, as :func:`visible` shows it on one line: a text
+    that would start a formula gets a leading ``'``, which spreadsheets show as text."""
+    text = "" if value is None else visible(value, one_line=True)
     if text.startswith(FORMULA_STARTS):
         try:
             float(text)

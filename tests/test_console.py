@@ -40,6 +40,14 @@ def test_display_helpers_escape_markup_and_show_control_characters():
     assert out.getvalue().count(MARKUP) == 2 and "\x1b" not in out.getvalue()
 
 
+def test_a_csv_cell_is_one_line_of_visible_text_never_a_formula():
+    # A display name reaches CSV files (summary.csv, `grader export`, and `nbgrader export` through the
+    # gradebook): ESC and the overrides raw there reached whoever printed or opened the file.
+    assert display.spreadsheet_cell("=HYPERLINK(1)\x1b[2J\n\u202e") == "'=HYPERLINK(1)\\x1b[2J\\x0a\\u202e"
+    assert display.spreadsheet_cell("\x1b=1") == "\\x1b=1"  # a backslash starts no formula
+    assert display.spreadsheet_cell("-0.5") == "-0.5" and display.spreadsheet_cell(None) == ""
+
+
 def test_grade_table_mode(tmp_path):
     course = make_toy_course(tmp_path / "course")
     submission = tmp_path / "[red]eve"  # a folder name is the student's too

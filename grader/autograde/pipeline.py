@@ -41,6 +41,7 @@ from grader.autograde.recorder import Recorder, notebook_node, remove
 from grader.autograde.trusted import built_info, extract, grade_extractions, submission_dir
 from grader.autograde.zipcollect import Collected, LmsDownload, collect_zip, print_collection
 from grader.core.course import Assignment, Course
+from grader.display import spreadsheet_cell
 from grader.engine import pipes
 from grader.engine.dispatch import GradingOptions
 from grader.engine.events import RunListener, refused_message, retry_message
@@ -305,12 +306,14 @@ def gradebook_roster(target) -> Roster:
 
 def names_of(collected: Collected | None) -> dict[str, tuple[str, str, str]]:
     """student -> (first name, last name, LMS id) as the download wrote them: the gradebook keeps what it
-    does not know yet. Moodle's number is the assignment's, not the student's: not kept."""
+    does not know yet. Moodle's number is the assignment's, not the student's: not kept. A name is the
+    student's to edit, and formgrader and ``nbgrader export`` show it as they read it: it is kept as a CSV
+    cell shows it (:func:`grader.display.spreadsheet_cell`: control characters as escapes, never a formula)."""
     names = {}
     for student, sub in (collected.people if collected else {}).items():
         if sub.lms == "generic":
             continue
-        first, _, last = sub.display_name.rpartition(" ")
+        first, _, last = (spreadsheet_cell(part) for part in sub.display_name.rpartition(" "))
         lms_id = sub.lms_id if sub.lms in ("canvas", "brightspace", "blackboard") else ""
         names[student] = (first or last, last if first else "", lms_id)
     return names

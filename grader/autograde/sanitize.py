@@ -11,7 +11,8 @@ would run in the instructor's formgrader and in everyone's feedback.
 - a markdown cell becomes the HTML nbconvert would render for it (attachments inlined
   as data URLs, images only), cleaned by `nh3 <https://nh3.readthedocs.io>`_ (the
   maintained binding of the Rust sanitizer ammonia) and kept as one raw HTML block,
-  so that rendering it again changes nothing;
+  so that rendering it again changes nothing, whatever a renderer takes for a line break
+  (:data:`LINE_BREAKS`);
 - a raw cell's text is cleaned the same way;
 - an output keeps text, PNG/JPEG/GIF images (when they are base64) and cleaned
   ``text/html``; javascript, SVG, LaTeX, widgets and every other type are dropped;
@@ -54,6 +55,15 @@ MAX_MARKDOWN_NOTEBOOK = 256 * 1024
 # attachment referenced 4,000 times turned 187 KB of notebook into a 410 MB autograded
 # notebook (2.9 GB of grader memory, 134 s). Every derived size is counted before it is built.
 MAX_INLINED = 8 * 2**20
+# What a markdown renderer may read as a line break besides "\n": "\r" (CommonMark's line endings;
+# mistune, markdown-it and marked turn "\r\n" and "\r" into "\n" before parsing), what Python's
+# str.splitlines breaks at (mistune's plugins split on it: \v \f \x1c-\x1e \x85 \u2028 \u2029) and
+# JavaScript's line terminators (\u2028 \u2029, JupyterLab's marked). Cleaning decodes a reference
+# (nh3 turns "&#13;" into a raw "\r"): "&#13;&#13;" was a blank line to mistune that ended the block,
+# and formgrader rendered the cleaned text after it as markdown again, a javascript: link and a remote
+# image among it (the adversarial review's A15). Written back as references, these mean the same
+# character to HTML and end no line in markdown.
+LINE_BREAKS = {c: f"&#{c};" for c in map(ord, "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")}
 
 
 class Budget:
@@ -87,7 +97,13 @@ def clean_html(text: str) -> str:
 
 def as_one_block(html: str) -> str:
     """Cleaned HTML that markdown renders verbatim: one HTML block (a ``<div>`` with no blank line
-    inside, so no markdown, math or link syntax in it is ever parsed again)."""
+    inside, so no markdown, math or link syntax in it is ever parsed again).
+
+    "Line" is meant as every renderer means it: each character one of them reads as a line break,
+    ``\n`` aside, is written as a character reference (:data:`LINE_BREAKS`), so the only line
+    breaks left are the ``\n`` this block is split on, and no line between them is blank.
+    """
+    html = html.translate(LINE_BREAKS)
     lines = [line if line.strip() else "<span></span>" for line in html.strip("\n").split("\n")]
     return "<div>\n" + "\n".join(lines) + "\n</div>"
 

@@ -45,10 +45,16 @@ from grader.untrusted import (
 
 MAGIC = re.compile(r"^\s*(%|!)")
 MAX_NOTEBOOK_BYTES = 64 * 2**20  # a notebook file; one with its plots is a few MB
-# JSON objects and arrays in one notebook, counted as brackets before parsing (strings included):
-# a real one has a few thousand, a big interactive plot some tens of thousands; a million empty
-# lists would take the grader about 100 MB to parse.
+# What json.loads builds is bounded before it runs, by linear counts of the bytes (strings included,
+# so a count is never below the truth): objects and arrays as brackets, values (array elements and
+# object members) as commas and brackets. Each value costs the grader 30 to 150 bytes, a container up
+# to 200, whatever its size in the file: 63 MB of "1e1," (16 million floats) took 843 MB to parse
+# (the adversarial review's A14). At the bounds, the worst notebook costs about 300 MB (2 million
+# distinct object keys: 291 MiB, 1 million {"":0}: 216 MiB, benchmarks/bench_notebook_json.py);
+# the course's own notebooks hold a few thousand of each (ps4b 3,402 values, the lab run with its
+# outputs 1,374), a 300,000-point plot 900,000 values.
 MAX_JSON_CONTAINERS = 1_000_000
+MAX_JSON_VALUES = 2_000_000
 MAX_CELLS = 5_000
 MAX_CELL_CHARS = 2**20  # one cell, and one lab module: far beyond any answer, far below the 20 MB staging cap
 MAX_NOTE_CHARS = 300
@@ -160,9 +166,17 @@ def read_notebook(path: Path) -> tuple[dict | None, str | None]:
         return None, f"{exc}; it was not read"
     except OSError as exc:
         return None, f"{name} could not be read ({exc.strerror})"
-    if raw.count(b"[") + raw.count(b"{") > MAX_JSON_CONTAINERS:
+    return parse_notebook(raw, name)
+
+
+def parse_notebook(raw: bytes, name: str = "the notebook") -> tuple[dict | None, str | None]:
+    """The notebook JSON in ``raw`` (a student's file, ``name`` as messages show it), or None and the
+    reason it is not read: too many containers or values (counted before parsing), not UTF-8, not
+    JSON, nested too deeply, not an object."""
+    problem = json_size_problem(raw)
+    if problem:
         return None, (
-            f"{name} holds more than {MAX_JSON_CONTAINERS:,} JSON arrays and objects; it was not read "
+            f"{name} holds more than {problem}; it was not read "
             "(clear the outputs, Kernel > Restart & Clear Output, and hand it in again)"
         )
     try:
@@ -181,6 +195,17 @@ def read_notebook(path: Path) -> tuple[dict | None, str | None]:
     if not isinstance(data, dict):
         return None, f"{name} is not a notebook (its JSON is {_kind(data)}, not an object)"
     return data, None
+
+
+def json_size_problem(raw: bytes) -> str | None:
+    """What in the JSON text ``raw`` is beyond :data:`MAX_JSON_CONTAINERS` or :data:`MAX_JSON_VALUES`
+    (``"2,000,000 JSON values ..."``), or None. Counts bytes (C speed, no copy): never parses."""
+    containers = raw.count(b"[") + raw.count(b"{")
+    if containers > MAX_JSON_CONTAINERS:
+        return f"{MAX_JSON_CONTAINERS:,} JSON arrays and objects"
+    if containers + raw.count(b",") > MAX_JSON_VALUES:
+        return f"{MAX_JSON_VALUES:,} JSON values (numbers, strings, list items; its outputs included)"
+    return None
 
 
 def _kind(value) -> str:

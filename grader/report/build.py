@@ -280,7 +280,8 @@ details summary { cursor: pointer; color: #3f6fb5; margin: 8px 0; }
 
 
 def _e(text) -> str:
-    return html.escape(str(text))
+    """``text`` as HTML text, control characters and bidirectional overrides shown as escapes."""
+    return html.escape(visible(text))
 
 
 def _who(data: ClassData, student: str) -> str:

@@ -8,7 +8,6 @@ notebook cell, as in grading; a function left as the released stub has no code o
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from pathlib import Path
 from grader.core.course import Course
 from grader.core.staging import submission_files
 from grader.errors import GraderError
-from grader.notebooks.extract import check_notebook, clean_cell, found_solution_cells, read_notebook
+from grader.notebooks.extract import check_notebook, clean_cell, found_solution_cells, parse_notebook, read_notebook
 from grader.notebooks.submission import notebook_paths
 from grader.similarity.code import function_code
 from grader.untrusted import UntrustedFile, read_regular, shown
@@ -103,12 +102,10 @@ def lms_submissions(course: Course, download, functions: list[str]) -> dict[str,
             if file.name.endswith(".py"):
                 _take(code, functions, {"": data.decode("utf-8", "replace")}, shown(file.name))
                 continue
-            try:
-                nb, _ = check_notebook(json.loads(data.decode("utf-8", "replace")), file.name)
-            except ValueError:
-                nb = None
+            raw, problem = parse_notebook(data, shown(file.name))  # bounded before it is parsed
+            nb = check_notebook(raw, file.name)[0] if raw is not None else None
             if nb is None:
-                code.problems.append(f"{shown(file.name)}: not a notebook that can be read")
+                code.problems.append(problem or f"{shown(file.name)}: not a notebook that can be read")
                 continue
             cells = found_solution_cells(nb, checked=True)
             for function, cell in cells.items():

@@ -3,9 +3,11 @@
 One self-contained HTML page and one Markdown file per student: the total, each exercise's
 score, what to fix first, then the notes and the distinct failure messages -- the same text as
 the nbgrader feedback and Gradescope's ``results.json`` (:mod:`grader.feedback`), never a hidden
-value. Every string a student could have shaped (their exception messages, file names) is
-escaped: the HTML runs no script and loads nothing (its Content-Security-Policy says so too),
-and Markdown renders it as text.
+value. Every string a page holds goes through one of two escapes, :func:`html_text` (HTML) and
+:func:`md` (Markdown): both show control characters and bidirectional overrides as visible escapes
+(:func:`grader.display.visible`), so a display name the LMS wrote (the student may edit it) cannot
+retitle a terminal or reorder a line, and then escape markup: the HTML runs no script and loads
+nothing (its Content-Security-Policy says so too), and Markdown renders it as text.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 from pathlib import Path
 
 from grader.calendar import describe, due_text_for, late_text, lateness
+from grader.display import visible
 from grader.engine.record import GradeRecord
 from grader.engine.store import SAFE_ID, ResultStore, atomic_write
 from grader.errors import GraderError
@@ -28,9 +31,14 @@ li{margin:.2rem 0;white-space:pre-wrap}.note{color:#555}"""
 MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&])")
 
 
-def md(text: str) -> str:
-    """``text`` as Markdown that renders it literally (no markup, no HTML, one line)."""
-    return MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+def md(text) -> str:
+    """``text`` as Markdown that renders it literally (no markup, no HTML, no control character, one line)."""
+    return MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(visible(text).split()))
+
+
+def html_text(value) -> str:
+    """``value`` as HTML text (an element's content or a quoted attribute), control characters visible."""
+    return html.escape(visible(value))
 
 
 def _level(score: float, most: float) -> str:
@@ -89,7 +97,7 @@ class Calendar:
 
 
 def render_html(record: GradeRecord, course_title: str, manifest: dict | None = None) -> str:
-    e = html.escape
+    e = html_text
     cal = Calendar(manifest, record.student)
     sections = list(_sections(record))
     total = f"{format_points(record.total)} of {format_points(record.max)} points" + cal.total_note(
@@ -144,7 +152,7 @@ def render_markdown(record: GradeRecord, course_title: str, manifest: dict | Non
         for name, fb in exercises:
             lines += [
                 "",
-                f"- `{name}`: {format_points(fb['score'])}/{format_points(fb['max'])}"
+                f"- `{visible(name, one_line=True)}`: {format_points(fb['score'])}/{format_points(fb['max'])}"
                 + (f" ({fb['passed']} of {fb['checks']} checks passed)" if fb["checks"] else ""),
             ]
             lines += [f"  - note: {md(n)}" for n in fb["notes"]]

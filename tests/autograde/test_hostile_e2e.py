@@ -262,13 +262,14 @@ def chromium_dom(html: Path) -> str:
 
 def assert_no_student_script(dom: str, where: str) -> None:
     """Every payload of script_in_markdown.ipynb marks the page when it runs (an attribute on <html>,
-    the title); the sanitised page also carries no handler attribute and no javascript: URL."""
+    the title); the sanitised page also carries no handler attribute, no javascript: URL and no remote image."""
     head = dom[: dom.find(">", dom.find("<html")) + 1]
     assert "data-pwned" not in head, f"{where}: a student's script ran ({head})"
     title = re.search(r"<title>(.*?)</title>", dom, re.S)
     assert title is None or "PWNED" not in title.group(1), f"{where}: a student's script changed the title"
     assert not re.search(r"<[^>]*\son[a-z]+\s*=", dom, re.I), f"{where}: an event handler attribute survived"
     assert not re.search(r"""(href|src)\s*=\s*["']?\s*javascript:""", dom, re.I), f"{where}: a javascript: URL"
+    assert not re.search(r"""<img[^>]*\ssrc\s*=\s*["']?\s*(https?:)?//""", dom, re.I), f"{where}: a remote image"
 
 
 @pytest.fixture(scope="module")
