@@ -58,8 +58,9 @@ def lms_options(parser: argparse.ArgumentParser, *, zip_help: str) -> None:
         "--roster",
         metavar="CSV",
         default=None,
-        help="who the download's students are (a CSV with id,name,email,lms_id: see `grader roster`); "
-        "each is filed under the roster's id, the others by the LMS's id (canvas-<user id>, ...)",
+        help="who the download's students are (a CSV with id,name,email,lms_id, and moodle_participants for "
+        "Moodle: see `grader roster`); each is filed under the id of the line that holds its LMS id (never by "
+        "name), the others by the LMS's id (canvas-<user id>, ...)",
     )
 
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grader.errors import GraderError
-from grader.lms import Person, Roster, name_id, read_download
+from grader.lms import Person, Roster, name_id, read_download, read_roster
 from tests import hostile_archives as H
 
 NB = H.NOTEBOOK
@@ -125,8 +125,14 @@ def test_moodle_in_every_shape_keeps_participants_apart_by_their_number(tmp_path
         assert got.complete  # online text is Moodle's to show, not a problem of the download
 
 
-def test_moodle_names_find_their_roster_line_and_a_shared_name_finds_none(tmp_path):
-    roster = Roster([Person("zmuller", "Zo\u00eb", "M\u00fcller", lms_id="Z42"), Person("jlee", "Jo", "Lee")])
+def test_moodle_participants_find_their_roster_line_by_number_and_a_shared_name_changes_nothing(tmp_path):
+    roster = Roster(
+        [
+            Person("zmuller", "Zo\u00eb", "M\u00fcller", lms_id="Z42", moodle_participants=("1005", "2210")),
+            Person("jlee1", "Jo", "Lee", moodle_participants=("11",)),
+            Person("jlee2", "Jo", "Lee"),
+        ]
+    )
     with read(
         tmp_path,
         {
@@ -136,8 +142,131 @@ def test_moodle_names_find_their_roster_line_and_a_shared_name_finds_none(tmp_pa
         },
         roster=roster,
     ) as got:
-        assert sorted(students(got)) == ["moodle-11", "moodle-12", "zmuller"]
-        assert any("both match the roster's jlee" in note for note in got.notes)
+        assert sorted(students(got)) == ["jlee1", "moodle-12", "zmuller"]
+        assert got.notes[:2] == [
+            "Jo Lee (moodle 12): no line of the roster has Moodle participant 12 in its moodle_participants; "
+            "collected as moodle-12",
+            "to file the 1 student(s) above under your ids, add each one's participant number to their line's "
+            "moodle_participants cell (Moodle numbers participants per assignment; Moodle's grading worksheet, "
+            "Assignment > View all submissions > Grading action > Download grading worksheet, lists each "
+            "participant's number ('Participant 1006') with their e-mail), then collect again",
+        ]
+
+
+# A23: who a submission belongs to comes from the id the LMS writes, never from a name the student can edit.
+MALLORY_AS_ALICE = {  # mallory renamed herself "Alice Smith" in each LMS; alice is on the roster
+    "canvas": "smithalice_3006_930006_ps4b.ipynb",
+    "moodle": "Alice Smith_1006_assignsubmission_file/ps4b.ipynb",
+    "blackboard": "Problem Set 4b_mallory_attempt_2026-12-01-22-30-00_ps4b.ipynb",
+    "brightspace": "39786-640006 - Alice Smith - Oct 10, 2025 1022 AM/ps4b.ipynb",
+}
+MALLORY_ID = {"canvas": "3006", "moodle": "1006", "blackboard": "mallory", "brightspace": "640006"}
+
+
+@pytest.mark.parametrize("lms", sorted(MALLORY_AS_ALICE))
+@pytest.mark.parametrize("alice_name", ["Alice Smith", "alice  SMITH", "smithalice"])
+def test_a_name_a_student_gave_herself_never_files_her_submission_under_a_roster_student(tmp_path, lms, alice_name):
+    entries = {MALLORY_AS_ALICE[lms]: NB % "mallory"}
+    if lms == "blackboard":  # the receipt Blackboard writes: the display name, then the username
+        entries["Problem Set 4b_mallory_attempt_2026-12-01-22-30-00.txt"] = "Name: Alice Smith (mallory)\n"
+    first, _, last = alice_name.rpartition(" ") if " " in alice_name else (alice_name, "", "")
+    roster = Roster([Person("alice", first, last, "alice@u.edu"), Person("mallory", "Mallory", "Jones", "m@u.edu")])
+    with read(tmp_path, entries, lms=lms, roster=roster) as got:
+        (sub,) = got.submissions
+        assert (sub.lms_id, sub.student) == (
+            MALLORY_ID[lms],
+            name_id(MALLORY_ID[lms]) if lms == "blackboard" else f"{lms}-{MALLORY_ID[lms]}",
+        )
+        missing = f"Moodle participant {MALLORY_ID[lms]} in its moodle_participants" if lms == "moodle" else ""
+        missing = missing or f"lms_id {MALLORY_ID[lms]}"
+        cell = "moodle_participants" if lms == "moodle" else "lms_id"
+        assert len(got.notes) == 2 and got.notes[0].endswith(
+            f": no line of the roster has {missing}; collected as {sub.student}"
+        ), got.notes
+        assert got.notes[1].startswith("to file the 1 student(s) above under your ids, ")
+        assert f"to their line's {cell} cell" in got.notes[1] or f"in their line's {cell} cell" in got.notes[1]
+    # With her own id on her own line she is herself, whatever she calls herself.
+    ids = {"moodle_participants": (MALLORY_ID[lms],)} if lms == "moodle" else {"lms_id": MALLORY_ID[lms]}
+    roster = Roster([Person("alice", first, last), Person("mallory", "Mallory", "Jones", **ids)])
+    with read(tmp_path, entries, name=f"again-{lms}.zip", lms=lms, roster=roster) as got:
+        assert [s.student for s in got.submissions] == ["mallory"] and got.notes == []
+
+
+def test_alice_and_mallory_named_alike_on_moodle_stay_two_and_alice_keeps_her_roster_id(tmp_path):
+    roster = Roster(
+        [
+            Person("alice", "Alice", "Smith", lms_id="A1", moodle_participants=("1005",)),
+            Person("mallory", "Mallory", "Jones"),
+        ]
+    )
+    with read(
+        tmp_path,
+        {
+            "Alice Smith_1006_assignsubmission_file/ps4b.ipynb": NB % "mallory",
+            "Alice Smith_1005_assignsubmission_file/ps4b.ipynb": NB % "alice",
+        },
+        roster=roster,
+    ) as got:
+        assert students(got) == {
+            "alice": ("Alice Smith", "1005", ["ps4b.ipynb"], None, False),
+            "moodle-1006": ("Alice Smith", "1006", ["ps4b.ipynb"], None, False),
+        }
+        assert any("no line of the roster has Moodle participant 1006" in n for n in got.notes), got.notes
+        assert "2 students are named Alice Smith (1006, 1005): kept apart as moodle-1006, alice" in got.notes
+        assert not any("both match" in n for n in got.notes)
+
+
+def test_an_id_two_lines_share_files_neither_under_either(tmp_path):
+    # A gradebook's students are not checked as a roster file is: two with one LMS id are neither's.
+    gradebook = Roster([Person("alice", lms_id="2002"), Person("alice2", lms_id="2002")], complete=False)
+    with read(tmp_path, {"smithalice_2002_910001_ps4b.ipynb": NB % "alice"}, roster=gradebook) as got:
+        assert sorted(students(got)) == ["canvas-2002"]
+    # A roster line holding two participants of one Moodle download (a typing slip) files neither.
+    roster = Roster([Person("alice", moodle_participants=("1005", "1006"))])
+    with read(
+        tmp_path,
+        {
+            "Alice_1005_assignsubmission_file/ps4b.ipynb": NB % "a",
+            "Mal_1006_assignsubmission_file/ps4b.ipynb": NB % "m",
+        },
+        name="moodle.zip",
+        roster=roster,
+    ) as got:
+        assert sorted(students(got)) == ["moodle-1005", "moodle-1006"]
+        assert any("both match the roster's alice" in n and "fix that line of the roster" in n for n in got.notes)
+
+
+def test_a_gradebook_without_moodle_numbers_says_once_how_to_file_moodle_participants(tmp_path):
+    gradebook = Roster([Person("alice", "Alice", "Smith", lms_id="A1")], complete=False)
+    entries = {
+        "Alice Smith_1005_assignsubmission_file/ps4b.ipynb": NB % "alice",
+        "Bob Li_1007_assignsubmission_file/ps4b.ipynb": NB % "bob",
+    }
+    with read(tmp_path, entries, roster=gradebook) as got:
+        assert sorted(students(got)) == ["moodle-1005", "moodle-1007"]
+        assert len(got.notes) == 1 and got.notes[0].startswith("2 Moodle participant(s) collected under their number")
+        assert "give a roster and add each one's participant number to their line's moodle_participants" in got.notes[0]
+    # A gradebook's students are those met so far: one it lacks on another LMS is no news.
+    with read(tmp_path, {"lib_3001_930001_ps4b.ipynb": NB % "x"}, name="canvas.zip", roster=gradebook) as got:
+        assert sorted(students(got)) == ["canvas-3001"] and got.notes == []
+
+
+def test_the_roster_file_reads_moodle_participants_and_refuses_what_would_merge_two_students(tmp_path):
+    path = tmp_path / "roster.csv"
+    path.write_text(
+        "id,name,lms_id,moodle_participants\nalice,Alice Smith,A1,1005 2210;3307\nbob,Bob Li,B2,\n",
+        encoding="utf-8",
+    )
+    people = {p.id: p for p in read_roster(path)}
+    assert people["alice"].moodle_participants == ("1005", "2210", "3307") and people["bob"].moodle_participants == ()
+    for rows, says in (
+        ("alice,Alice,A1,1005\nbob,Bob,B2,2210 1005\n", "roster line 3: Moodle participant 1005 is also on line 2"),
+        ("alice,Alice,A1,Participant 1005\n", "roster line 2: moodle_participants holds 'Participant', not a"),
+        ("alice,Alice,A1,\uff11\uff10\n", "moodle_participants holds"),  # full-width digits are no number
+    ):
+        path.write_text("id,name,lms_id,moodle_participants\n" + rows, encoding="utf-8")
+        with pytest.raises(GraderError, match=says):
+            read_roster(path)
 
 
 # -- Blackboard -----------------------------------------------------------------------------------------------

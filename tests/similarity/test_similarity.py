@@ -61,6 +61,68 @@ def test_every_disguise_of_a_corpus_function_has_the_original_canonical_text(cou
     assert canonical(a).text == canonical(b).text
 
 
+def test_a_long_function_is_made_canonical_in_memory_in_proportion_to_its_size():
+    # A25: a function of 12,000 two-character statements (24 KB, inside the 40,000-character cut) once cost
+    # a dependency for every pair of its statements: 4 GiB and 25 s in the instructor's process. Under a 1 GiB
+    # address space it must come out as a short one does: each statement on its line, in its place.
+    import subprocess
+    import sys
+
+    probe = (
+        "import resource\n"
+        "from grader.similarity.normalise import canonical\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (2**30, resource.getrlimit(resource.RLIMIT_AS)[1]))\n"
+        "bare = canonical('def f(x):\\n a' + ';a' * 11999 + '\\n')\n"  # expressions: each keeps its place
+        "chain = canonical('def f(x):\\n a=a' + ';a=a' * 9999 + '\\n')\n"  # assignments, each after the last
+        "print(bare is not None and bare.text == 'def f(x):\\n' + '    a\\n' * 12000)\n"
+        "print(chain is not None and chain.text == 'def f(x):\\n' + '    v1 = v1\\n' * 10000)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.stdout.split() == ["True", "True"], done.stdout + done.stderr[-2000:]
+
+
+def test_the_canonical_order_is_the_one_every_pair_of_dependent_statements_gives():
+    # The normaliser builds only the dependencies that carry the order (each name's last writer and its
+    # readers since); on random blocks its order must be the one the dependencies of every pair give.
+    import ast
+    import heapq
+
+    from grader.similarity import normalise
+
+    def every_pair(block, local):
+        effects = [normalise._effects(s) for s in block]
+        needs = [sum(1 for i in range(j) if depends(effects[i], effects[j])) for j in range(len(block))]
+        keys = [normalise._key(s, local) for s in block]
+        ready, out = [(keys[j], j) for j in range(len(block)) if needs[j] == 0], []
+        heapq.heapify(ready)
+        while ready:
+            _, i = heapq.heappop(ready)
+            out.append(i)
+            for j in range(i + 1, len(block)):
+                if depends(effects[i], effects[j]):
+                    needs[j] -= 1
+                    if needs[j] == 0:
+                        heapq.heappush(ready, (keys[j], j))
+        return out
+
+    def depends(first, then):
+        (ri, wi, bi), (rj, wj, bj) = first, then
+        return bool(bi or bj or wi & (rj | wj) or wj & ri)
+
+    rng = random.Random(11)
+    names = "abcdx"
+    shapes = ("{n} = {e}", "{n} += {e}", "{n}[{m}] = {e}", "{n}, {m} = {e}, {e}", "{n}.y = {e}", "print({e})")
+    for _ in range(300):
+        lines = []
+        for _ in range(rng.randint(2, 30)):
+            e = " + ".join(rng.choice(names + "12") for _ in range(rng.randint(1, 3)))
+            lines.append(rng.choice(shapes).format(n=rng.choice(names), m=rng.choice(names), e=e))
+        block = ast.parse("\n".join(lines)).body
+        local = set(names)
+        ordered = normalise._order(list(block), local)
+        assert [block.index(s) for s in ordered] == every_pair(block, local), lines
+
+
 def test_the_stub_is_not_code_of_the_student(course):
     stubs = {"stable_softmax": stub_code(course, "stable_softmax")}
     subs = {s: Submission(s, {"stable_softmax": stubs["stable_softmax"][0]}) for s in ("a", "b", "c")}
