@@ -15,6 +15,12 @@ Two kinds, chosen by :func:`detect` where the grader runs:
 - ``cgroup v1``: a directory in the ``memory`` hierarchy (``memory.limit_in_bytes``, and
   ``memory.memsw.limit_in_bytes`` where swap is accounted) and one in ``pids``.
 
+CPU: a submission's processes share one scheduling weight, the weight of one process of the grader's
+own (``cpu.shares`` in v1's ``cpu`` hierarchy, ``cpu.weight`` in v2): however many of them are runnable,
+together they get the CPU one process would (:func:`process_weight`). ``RLIMIT_CPU`` bounds each
+process's total, not a share: 30 forked spinners each stay under it. Where the cpu controller is not
+there, memory and processes are bounded as before and the launcher says the CPU is not shared out.
+
 Socket buffers: v2 charges them to ``memory.current`` like any memory. v1 charges a Unix socket's
 buffers as kernel memory, but TCP's only to a counter of their own, and only once
 ``memory.kmem.tcp.limit_in_bytes`` is set (until then only the machine-wide ``tcp_mem`` bounds
@@ -29,6 +35,7 @@ fresh cgroup before every submission, reads the kernel's figures after it, and r
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from dataclasses import dataclass
@@ -90,6 +97,13 @@ class Hierarchy:
 
     kind: str
     parents: tuple[Path, ...]  # v2: (dir,); v1: (memory dir, pids dir)
+    cpu: Path | None = None  # the cpu controller's parent (v2: parents[0]); None: no CPU share ...
+    no_cpu: str = ""  # ... and why not
+
+    @property
+    def cpu_parents(self) -> tuple[Path, ...]:
+        """Parents of cpu cgroups of their own (v1's cpu hierarchy; in v2 the one directory has it)."""
+        return (self.cpu,) if self.cpu is not None and self.kind == "cgroup v1" else ()
 
 
 def _try_parent(parent: Path, files: tuple[str, ...]) -> str:
@@ -113,7 +127,43 @@ def _try_parent(parent: Path, files: tuple[str, ...]) -> str:
 
 def detect(enabled: bool = True) -> tuple[Hierarchy | None, str]:
     """(hierarchy, "") where per-submission cgroups can be made here, else (None, why not); ``enabled``
-    False: none (the grading options' ``cgroups: off``)."""
+    False: none (the grading options' ``cgroups: off``). With the cpu controller where it is there."""
+    hierarchy, why = _detect(enabled)
+    return (None if hierarchy is None else _with_cpu(hierarchy, _own_paths())), why
+
+
+def _with_cpu(hierarchy: Hierarchy, own: dict[str, str]) -> Hierarchy:
+    """``hierarchy`` with the parent of its cpu cgroups, or with why there are none."""
+    if hierarchy.kind == "cgroup v2":
+        (parent,) = hierarchy.parents
+        try:
+            delegated = (parent / "cgroup.subtree_control").read_text().split()
+        except OSError:
+            delegated = []
+        why = _try_parent(parent, ("cpu.weight",)) if "cpu" in delegated else "the cpu controller not delegated"
+    else:
+        parent = _v1_dir("cpu", own)  # its own mount, or the link to cpu,cpuacct where the two share one
+        why = _try_parent(parent, ("cpu.shares",)) if parent is not None else "no cgroup v1 cpu hierarchy"
+    if why:
+        return dataclasses.replace(hierarchy, no_cpu=f"{hierarchy.kind}: {why}")
+    return dataclasses.replace(hierarchy, cpu=parent)
+
+
+# The kernel's weight of a process at nice -20 .. 19 (``sched_prio_to_weight``; 1024 at nice 0).
+NICE_WEIGHTS = [
+    int(w)
+    for w in """88761 71755 56483 46273 36291 29154 23254 18705 14949 11916 9548 7620 6100 4904 3906 3121 2501 1991
+    1586 1277 1024 820 655 526 423 335 272 215 172 137 110 87 70 56 45 36 29 23 18 15""".split()
+]
+
+
+def process_weight() -> int:
+    """``cpu.shares`` of one process at this one's nice level: the kernel's own weight for it."""
+    return NICE_WEIGHTS[min(19, max(-20, os.getpriority(os.PRIO_PROCESS, 0))) + 20]
+
+
+def _detect(enabled: bool) -> tuple[Hierarchy | None, str]:
+    """The memory and pids controllers (:func:`detect`)."""
     if not enabled:
         return None, "cgroups turned off (--cgroups off)"
     own = _own_paths()
@@ -156,7 +206,8 @@ def _read_int(path: Path) -> int | None:
 
 
 class SubmissionCgroup:
-    """The cgroup(s) of one submission: memory and processes limited, peak and limit hits read.
+    """The cgroup(s) of one submission: memory and processes limited, its CPU weighed as one process's,
+    peak and limit hits read.
 
     Parameters
     ----------
@@ -167,7 +218,7 @@ class SubmissionCgroup:
 
     def __init__(self, hierarchy: Hierarchy, name: str, memory_bytes: int, processes: int):
         self.kind = hierarchy.kind
-        self.dirs = [parent / name for parent in hierarchy.parents]
+        self.dirs = [parent / name for parent in hierarchy.parents + hierarchy.cpu_parents]
         self.memory_bytes = int(memory_bytes)
         made = []
         try:
@@ -176,6 +227,8 @@ class SubmissionCgroup:
                 directory.mkdir()
                 made.append(directory)
             self._limit(int(processes))
+            if hierarchy.cpu is not None:
+                self._share_cpu(hierarchy.cpu / name)
         except BaseException:
             # A cgroup half made (a second hierarchy refused, a limit not written) would stay on the
             # machine for good, one per failed submission: the kernel removes only what is removed.
@@ -194,7 +247,7 @@ class SubmissionCgroup:
                 _write(directory / "memory.swap.max", 0)
             _write(directory / "pids.max", processes)
         else:
-            memory, pids = self.dirs
+            memory, pids = self.dirs[:2]
             rest = self.memory_bytes
             tcp = memory / "memory.kmem.tcp.limit_in_bytes"
             if tcp.exists():  # TCP buffers on a counter of their own: within the bound, not beside it
@@ -204,6 +257,16 @@ class SubmissionCgroup:
             if (memory / "memory.memsw.limit_in_bytes").exists():  # swap counted with memory
                 _write(memory / "memory.memsw.limit_in_bytes", rest)
             _write(pids / "pids.max", processes)
+
+    def _share_cpu(self, directory: Path) -> None:
+        """One process's weight for the submission's cgroup and for the launcher's above it (the one that
+        competes with the grader's own processes; a sibling of none but the launcher's other submissions)."""
+        shares = process_weight()
+        for level in (directory.parent, directory):
+            if self.kind == "cgroup v2":  # the kernel's own conversion: weight 100 is 1024
+                _write(level / "cpu.weight", min(10000, max(1, round(shares * 100 / 1024))))
+            else:
+                _write(level / "cpu.shares", shares)
 
     def add(self, pids: list[int]) -> None:
         """Move processes into this cgroup (in every hierarchy); what they fork stays there."""
@@ -291,7 +354,7 @@ def _at_limit(directory: Path, prefix: str, margin: int) -> bool:
 
 def remove_parent(hierarchy: Hierarchy, name: str) -> None:
     """Remove ``grader-<pid>`` directories left empty (a launcher's last cgroup gone)."""
-    for parent in hierarchy.parents:
+    for parent in hierarchy.parents + hierarchy.cpu_parents:
         try:
             (parent / name).rmdir()
         except OSError:

@@ -254,9 +254,13 @@ class SandboxLauncher:
 
     @property
     def accounting(self) -> str:
-        """How a submission's memory and processes are bounded (printed with the sandbox line)."""
+        """How a submission's memory, processes and CPU are bounded (printed with the sandbox line)."""
+        if self.hierarchy is not None and self.hierarchy.cpu is None:
+            return (
+                f"memory and processes per submission by {self.hierarchy.kind}; no CPU share ({self.hierarchy.no_cpu})"
+            )
         if self.hierarchy is not None:
-            return f"memory and processes per submission by {self.hierarchy.kind}"
+            return f"memory, processes and CPU (one process's share) per submission by {self.hierarchy.kind}"
         if self.setup is not None:
             denied = ", memfd, System V shared memory and sockets denied" if self.filtered else ""
             return (
