@@ -224,6 +224,11 @@ class SubmissionCgroup:
         try:
             for directory in self.dirs:
                 directory.parent.mkdir(exist_ok=True)
+                if self.kind == "cgroup v2":
+                    # v2 hands a child only the controllers its parent enables for its subtree: the
+                    # grader-<pid> level between the delegated one and the submission's must pass them on.
+                    wanted = ["+memory", "+pids"] + (["+cpu"] if hierarchy.cpu is not None else [])
+                    _write(directory.parent / "cgroup.subtree_control", " ".join(wanted))
                 directory.mkdir()
                 made.append(directory)
             self._limit(int(processes))
