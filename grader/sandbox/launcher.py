@@ -255,12 +255,18 @@ class SandboxLauncher:
     @property
     def accounting(self) -> str:
         """How a submission's memory, processes and CPU are bounded (printed with the sandbox line)."""
+        ptys = (
+            ", ptys denied by its devices controller"
+            if self.hierarchy is not None and self.hierarchy.denies_ptys
+            else ""
+        )
         if self.hierarchy is not None and self.hierarchy.cpu is None:
             return (
-                f"memory and processes per submission by {self.hierarchy.kind}; no CPU share ({self.hierarchy.no_cpu})"
+                f"memory and processes per submission by {self.hierarchy.kind}{ptys}; "
+                f"no CPU share ({self.hierarchy.no_cpu})"
             )
         if self.hierarchy is not None:
-            return f"memory, processes and CPU (one process's share) per submission by {self.hierarchy.kind}"
+            return f"memory, processes and CPU (one process's share) per submission by {self.hierarchy.kind}{ptys}"
         if self.setup is not None:
             denied = ", memfd, System V shared memory and sockets denied" if self.filtered else ""
             return (
