@@ -123,8 +123,9 @@ class Hierarchy:
         return self.devices is not None
 
 
-def _try_parent(parent: Path, files: tuple[str, ...]) -> str:
-    """ "" if a child cgroup with ``files`` can be made and removed under ``parent``, else why not."""
+def _try_parent(parent: Path, files: tuple[str, ...], writes: tuple[tuple[str, str], ...] = ()) -> str:
+    """ "" if a child cgroup with ``files`` can be made (``writes`` written) and removed under ``parent``,
+    else why not."""
     probe = parent / f"grader-probe-{os.getpid()}"
     try:
         probe.mkdir()
@@ -134,6 +135,11 @@ def _try_parent(parent: Path, files: tuple[str, ...]) -> str:
         missing = [f for f in files if not (probe / f).exists()]
         if missing:
             return f"{parent} has no {', '.join(missing)}"
+        for name, value in writes:
+            try:
+                _write(probe / name, value)
+            except OSError as exc:
+                return f"cannot write {name} in {parent} ({exc.strerror})"
         return ""
     finally:
         try:
@@ -170,10 +176,10 @@ def _with_cpu(hierarchy: Hierarchy, own: dict[str, str]) -> Hierarchy:
 
 
 def _with_devices(hierarchy: Hierarchy, own: dict[str, str]) -> Hierarchy:
-    """``hierarchy`` with v1's devices hierarchy where its cgroups can be made; memory and pids alone
-    otherwise (no devices hierarchy, or cgroup v2)."""
+    """``hierarchy`` with v1's devices hierarchy where its cgroups can be made and deny (root without
+    ``CAP_SYS_ADMIN`` may make one, not write its rules); memory and pids alone otherwise, and in v2."""
     devices = _v1_dir("devices", own) if hierarchy.kind == "cgroup v1" else None
-    if devices is None or _try_parent(devices, ("devices.deny",)):
+    if devices is None or _try_parent(devices, (), (("devices.deny", PTY_DEVICES[0]),)):
         return hierarchy
     return dataclasses.replace(hierarchy, devices=devices)
 
