@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import subprocess
 import sys
 
@@ -29,6 +30,7 @@ from tests.sandbox.common import SETUP
 from tests.sandbox.test_sockets import FILTERED, HIERARCHY, MODES, NO_CGROUPS, readable_venv  # noqa: F401
 
 LIMIT = host_attacks.FILE_SIZE_MB << 20
+SETPRIV = shutil.which("setpriv")
 
 
 @pytest.fixture()
@@ -93,6 +95,32 @@ def test_a_submission_gets_a_pty_only_where_the_hosts_dev_is_its_dev(run, reques
         assert seen["opened"] == host_attacks.PTYS and seen["openpty"] == "opened", found
     assert ("ptys denied" in found["describe"]) == denied, found["describe"]
     assert ("host's ptys hidden" in found["describe"]) == hidden, found["describe"]
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or SETPRIV is None or HIERARCHY is None or seccomp.native_arch() is None,
+    reason="needs root, setpriv, a cgroup and the filter",
+)
+def test_root_without_cap_sys_admin_grades_with_the_hosts_ptys_and_says_so(request):
+    # A container's root: no mount namespace, and a devices cgroup it may make but not write (EPERM). The
+    # first version of the devices cgroup failed every submission here ("could not make the submission's
+    # cgroup"); now memory and pids alone, and the documented bound: descriptors times processes.
+    venv = request.getfixturevalue("readable_venv")
+    proc = subprocess.run(
+        [SETPRIV, "--bounding-set", "-sys_admin", str(venv / "venv/bin/python"), "-c", host_attacks.SCRIPT]
+        + [str(venv / "no-cap-ptys"), "ptys"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "GRADER_NO_BWRAP": "1"},
+        cwd=venv,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    found = host_attacks.parse(proc.stdout)
+    assert found["value"]["opened"] == host_attacks.PTYS, found
+    describe = found["describe"]
+    assert "host's ptys (unshare(CLONE_NEWNS): Operation not permitted)" in describe, describe
+    assert f"per submission by {HIERARCHY.kind}" in describe and "ptys denied" not in describe, describe
 
 
 PROBE = """
