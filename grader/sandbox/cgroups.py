@@ -20,7 +20,8 @@ Ptys: a pty is a slot of the host's global pool (``kernel.pty.max``) whose buffe
 charges, counted from the ``open`` of a ``ptmx``; without bubblewrap the worker sees the host's
 ``/dev/ptmx``, and the seccomp filter sees no path. The v1 ``devices`` controller refuses the open
 itself (``EPERM``), in every devpts instance: :data:`PTY_DEVICES` are denied. v2 has no such file (its
-device control is a BPF program attached to the cgroup; not done here): there, without bubblewrap,
+device control is a BPF program attached to the cgroup; not done here): there, without bubblewrap, only
+the zygote's mount namespace hides them (``zygote.hide_ptys``, root with ``CAP_SYS_ADMIN``), else
 descriptors times processes bound them.
 
 CPU: a submission's processes share one scheduling weight, the weight of one process of the grader's

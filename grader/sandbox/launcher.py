@@ -613,13 +613,20 @@ def unprivileged_problem(uid: int, private: tuple[Path, ...], sample: int = 200)
 
 def hide_ptys_problem() -> str:
     """ "" if the zygote can hide the host's ptys here (:func:`grader.sandbox.zygote.hide_ptys`, as root);
-    else why not. Tried for real, in a forked child whose mount namespace goes with it."""
+    else why not. Tried for real, in a forked child whose mount namespace goes with it: once hidden, its
+    /dev/ptmx must not open (a kernel before 4.7 took every ptmx to the first devpts, wherever mounted)."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through the pipe
         answer = b"failed"
         try:
             answer = hide_ptys().encode("utf-8", "replace")
+            if not answer:
+                try:
+                    os.close(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY))
+                    answer = b"/dev/ptmx still opens with every devpts covered"
+                except OSError:
+                    pass
         finally:  # the child holds the grader's state: whatever happens, it never returns into it
             try:
                 os.write(write, answer[:4000])
