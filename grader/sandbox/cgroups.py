@@ -178,7 +178,7 @@ def _with_cpu(hierarchy: Hierarchy, own: dict[str, str]) -> Hierarchy:
 
 def _with_devices(hierarchy: Hierarchy, own: dict[str, str]) -> Hierarchy:
     """``hierarchy`` with v1's devices hierarchy where its cgroups can be made and deny (root without
-    ``CAP_SYS_ADMIN`` may make one, not write its rules); memory and pids alone otherwise, and in v2."""
+    ``CAP_SYS_ADMIN`` may make one, not write its rules); without one otherwise, and in v2."""
     devices = _v1_dir("devices", own) if hierarchy.kind == "cgroup v1" else None
     if devices is None or _try_parent(devices, (), (("devices.deny", PTY_DEVICES[0]),)):
         return hierarchy
