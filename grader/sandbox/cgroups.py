@@ -119,6 +119,11 @@ class Hierarchy:
         return (self.cpu,) if self.cpu is not None and self.kind == "cgroup v1" else ()
 
     @property
+    def devices_parents(self) -> tuple[Path, ...]:
+        """Parents of devices cgroups (v1's devices hierarchy, where there is one to write)."""
+        return (self.devices,) if self.devices is not None else ()
+
+    @property
     def denies_ptys(self) -> bool:
         """Does each submission's cgroup refuse ptys (cgroup v1 with its ``devices`` hierarchy)?"""
         return self.devices is not None
@@ -254,8 +259,7 @@ class SubmissionCgroup:
 
     def __init__(self, hierarchy: Hierarchy, name: str, memory_bytes: int, processes: int):
         self.kind = hierarchy.kind
-        devices = (hierarchy.devices,) if hierarchy.devices is not None else ()
-        self.dirs = [parent / name for parent in hierarchy.parents + hierarchy.cpu_parents + devices]
+        self.dirs = [parent / name for parent in hierarchy.parents + hierarchy.cpu_parents + hierarchy.devices_parents]
         self.memory_bytes = int(memory_bytes)
         made = []
         try:
@@ -399,7 +403,7 @@ def _at_limit(directory: Path, prefix: str, margin: int) -> bool:
 
 def remove_parent(hierarchy: Hierarchy, name: str) -> None:
     """Remove ``grader-<pid>`` directories left empty (a launcher's last cgroup gone)."""
-    for parent in hierarchy.parents + hierarchy.cpu_parents:
+    for parent in hierarchy.parents + hierarchy.cpu_parents + hierarchy.devices_parents:
         try:
             (parent / name).rmdir()
         except OSError:

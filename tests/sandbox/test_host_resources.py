@@ -154,6 +154,8 @@ def test_a_submissions_v1_cgroup_refuses_every_ptmx_and_goes_with_it():
         "/dev/null opened"
     ], seen
     assert not any(directory.exists() for directory in group.dirs)
+    # The launcher's level too, in every hierarchy (the devices one was left behind once).
+    assert not any((top / parent).exists() for top in HIERARCHY.parents + HIERARCHY.devices_parents)
 
 
 @pytest.mark.parametrize("run", FILTERED, indirect=True)
