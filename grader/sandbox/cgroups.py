@@ -13,7 +13,16 @@ Two kinds, chosen by :func:`detect` where the grader runs:
 - ``cgroup v2``: one directory with ``memory.max``, ``memory.swap.max`` and ``pids.max``,
   usable where this process's v2 cgroup delegates the memory and pids controllers;
 - ``cgroup v1``: a directory in the ``memory`` hierarchy (``memory.limit_in_bytes``, and
-  ``memory.memsw.limit_in_bytes`` where swap is accounted) and one in ``pids``.
+  ``memory.memsw.limit_in_bytes`` where swap is accounted), one in ``pids``, and one in ``devices``
+  where that hierarchy is mounted and ours to write.
+
+Ptys: a pty is a slot of the host's global pool (``kernel.pty.max``) whose buffers no memory cgroup
+charges, counted from the ``open`` of a ``ptmx``; without bubblewrap the worker sees the host's
+``/dev/ptmx``, and the seccomp filter sees no path. The v1 ``devices`` controller refuses the open
+itself (``EPERM``), in every devpts instance: :data:`PTY_DEVICES` are denied. v2 has no such file (its
+device control is a BPF program attached to the cgroup; not done here): there, without bubblewrap, only
+the zygote's mount namespace hides them (``zygote.hide_ptys``, root with ``CAP_SYS_ADMIN``), else
+descriptors times processes bound them.
 
 CPU: a submission's processes share one scheduling weight, the weight of one process of the grader's
 own (``cpu.shares`` in v1's ``cpu`` hierarchy, ``cpu.weight`` in v2): however many of them are runnable,
@@ -46,6 +55,9 @@ MB = 1024 * 1024
 # cgroup v1: the part of a submission's bound its TCP buffers may take. Student code needs no network
 # (the seccomp filter refuses AF_INET); this holds where the filter is not there to refuse it.
 SOCKET_BYTES = 16 * MB
+# cgroup v1 ``devices.deny``: /dev/ptmx and every devpts instance's ptmx (5:2), the pty slaves (majors
+# 136-143: /dev/pts/N), and /dev/tty (5:0; no terminal at all, as in bubblewrap's /dev).
+PTY_DEVICES = ("c 5:2 rwm", "c 5:0 rwm", *(f"c {major}:* rwm" for major in range(136, 144)))
 
 
 def memory_bound(memory_mb: float) -> int:
@@ -99,15 +111,27 @@ class Hierarchy:
     parents: tuple[Path, ...]  # v2: (dir,); v1: (memory dir, pids dir)
     cpu: Path | None = None  # the cpu controller's parent (v2: parents[0]); None: no CPU share ...
     no_cpu: str = ""  # ... and why not
+    devices: Path | None = None  # v1's devices hierarchy, where the submission's cgroup denies the ptys
 
     @property
     def cpu_parents(self) -> tuple[Path, ...]:
         """Parents of cpu cgroups of their own (v1's cpu hierarchy; in v2 the one directory has it)."""
         return (self.cpu,) if self.cpu is not None and self.kind == "cgroup v1" else ()
 
+    @property
+    def devices_parents(self) -> tuple[Path, ...]:
+        """Parents of devices cgroups (v1's devices hierarchy, where there is one to write)."""
+        return (self.devices,) if self.devices is not None else ()
 
-def _try_parent(parent: Path, files: tuple[str, ...]) -> str:
-    """ "" if a child cgroup with ``files`` can be made and removed under ``parent``, else why not."""
+    @property
+    def denies_ptys(self) -> bool:
+        """Does each submission's cgroup refuse ptys (cgroup v1 with its ``devices`` hierarchy)?"""
+        return self.devices is not None
+
+
+def _try_parent(parent: Path, files: tuple[str, ...], writes: tuple[tuple[str, str], ...] = ()) -> str:
+    """ "" if a child cgroup with ``files`` can be made (``writes`` written) and removed under ``parent``,
+    else why not."""
     probe = parent / f"grader-probe-{os.getpid()}"
     try:
         probe.mkdir()
@@ -117,6 +141,11 @@ def _try_parent(parent: Path, files: tuple[str, ...]) -> str:
         missing = [f for f in files if not (probe / f).exists()]
         if missing:
             return f"{parent} has no {', '.join(missing)}"
+        for name, value in writes:
+            try:
+                _write(probe / name, value)
+            except OSError as exc:
+                return f"cannot write {name} in {parent} ({exc.strerror})"
         return ""
     finally:
         try:
@@ -129,7 +158,10 @@ def detect(enabled: bool = True) -> tuple[Hierarchy | None, str]:
     """(hierarchy, "") where per-submission cgroups can be made here, else (None, why not); ``enabled``
     False: none (the grading options' ``cgroups: off``). With the cpu controller where it is there."""
     hierarchy, why = _detect(enabled)
-    return (None if hierarchy is None else _with_cpu(hierarchy, _own_paths())), why
+    if hierarchy is None:
+        return None, why
+    own = _own_paths()
+    return _with_devices(_with_cpu(hierarchy, own), own), why
 
 
 def _with_cpu(hierarchy: Hierarchy, own: dict[str, str]) -> Hierarchy:
@@ -147,6 +179,15 @@ def _with_cpu(hierarchy: Hierarchy, own: dict[str, str]) -> Hierarchy:
     if why:
         return dataclasses.replace(hierarchy, no_cpu=f"{hierarchy.kind}: {why}")
     return dataclasses.replace(hierarchy, cpu=parent)
+
+
+def _with_devices(hierarchy: Hierarchy, own: dict[str, str]) -> Hierarchy:
+    """``hierarchy`` with v1's devices hierarchy where its cgroups can be made and deny (root without
+    ``CAP_SYS_ADMIN`` may make one, not write its rules); without one otherwise, and in v2."""
+    devices = _v1_dir("devices", own) if hierarchy.kind == "cgroup v1" else None
+    if devices is None or _try_parent(devices, (), (("devices.deny", PTY_DEVICES[0]),)):
+        return hierarchy
+    return dataclasses.replace(hierarchy, devices=devices)
 
 
 # The kernel's weight of a process at nice -20 .. 19 (``sched_prio_to_weight``; 1024 at nice 0).
@@ -218,7 +259,7 @@ class SubmissionCgroup:
 
     def __init__(self, hierarchy: Hierarchy, name: str, memory_bytes: int, processes: int):
         self.kind = hierarchy.kind
-        self.dirs = [parent / name for parent in hierarchy.parents + hierarchy.cpu_parents]
+        self.dirs = [parent / name for parent in hierarchy.parents + hierarchy.cpu_parents + hierarchy.devices_parents]
         self.memory_bytes = int(memory_bytes)
         made = []
         try:
@@ -234,6 +275,9 @@ class SubmissionCgroup:
             self._limit(int(processes))
             if hierarchy.cpu is not None:
                 self._share_cpu(hierarchy.cpu / name)
+            for device in PTY_DEVICES if hierarchy.devices is not None else ():
+                # Ptys: the host's pool, which neither the memory nor the pids limit bounds.
+                _write(hierarchy.devices / name / "devices.deny", device)
         except BaseException:
             # A cgroup half made (a second hierarchy refused, a limit not written) would stay on the
             # machine for good, one per failed submission: the kernel removes only what is removed.
@@ -359,7 +403,7 @@ def _at_limit(directory: Path, prefix: str, margin: int) -> bool:
 
 def remove_parent(hierarchy: Hierarchy, name: str) -> None:
     """Remove ``grader-<pid>`` directories left empty (a launcher's last cgroup gone)."""
-    for parent in hierarchy.parents + hierarchy.cpu_parents:
+    for parent in hierarchy.parents + hierarchy.cpu_parents + hierarchy.devices_parents:
         try:
             (parent / name).rmdir()
         except OSError:

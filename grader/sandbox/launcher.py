@@ -23,7 +23,7 @@ from pathlib import Path
 from grader.errors import GraderError
 from grader.sandbox import bwrap, cgroups, seccomp
 from grader.sandbox.limits import Limits
-from grader.sandbox.zygote import children
+from grader.sandbox.zygote import children, hide_ptys
 from grader.worker import runtime
 from grader.worker.client import RUNTIME_PATH, STARTUP_TIMEOUT, base_environment, interpreter_flags
 
@@ -223,6 +223,9 @@ class SandboxLauncher:
                     f"runs as root, so student code would run as root or {problem}"
                 )
             self.filtered = True
+        # Without bubblewrap the host's /dev/ptmx is there: hidden by the zygote where root can (its own
+        # mount namespace), else bounded by descriptors times processes (docs/class_grading.md).
+        self.no_hidden_ptys = hide_ptys_problem() if self.unprivileged else "not root without bubblewrap"
         # On the zygote's command line (and so on every worker forked from it): lets
         # a test, or an instructor with ps, find anything this launcher started.
         self.tag = f"grader-{os.getpid()}-{id(self):x}"
@@ -255,12 +258,18 @@ class SandboxLauncher:
     @property
     def accounting(self) -> str:
         """How a submission's memory, processes and CPU are bounded (printed with the sandbox line)."""
+        ptys = (
+            ", ptys denied by its devices controller"
+            if self.hierarchy is not None and self.hierarchy.denies_ptys
+            else ""
+        )
         if self.hierarchy is not None and self.hierarchy.cpu is None:
             return (
-                f"memory and processes per submission by {self.hierarchy.kind}; no CPU share ({self.hierarchy.no_cpu})"
+                f"memory and processes per submission by {self.hierarchy.kind}{ptys}; "
+                f"no CPU share ({self.hierarchy.no_cpu})"
             )
         if self.hierarchy is not None:
-            return f"memory, processes and CPU (one process's share) per submission by {self.hierarchy.kind}"
+            return f"memory, processes and CPU (one process's share) per submission by {self.hierarchy.kind}{ptys}"
         if self.setup is not None:
             denied = ", memfd, System V shared memory and sockets denied" if self.filtered else ""
             return (
@@ -315,8 +324,10 @@ class SandboxLauncher:
 
     def describe(self) -> str:
         if self.setup is None and self.unprivileged:
+            ptys = "host's ptys hidden" if not self.no_hidden_ptys else f"host's ptys ({self.no_hidden_ptys})"
             return (
-                f"no bubblewrap ({self.reason}): uid {self.uid}, seccomp filter, no sockets, limits; {self.accounting}"
+                f"no bubblewrap ({self.reason}): uid {self.uid}, seccomp filter, no sockets, {ptys}, limits; "
+                f"{self.accounting}"
             )
         if self.setup is None:
             return f"limits only, no sandbox ({self.reason}; {self.accounting})"
@@ -335,6 +346,8 @@ class SandboxLauncher:
             command = [*python, str(ZYGOTE_PATH), str(RUNTIME_PATH), str(fd), "--tag", self.tag]
             if self.unprivileged:
                 command += ["--uid", str(self.uid), "--gid", str(self.uid)]
+                if not self.no_hidden_ptys:
+                    command += ["--ptys", "hide"]
                 if seccomp_fd is not None:
                     command += ["--seccomp-fd", str(seccomp_fd)]
             return command
@@ -596,6 +609,34 @@ def unprivileged_problem(uid: int, private: tuple[Path, ...], sample: int = 200)
             "make the course's folder readable by its owner only (chmod -R go-rwx), or install bubblewrap"
         )
     return ""
+
+
+def hide_ptys_problem() -> str:
+    """ "" if the zygote can hide the host's ptys here (:func:`grader.sandbox.zygote.hide_ptys`, as root);
+    else why not. Tried for real, in a forked child whose mount namespace goes with it: once hidden, its
+    /dev/ptmx must not open (a kernel before 4.7 took every ptmx to the first devpts, wherever mounted)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        answer = b"failed"
+        try:
+            answer = hide_ptys().encode("utf-8", "replace")
+            if not answer:
+                try:
+                    os.close(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY))
+                    answer = b"/dev/ptmx still opens with every devpts covered"
+                except OSError:
+                    pass
+        finally:  # the child holds the grader's state: whatever happens, it never returns into it
+            try:
+                os.write(write, answer[:4000])
+            finally:
+                os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        answer = pipe.read()
+    os.waitpid(pid, 0)
+    return answer.decode("utf-8", "replace")
 
 
 class ForkedWorker:

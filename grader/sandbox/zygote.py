@@ -10,10 +10,14 @@ zygote kills every other process it can see and wipes the scratch filesystem.
 This file is standalone (standard library, numpy and ``runtime.py``): inside the
 sandbox nothing else of the grader is visible.
 
-usage: python zygote.py RUNTIME_PY CONTROL_FD [--uid UID --gid GID] [--seccomp-fd FD] [--root DIR] [--tag TEXT]
+usage: python zygote.py RUNTIME_PY CONTROL_FD [--uid UID --gid GID] [--seccomp-fd FD] [--ptys hide] [--root DIR]
+                        [--tag TEXT]
 
 (``--seccomp-fd``: where bubblewrap is not there to do it, the zygote installs the
 seccomp filter read from FD itself, after giving up root, before it imports anything.)
+
+(``--ptys hide``: as root without bubblewrap, a mount namespace of its own in which every devpts is
+covered before root is given up: see :func:`hide_ptys`.)
 
 (``--tag`` is only there to be seen in ``ps``: every worker inherits it.)
 
@@ -43,6 +47,7 @@ import ctypes
 import errno
 import importlib.util
 import os
+import re
 import signal
 import socket
 import stat
@@ -87,6 +92,45 @@ def install_filter(fd):
         raise OSError(ctypes.get_errno(), "PR_SET_NO_NEW_PRIVS failed")
     if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "installing the seccomp filter failed")
+
+
+CLONE_NEWNS = 0x00020000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REC, MS_PRIVATE = 0x4000, 1 << 18
+
+
+def hide_ptys():
+    """Cover every devpts mount with an empty read-only tmpfs, in a mount namespace of this process's own;
+    "" if done, else why not (then this process must not run student code).
+
+    Without bubblewrap the host's ``/dev/ptmx`` is there, and a pty counts in the host's pool from its
+    ``open``, which the seccomp filter cannot tell from any other. A ``ptmx`` opens the devpts mounted on
+    ``pts`` beside it: with a tmpfs on top, ``ENODEV``. Needs root's ``CAP_SYS_ADMIN`` (a container's root
+    often lacks it); the worker, no longer root and under the filter (no ``umount``), cannot undo it.
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+
+    def failed(what):
+        code = ctypes.get_errno()
+        return "%s: %s" % (what, os.strerror(code) if code else "failed")
+
+    try:
+        with open("/proc/self/mountinfo", "rb") as table:
+            points = [line.split()[4] for line in table if line.split(b" - ", 1)[-1].startswith(b"devpts ")]
+    except (OSError, IndexError) as exc:
+        return "reading /proc/self/mountinfo: %s" % exc
+    if libc.unshare(CLONE_NEWNS) != 0:
+        return failed("unshare(CLONE_NEWNS)")
+    # Private first: a mount that propagated back would hide the host's own ptys from the host.
+    if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        return failed("making / private")
+    flags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
+    for point in dict.fromkeys(points):  # mountinfo writes a space, tab, newline or backslash as \ooo
+        path = re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m.group(1), 8)]), point)
+        if libc.mount(b"grader-no-pts", path, b"tmpfs", flags, b"mode=000,size=4k") != 0:
+            return failed("covering %r" % path)
+    return ""
 
 
 def _load_runtime(path):
@@ -522,6 +566,13 @@ def main(argv):
     # numpy first: the interpreter's files may be readable by root only (no student code has
     # run yet, and none runs before root is given up below).
     runtime = _load_runtime(runtime_path)
+    if options.get("--ptys") == "hide":
+        # As root, before root is given up: the launcher checked it can be done (a forked child of its own),
+        # so a failure here ends the zygote rather than serve with the host's ptys.
+        why = hide_ptys()
+        if why:
+            sys.stderr.write("could not hide the host's ptys (%s)\n" % why)
+            return 1
     if "--uid" in options:
         # Started as root (inside the sandbox, or without one): give up root for a user id of
         # our own, so RLIMIT_NPROC counts only these processes and nothing of root's is ours.
