@@ -23,7 +23,7 @@ from grader.sandbox.limits import Limits
 from grader.sandbox.zygote import children
 from grader.worker.client import WorkerProcess
 from tests.sandbox.common import SETUP, call
-from tests.sandbox.test_sockets import readable_venv  # noqa: F401 - a fixture
+from tests.sandbox.modes import readable_venv  # noqa: F401 - a fixture
 
 HIERARCHY, NO_CGROUPS = cgroups.detect()
 

@@ -26,45 +26,16 @@ import pytest
 from grader.sandbox import cgroups, seccomp
 from grader.sandbox.launcher import hide_ptys_problem
 from tests.sandbox import host_attacks
-from tests.sandbox.common import SETUP
-from tests.sandbox.test_sockets import FILTERED, HIERARCHY, MODES, NO_CGROUPS, readable_venv  # noqa: F401
+from tests.sandbox.modes import FILTERED, HIERARCHY, MODES, NO_CGROUPS, readable_venv, runner  # noqa: F401
 
 LIMIT = host_attacks.FILE_SIZE_MB << 20
 SETPRIV = shutil.which("setpriv")
 
 
 @pytest.fixture()
-def run(request, tmp_path, monkeypatch):
+def run(request, tmp_path):
     """``run(what)``: one attack in the mode of the test's parameter."""
-    mode = request.param
-    bubblewrap, cgroup, filtered, options, env = MODES[mode]
-    if cgroup and HIERARCHY is None:
-        pytest.skip(f"no usable cgroup controllers here: {NO_CGROUPS}")
-    if bubblewrap and SETUP is None:
-        pytest.skip("no working bubblewrap here")
-    if filtered and (seccomp.native_arch() is None or (bubblewrap and not SETUP.seccomp)):
-        pytest.skip("no seccomp filter here")
-    if not bubblewrap and os.geteuid() != 0:
-        pytest.skip("without bubblewrap, only root runs student code under the filter")
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    if bubblewrap:
-        return lambda what: host_attacks.attack(tmp_path / what, what, **options)
-    venv = request.getfixturevalue("readable_venv")
-
-    def in_own_process(what: str) -> dict:
-        proc = subprocess.run(
-            [str(venv / "venv/bin/python"), "-c", host_attacks.SCRIPT, str(venv / f"{mode}-{what}"), what],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env={**os.environ, **env},
-            cwd=venv,
-        )
-        assert proc.returncode == 0, proc.stderr[-3000:]
-        return host_attacks.parse(proc.stdout)
-
-    return in_own_process
+    return runner(request, tmp_path, host_attacks, timeout=120)
 
 
 @pytest.mark.parametrize("run", list(MODES), indirect=True)

@@ -14,86 +14,22 @@ submission's child managed to queue.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
 
 import pytest
 
-from grader.sandbox import cgroups, seccomp
-from tests.helpers import ROOT
+from grader.sandbox import cgroups
 from tests.sandbox import socket_attacks
-from tests.sandbox.common import SETUP
-from tests.sandbox.test_unprivileged import readable_python
+from tests.sandbox.modes import FILTERED, HIERARCHY, MODES, NO_CGROUPS, readable_venv, runner  # noqa: F401
 
-HIERARCHY, NO_CGROUPS = cgroups.detect()
 BOUND = cgroups.memory_bound(socket_attacks.LIMIT_MB)
 NOISE = 32 * 2**20
 AF_UNIX = 1
 
-# name: (needs bubblewrap, a cgroup, the filter; launcher options; environment)
-MODES = {
-    "bubblewrap, cgroup": (True, True, True, {"sandbox": "require"}, {}),
-    "bubblewrap, cgroup, no filter": (True, True, False, {"sandbox": "require", "seccomp": False}, {}),
-    "bubblewrap, no cgroup": (True, False, True, {"sandbox": "require"}, {"GRADER_NO_CGROUPS": "1"}),
-    "no bubblewrap, cgroup": (False, True, True, None, {"GRADER_NO_BWRAP": "1"}),
-    "no bubblewrap, no cgroup": (False, False, True, None, {"GRADER_NO_BWRAP": "1", "GRADER_NO_CGROUPS": "1"}),
-}
-FILTERED = [m for m, spec in MODES.items() if spec[2]]
-
-
-@pytest.fixture(scope="module")
-def readable_venv():
-    """A virtual environment every user can read, seeing this one's packages and the grader (as root
-    without bubblewrap, the worker is a user id of its own that must read its Python)."""
-    python = readable_python()
-    if python is None:
-        pytest.skip("no Python readable by every user here (the grader then refuses: test_sandbox.py)")
-    work = Path(tempfile.mkdtemp(prefix="grader-sockets-"))
-    try:
-        os.chmod(work, 0o755)
-        subprocess.run([python, "-m", "venv", "--without-pip", str(work / "venv")], check=True)
-        site = next((work / "venv/lib").glob("python*/site-packages"))
-        packages = Path(__import__("numpy").__file__).parent.parent
-        (site / "grader-test.pth").write_text(f"{packages}\n{ROOT}\n")
-        yield work
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-
 
 @pytest.fixture()
-def run(request, tmp_path, monkeypatch):
+def run(request, tmp_path):
     """``run(what)``: one attack in the mode of the test's parameter."""
-    mode = request.param
-    bubblewrap, cgroup, filtered, options, env = MODES[mode]
-    if cgroup and HIERARCHY is None:
-        pytest.skip(f"no usable cgroup controllers here: {NO_CGROUPS}")
-    if bubblewrap and SETUP is None:
-        pytest.skip("no working bubblewrap here")
-    if filtered and (seccomp.native_arch() is None or (bubblewrap and not SETUP.seccomp)):
-        pytest.skip("no seccomp filter here")
-    if not bubblewrap and os.geteuid() != 0:
-        pytest.skip("without bubblewrap, only root runs student code under the filter")
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    if bubblewrap:
-        return lambda what: socket_attacks.attack(tmp_path / what, what, **options)
-    venv = request.getfixturevalue("readable_venv")
-
-    def in_own_process(what: str) -> dict:
-        proc = subprocess.run(
-            [str(venv / "venv/bin/python"), "-c", socket_attacks.SCRIPT, str(venv / f"{mode}-{what}"), what],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env={**os.environ, **env},
-            cwd=venv,
-        )
-        assert proc.returncode == 0, proc.stderr[-3000:]
-        return socket_attacks.parse(proc.stdout)
-
-    return in_own_process
+    return runner(request, tmp_path, socket_attacks, timeout=300)
 
 
 def allowed_families(mode: str) -> set[int]:
