@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -559,43 +560,31 @@ def unprivileged_problem(uid: int, private: tuple[Path, ...], sample: int = 200)
         os.path.dirname(numpy.__file__) + "/__init__.py",
     ]
     files = _private_sample(private, sample)
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child reports through the pipe
-        answer = b""
+
+    def as_uid() -> bytes:
         try:
             os.setgroups([])
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
-            for path in needed:
-                try:
-                    os.close(os.open(path, os.O_RDONLY))
-                except OSError:
-                    answer = b"\1" + path.encode("utf-8", "replace")
-                    raise StopIteration from None
-            for path in files:
-                try:
-                    if os.path.isdir(path):
-                        os.listdir(path)
-                    else:
-                        os.close(os.open(path, os.O_RDONLY))
-                    answer = path.encode("utf-8", "replace")
-                    break
-                except OSError:
-                    continue
-        except StopIteration:
-            pass
         except OSError as exc:
-            answer = b"\0" + str(exc).encode("utf-8", "replace")
-        finally:  # the child holds the grader's state: whatever happens, it never returns into it
+            return b"\0" + str(exc).encode("utf-8", "replace")
+        for path in needed:
             try:
-                os.write(write, answer[:4000])
-            finally:
-                os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        answer = pipe.read()
-    os.waitpid(pid, 0)
+                os.close(os.open(path, os.O_RDONLY))
+            except OSError:
+                return b"\1" + path.encode("utf-8", "replace")
+        for path in files:
+            try:
+                if os.path.isdir(path):
+                    os.listdir(path)
+                else:
+                    os.close(os.open(path, os.O_RDONLY))
+                return path.encode("utf-8", "replace")
+            except OSError:
+                continue
+        return b""
+
+    answer = _in_child(as_uid)
     if answer.startswith(b"\0"):
         return f"could not become user id {uid} ({answer[1:].decode()})"
     if answer.startswith(b"\1"):
@@ -615,18 +604,29 @@ def hide_ptys_problem() -> str:
     """ "" if the zygote can hide the host's ptys here (:func:`grader.sandbox.zygote.hide_ptys`, as root);
     else why not. Tried for real, in a forked child whose mount namespace goes with it: once hidden, its
     /dev/ptmx must not open (a kernel before 4.7 took every ptmx to the first devpts, wherever mounted)."""
+
+    def hidden() -> bytes:
+        why = hide_ptys()
+        if why:
+            return why.encode("utf-8", "replace")
+        try:
+            os.close(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY))
+        except OSError:
+            return b""
+        return b"/dev/ptmx still opens with every devpts covered"
+
+    return _in_child(hidden).decode("utf-8", "replace")
+
+
+def _in_child(probe: Callable[[], bytes]) -> bytes:
+    """What ``probe`` answers (at most 4,000 bytes) run in a forked child, which may change its user id or
+    mount namespace for good: they go with it. ``b"failed"`` when it raised."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through the pipe
         answer = b"failed"
         try:
-            answer = hide_ptys().encode("utf-8", "replace")
-            if not answer:
-                try:
-                    os.close(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY))
-                    answer = b"/dev/ptmx still opens with every devpts covered"
-                except OSError:
-                    pass
+            answer = probe()
         finally:  # the child holds the grader's state: whatever happens, it never returns into it
             try:
                 os.write(write, answer[:4000])
@@ -636,7 +636,7 @@ def hide_ptys_problem() -> str:
     with os.fdopen(read, "rb") as pipe:
         answer = pipe.read()
     os.waitpid(pid, 0)
-    return answer.decode("utf-8", "replace")
+    return answer
 
 
 class ForkedWorker:
